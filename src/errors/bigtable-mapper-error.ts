@@ -1,0 +1,43 @@
+import type { ErrorCodeValue } from './error-codes.js';
+
+/**
+ * Base class of every error thrown by bigtable-mapper. Carries a stable `code`,
+ * an optional `cause` and structured `details`.
+ *
+ * @example
+ * ```ts
+ * try { await repo.save(reading); }
+ * catch (err) { if (err instanceof BigtableMapperError) console.error(err.code, err.details); }
+ * ```
+ */
+export class BigtableMapperError extends Error {
+  /** Stable code, see {@link ErrorCode}. */
+  readonly code: ErrorCodeValue;
+  /** Structured facts about the failure (entity, property, value preview...). */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCodeValue, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.details = Object.freeze({ ...(options.details ?? {}) });
+  }
+}
+
+/** Short, safe preview of a value for error messages. @example `preview('x'.repeat(100))` */
+export function preview(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') text = JSON.stringify(value);
+  else if (typeof value === 'bigint') text = `${value}n`;
+  else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? 'Invalid Date' : `Date(${value.toISOString()})`;
+  else if (Buffer.isBuffer(value)) text = `<Buffer ${value.subarray(0, 16).toString('hex')}${value.length > 16 ? '…' : ''}>`;
+  else if (typeof value === 'function') text = `function ${value.name || '(anonymous)'}`;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = Object.prototype.toString.call(value);
+    }
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,109 @@
+/**
+ * Raw decorator arguments, exactly as the user wrote them. Decorators store
+ * these; `compileEntity()` validates and turns them into an `EntitySchema`.
+ */
+
+/** Any class constructor. @example `const c: Constructor<Reading> = Reading;` */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Constructor<T = unknown> = new (...args: any[]) => T;
+
+/** Options of `@Entity`. @example `@Entity({ table: 'readings', separator: '#' })` */
+export interface EntityOptions {
+  /** Bigtable table id. */
+  table: string;
+  /** Separator between key components; one ASCII punctuation character other than `%`. Default `#`. */
+  separator?: string;
+}
+
+/** Row-key component encodings. @example `@KeyPart(1, { type: 'timestamp', format: 'epoch-ms', descending: true })` */
+export type KeyPartType = 'string' | 'uint' | 'int' | 'bigint' | 'timestamp';
+
+/** Text encodings of a `timestamp` key part. @example `'iso'` gives `2023-05-01T12:00:00.000Z` */
+export type TimestampKeyFormat = 'iso' | 'epoch-s' | 'epoch-ms';
+
+/** Options of a property `@KeyPart`. @example `@KeyPart(0, { type: 'uint', width: 8 })` */
+export interface KeyPartOptions {
+  /** Encoding of the component. */
+  type: KeyPartType;
+  /** Digits of zero-padded numeric and epoch encodings. */
+  width?: number;
+  /** Newest/largest first (`10^width − 1 − value`). Numbers and epoch timestamps only. */
+  descending?: boolean;
+  /** Text form of a `timestamp` part. Default `iso`. */
+  format?: TimestampKeyFormat;
+}
+
+/** Options of a class-level literal `@KeyPart`. @example `@KeyPart(0, { literal: 'event' })` */
+export interface KeyLiteralOptions {
+  /** Constant text of the component (must not contain the separator or `%`). */
+  literal: string;
+}
+
+/** A recorded `@KeyPart`, property or literal. */
+export interface KeyPartDeclaration {
+  position: number;
+  property?: string;
+  options: KeyPartOptions | KeyLiteralOptions;
+}
+
+/** Built-in hash presets. @example `@Salt({ buckets: 8, hash: 'md5' })` */
+export type SaltHashPreset = 'md5' | 'md5-int32' | 'java-string-hashcode' | 'java-string-hashcode-signed';
+
+/** A custom salt hash: any deterministic integer; the bucket is its non-negative remainder. @example `(s) => s.length` */
+export type SaltHashFunction = (input: string) => number;
+
+/** Options of `@Salt`. @example `@Salt({ buckets: 8, on: ['userId', 'site'] })` */
+export interface SaltOptions {
+  /** Number of buckets (1–1000). */
+  buckets: number;
+  /** Key properties whose logical key text is hashed; a leading run of key parts. Default: the whole key. */
+  on?: string[];
+  /** Hash preset or custom function. Default `md5`. */
+  hash?: SaltHashPreset | SaltHashFunction;
+  /** Text of the salt segment, for adopting existing tables. */
+  format?: { width?: number; separator?: string };
+  /** Forward-only migration: salt only rows whose `component` (a timestamp key part) is at or after `from`. */
+  since?: { component: string; from: Date };
+}
+
+/** Max age of cells: `'30d'`, `'12h'`, `'15m'`, `'90s'` or seconds. @example `'30d'` */
+export type Duration = `${number}${'d' | 'h' | 'm' | 's'}` | number;
+
+/** A column family's garbage-collection policy. @example `{ maxVersions: 5, maxAge: '30d', mode: 'union' }` */
+export interface GcPolicy {
+  maxVersions?: number;
+  maxAge?: Duration;
+  /** How `maxVersions` and `maxAge` combine when both are set. Default `union`. */
+  mode?: 'union' | 'intersection';
+}
+
+/** Options of `@Family`. @example `@Family('measurements', { gc: { maxVersions: 5 } })` */
+export interface FamilyOptions {
+  gc?: GcPolicy;
+}
+
+/** A recorded `@Family`. */
+export interface FamilyDeclaration {
+  name: string;
+  options: FamilyOptions;
+}
+
+/** Cell value types. @example `@Column({ family: 'm', type: 'float' })` */
+export type ColumnScalarType = 'string' | 'int' | 'float' | 'boolean' | 'date' | 'bigint' | 'json' | 'bytes';
+
+/** Options of `@Column`. @example `@Column({ family: 'm', type: 'float', versions: 5 })` */
+export interface ColumnOptions {
+  family: string;
+  /** Column qualifier. Default: the property name. */
+  qualifier?: string;
+  /** Value codec: a scalar type name, or a class (stored as JSON, hydrated with class-transformer). */
+  type: ColumnScalarType | Constructor;
+  /** Map the property to `{ value, timestamp }[]` of up to this many versions, newest first. */
+  versions?: number;
+}
+
+/** A recorded `@Column`. */
+export interface ColumnDeclaration {
+  property: string;
+  options: ColumnOptions;
+}

@@ -1,0 +1,131 @@
+import type { GcRule } from '../schema/gc-rule-types.js';
+import type {
+  ColumnScalarType,
+  Constructor,
+  KeyPartType,
+  SaltHashPreset,
+  TimestampKeyFormat,
+} from './declarations.js';
+
+/**
+ * Encodes one typed row-key component to text and back. Built per property by
+ * `compileEntity`; throws `KeyEncodingError` naming `Entity.property`.
+ *
+ * @example
+ * ```ts
+ * const text = schema.key.components[0].codec!.encode('sensor-1'); // 'sensor-1'
+ * ```
+ */
+export interface KeyComponentCodec {
+  readonly type: KeyPartType;
+  /** Zero-padded digits for numeric/epoch encodings; undefined for strings and ISO timestamps. */
+  readonly width: number | undefined;
+  readonly descending: boolean;
+  readonly format: TimestampKeyFormat | undefined;
+  /** Value → component text (already escaped, never contains the separator). */
+  encode(value: unknown): string;
+  /** Component text → value. */
+  decode(text: string): unknown;
+}
+
+/** One component of the logical row key. @example `{ position: 0, kind: 'literal', literal: 'event' }` */
+export interface KeyComponentSchema {
+  readonly position: number;
+  readonly kind: 'literal' | 'property';
+  /** Property name (property components). */
+  readonly property: string | undefined;
+  /** Constant text (literal components). */
+  readonly literal: string | undefined;
+  /** Codec (property components). */
+  readonly codec: KeyComponentCodec | undefined;
+}
+
+/** A compiled `@Salt`. @example `schema.key.salt?.bucketOf('user42#web')` */
+export interface SaltSchema {
+  readonly buckets: number;
+  /** Properties hashed, in key order. */
+  readonly on: readonly string[];
+  /** Number of leading key components (literals included) whose logical text is hashed. */
+  readonly prefixLength: number;
+  /** Preset name, or `custom`. */
+  readonly hash: SaltHashPreset | 'custom';
+  /** Salt input text → bucket (negative only for `java-string-hashcode-signed`). */
+  readonly bucketOf: (input: string) => number;
+  /** Minimum digits of the bucket text. */
+  readonly width: number;
+  /** Text between the bucket and the logical key. */
+  readonly separator: string;
+  /** Every bucket a full scan must visit, ascending. */
+  readonly allBuckets: readonly number[];
+  /** Forward-only migration cutoff. */
+  readonly since: { readonly component: string; readonly position: number; readonly from: Date } | undefined;
+}
+
+/** The compiled row-key layout. @example `schema.key.components.map(c => c.property ?? c.literal)` */
+export interface KeyPlan {
+  /** Only the text format exists today; a binary format may be added beside it. */
+  readonly format: 'text';
+  readonly separator: string;
+  readonly components: readonly KeyComponentSchema[];
+  /** Property components' names, in key order. */
+  readonly properties: readonly string[];
+  readonly salt: SaltSchema | undefined;
+}
+
+/**
+ * Encodes a cell value to bytes and back. Built per column by `compileEntity`;
+ * throws `ValueEncodingError` naming `Entity.property`.
+ *
+ * @example
+ * ```ts
+ * const bytes = schema.columns[0].codec.encode(21.5);
+ * ```
+ */
+export interface ValueCodec {
+  readonly type: ColumnScalarType | 'class';
+  encode(value: unknown): Buffer;
+  decode(bytes: Buffer): unknown;
+}
+
+/** A compiled `@Column`. @example `schema.columnsByProperty.temperature.family // 'measurements'` */
+export interface ColumnSchema {
+  readonly property: string;
+  readonly family: string;
+  readonly qualifier: string;
+  readonly type: ColumnScalarType | 'class';
+  /** The class, for class-typed columns. */
+  readonly classType: Constructor | undefined;
+  readonly codec: ValueCodec;
+  /** Versions hydrated (1 for plain columns). */
+  readonly versions: number;
+  /** True when declared with `versions`: the property holds `{ value, timestamp }[]`. */
+  readonly versioned: boolean;
+}
+
+/** A compiled `@Family`. @example `{ name: 'measurements', gc: { kind: 'maxVersions', count: 5 } }` */
+export interface FamilySchema {
+  readonly name: string;
+  readonly gc: GcRule | undefined;
+}
+
+/**
+ * Everything the mapper knows about an entity, validated and deep-frozen.
+ *
+ * @example
+ * ```ts
+ * const schema = compileEntity(Reading);
+ * schema.table; // 'readings'
+ * ```
+ */
+export interface EntitySchema<T = unknown> {
+  /** Class name, used in messages. */
+  readonly name: string;
+  readonly target: Constructor<T>;
+  readonly table: string;
+  readonly key: KeyPlan;
+  readonly families: readonly FamilySchema[];
+  readonly columns: readonly ColumnSchema[];
+  readonly columnsByProperty: Readonly<Record<string, ColumnSchema>>;
+  /** Property decorated with `@CellTimestamp()`. */
+  readonly cellTimestamp: string | undefined;
+}
