@@ -1,0 +1,20 @@
+/**
+ * `bigtable-mapper/testing`: find, start and connect to the Cloud Bigtable
+ * emulator (`cbtemulator`) from tests, examples and benchmarks.
+ *
+ * @example
+ * ```ts
+ * import { useEmulator, emulatorClientOptions, uniqueTableId } from 'bigtable-mapper/testing';
+ * const emulator = await useEmulator();
+ * const bigtable = new Bigtable(emulatorClientOptions(emulator.host));
+ * ```
+ *
+ * @module
+ */
+export { findEmulatorBinary } from './find-emulator.js';
+export { freePort } from './free-port.js';
+export { startEmulator, type EmulatorHandle, type StartEmulatorOptions } from './start-emulator.js';
+export { emulatorClientOptions } from './emulator-client-options.js';
+export { uniqueTableId } from './unique-table-id.js';
+export { useEmulator, type UsedEmulator } from './resolve-emulator.js';
+export { EmulatorError } from '../errors/emulator-error.js';
