@@ -1,0 +1,150 @@
+import type { ActualFamily, BigtableDriver } from '../driver/driver.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import type { DesiredTable } from './desired-schema.js';
+import type { SchemaChange } from './schema-change.js';
+import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
+import { SchemaSyncError } from '../errors/schema-sync-error.js';
+import { desiredTables } from './desired-schema.js';
+import { diffFamilies, diffSchema } from './schema-diff.js';
+
+const ALREADY_EXISTS = 6;
+
+/**
+ * The driver calls schema sync needs (any `BigtableDriver` has them).
+ *
+ * @example
+ * ```ts
+ * const driver: SchemaSyncDriver = createGoogleCloudDriver({ emulatorHost: '127.0.0.1:8086', instance: 'test' });
+ * ```
+ */
+export type SchemaSyncDriver = Pick<BigtableDriver, 'getFamilies' | 'createTable' | 'createFamily' | 'setFamilyGc' | 'deleteFamily'>;
+
+/**
+ * Options of {@link syncSchema}.
+ *
+ * @example
+ * ```ts
+ * const options: SchemaSyncOptions = { dryRun: true };
+ * ```
+ */
+export interface SchemaSyncOptions {
+  /** Only compute the changes. */
+  dryRun?: boolean;
+  /** Drop families that exist but no entity declares (deletes their data). */
+  allowDropFamilies?: boolean;
+}
+
+/**
+ * What {@link syncSchema} found and did.
+ *
+ * @example
+ * ```ts
+ * const { changes, applied } = await syncSchema(driver, schemas, { dryRun: true });
+ * for (const c of changes) console.log(c.description);
+ * ```
+ */
+export interface SchemaSyncResult {
+  /** The changes applied (or, with `dryRun`, those that would be), in order. */
+  changes: SchemaChange[];
+  /** False with `dryRun`; true once every change has been applied (also when there was none). */
+  applied: boolean;
+}
+
+/**
+ * Brings the instance in line with the entities: reads each desired table's
+ * families, diffs, and (unless `dryRun`) applies the changes in order. Never
+ * drops tables. A table or family created concurrently by someone else
+ * (ALREADY_EXISTS) is re-read and reconciled; `changes` then lists the
+ * follow-up changes actually applied instead of the failed creation.
+ * Failures throw `SchemaSyncError` naming the table, family and the attempted
+ * change.
+ *
+ * @example
+ * ```ts
+ * const { changes } = await syncSchema(driver, [compileEntity(Reading)]);
+ * ```
+ */
+export async function syncSchema(
+  driver: SchemaSyncDriver,
+  schemas: readonly EntitySchema[],
+  options: SchemaSyncOptions = {},
+): Promise<SchemaSyncResult> {
+  const desired = desiredTables(schemas);
+  const actual = new Map<string, ActualFamily[] | undefined>();
+  for (const want of desired) actual.set(want.table, await readFamilies(driver, want.table));
+  const planned = diffSchema(desired, actual, options);
+  if (options.dryRun) return { changes: planned, applied: false };
+  const done: SchemaChange[] = [];
+  for (const change of planned) {
+    const want = desired.find((d) => d.table === change.table) as DesiredTable;
+    done.push(...(await applyChange(driver, change, want, options, done)));
+  }
+  return { changes: done, applied: true };
+}
+
+async function applyChange(
+  driver: SchemaSyncDriver,
+  change: SchemaChange,
+  want: DesiredTable,
+  options: SchemaSyncOptions,
+  done: readonly SchemaChange[],
+): Promise<SchemaChange[]> {
+  try {
+    await execute(driver, change);
+    return [change];
+  } catch (err) {
+    if (grpcCodeOf(err) !== ALREADY_EXISTS || (change.kind !== 'create-table' && change.kind !== 'create-family')) {
+      throw syncError(change, err, done);
+    }
+  }
+  const have = await readFamilies(driver, change.table);
+  if (have === undefined) throw syncError(change, new Error('the table reported ALREADY_EXISTS but cannot be read'), done);
+  let followUps = diffFamilies(want, have, options);
+  if (change.kind === 'create-family') {
+    followUps = followUps.filter((c) => c.kind === 'update-gc' && c.family === change.family.name);
+  }
+  const applied: SchemaChange[] = [];
+  for (const followUp of followUps) {
+    applied.push(...(await applyChange(driver, followUp, want, options, [...done, ...applied])));
+  }
+  return applied;
+}
+
+async function execute(driver: SchemaSyncDriver, change: SchemaChange): Promise<void> {
+  switch (change.kind) {
+    case 'create-table':
+      return driver.createTable(change.table, change.families);
+    case 'create-family':
+      return driver.createFamily(change.table, change.family);
+    case 'update-gc':
+      return driver.setFamilyGc(change.table, change.family, change.to);
+    case 'drop-family':
+      return driver.deleteFamily(change.table, change.family);
+  }
+}
+
+async function readFamilies(driver: SchemaSyncDriver, table: string): Promise<ActualFamily[] | undefined> {
+  try {
+    return await driver.getFamilies(table);
+  } catch (err) {
+    throw new SchemaSyncError(`schema sync could not read the families of table "${table}": ${messageOf(err)}`, { table }, err);
+  }
+}
+
+function syncError(change: SchemaChange, cause: unknown, done: readonly SchemaChange[]): SchemaSyncError {
+  const family = change.kind === 'create-table' ? undefined : typeof change.family === 'string' ? change.family : change.family.name;
+  return new SchemaSyncError(
+    `schema sync failed to ${change.description}: ${messageOf(cause)}` +
+      (done.length > 0 ? ` (${done.length} earlier change(s) were applied)` : ''),
+    { table: change.table, family, change: change.kind, attempted: change.description, applied: done.map((c) => c.description) },
+    cause,
+  );
+}
+
+function grpcCodeOf(err: unknown): number | undefined {
+  return err instanceof DriverError ? err.grpcCode : extractGrpcCode(err);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
