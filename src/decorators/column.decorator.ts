@@ -1,0 +1,31 @@
+import { MetadataError } from '../errors/metadata-error.js';
+import type { ColumnDeclaration, ColumnOptions } from '../metadata/declarations.js';
+import { MetadataKeys } from '../metadata/keys.js';
+import { appendOwn } from '../metadata/store.js';
+
+/**
+ * Maps a property to a column `family:qualifier`, stored with the codec of
+ * `type`. With `versions: n` the property holds up to n `{ value, timestamp }`
+ * versions, newest first. `undefined` properties are not written (sparse rows).
+ *
+ * @example
+ * ```ts
+ * @Column({ family: 'measurements', type: 'float', versions: 5 })
+ * temperature?: Versioned<number>;
+ * @Column({ family: 'logs', qualifier: 'sys', type: 'string' })
+ * systemLog?: string;
+ * ```
+ */
+export function Column(options: ColumnOptions): PropertyDecorator {
+  return (target, propertyKey) => {
+    const ctor = target.constructor;
+    if (typeof propertyKey === 'symbol') {
+      throw new MetadataError(ctor.name, String(propertyKey), 'symbol-keyed properties cannot be columns', 'use a string property name');
+    }
+    if (options === null || typeof options !== 'object') {
+      throw new MetadataError(ctor.name, propertyKey, '@Column needs an options object', "write @Column({ family: 'f', type: 'string' })");
+    }
+    const declaration: ColumnDeclaration = { property: propertyKey, options: { ...options } };
+    appendOwn(MetadataKeys.columns, ctor, declaration);
+  };
+}

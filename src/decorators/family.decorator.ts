@@ -1,0 +1,24 @@
+import type { FamilyDeclaration, FamilyOptions } from '../metadata/declarations.js';
+import { MetadataKeys } from '../metadata/keys.js';
+import { appendOwn } from '../metadata/store.js';
+import { assertFamilyName } from './identifiers.js';
+
+/**
+ * Declares a column family of the entity's table, with its garbage-collection
+ * policy. Group columns that are read together in one family.
+ *
+ * @example
+ * ```ts
+ * @Entity({ table: 'readings' })
+ * @Family('measurements', { gc: { maxVersions: 5 } })
+ * @Family('logs', { gc: { maxAge: '30d' } })
+ * class Reading { ... }
+ * ```
+ */
+export function Family(name: string, options: FamilyOptions = {}): ClassDecorator {
+  return (target) => {
+    assertFamilyName(target.name, name);
+    const declaration: FamilyDeclaration = { name, options: { ...options } };
+    appendOwn(MetadataKeys.families, target, declaration);
+  };
+}

@@ -1,0 +1,29 @@
+import { MetadataError } from '../errors/metadata-error.js';
+import type { SaltOptions } from '../metadata/declarations.js';
+import { MetadataKeys } from '../metadata/keys.js';
+import { setOwnValue } from '../metadata/store.js';
+
+/**
+ * Salts the entity's row keys with a hash bucket so sequential writes spread
+ * over `buckets` key ranges. Point reads still compute one key; scans fan out
+ * over the buckets in parallel and merge back in key order.
+ *
+ * @example
+ * ```ts
+ * @Entity({ table: 'page-views' })
+ * @Salt({ buckets: 8, on: ['userId', 'site'] }) // per user+site scans stay in one bucket
+ * class PageView {
+ *   @KeyPart(0, { type: 'string' }) userId!: string;
+ *   @KeyPart(1, { type: 'string' }) site!: string;
+ *   @KeyPart(2, { type: 'timestamp', format: 'epoch-ms' }) at!: Date;
+ * }
+ * ```
+ */
+export function Salt(options: SaltOptions): ClassDecorator {
+  return (target) => {
+    if (options === null || typeof options !== 'object') {
+      throw new MetadataError(target.name, undefined, '@Salt needs an options object', 'write @Salt({ buckets: 8 })');
+    }
+    setOwnValue(MetadataKeys.salt, target, { ...options });
+  };
+}

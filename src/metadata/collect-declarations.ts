@@ -1,0 +1,75 @@
+import type {
+  ColumnDeclaration,
+  EntityOptions,
+  FamilyDeclaration,
+  KeyPartDeclaration,
+  SaltOptions,
+} from './declarations.js';
+import { MetadataKeys } from './keys.js';
+import { classChain, getOwnList, getOwnValue } from './store.js';
+
+/** Every declaration that applies to a class, its ancestors' included. @internal */
+export interface CollectedDeclarations {
+  entity: EntityOptions | undefined;
+  salt: SaltOptions | undefined;
+  keyParts: KeyPartDeclaration[];
+  families: FamilyDeclaration[];
+  columns: ColumnDeclaration[];
+  cellTimestamps: string[];
+  /** Declarations repeated on one class (same property or family twice), for validation. */
+  duplicates: { kind: 'column' | 'key part' | 'family' | 'cell timestamp'; name: string }[];
+}
+
+/**
+ * Walks the class chain root → leaf. A subclass adds to its parent's
+ * declarations and overrides them by property (or family name); single-valued
+ * options (`@Entity`, `@Salt`) come from the nearest class that declares them.
+ * Class decorators run bottom-up, so a class's own families are reversed back
+ * into source order.
+ * @internal
+ */
+export function collectDeclarations(ctor: Function): CollectedDeclarations {
+  const result: CollectedDeclarations = { entity: undefined, salt: undefined, keyParts: [], families: [], columns: [], cellTimestamps: [], duplicates: [] };
+  const keyParts = new Map<string, KeyPartDeclaration>();
+  const families = new Map<string, FamilyDeclaration>();
+  const columns = new Map<string, ColumnDeclaration>();
+  const stamps = new Set<string>();
+  for (const cls of classChain(ctor)) {
+    result.entity = getOwnValue<EntityOptions>(MetadataKeys.entity, cls) ?? result.entity;
+    result.salt = getOwnValue<SaltOptions>(MetadataKeys.salt, cls) ?? result.salt;
+    mergeOwn(getOwnList<KeyPartDeclaration>(MetadataKeys.keyParts, cls), keyParts, keyPartId, 'key part', result);
+    mergeOwn([...getOwnList<FamilyDeclaration>(MetadataKeys.families, cls)].reverse(), families, (f) => f.name, 'family', result);
+    mergeOwn(getOwnList<ColumnDeclaration>(MetadataKeys.columns, cls), columns, (c) => c.property, 'column', result);
+    const ownStamps = getOwnList<string>(MetadataKeys.cellTimestamp, cls);
+    if (ownStamps.length > 0) stamps.clear();
+    for (const s of ownStamps) {
+      if (stamps.has(s)) result.duplicates.push({ kind: 'cell timestamp', name: s });
+      stamps.add(s);
+    }
+  }
+  result.keyParts = [...keyParts.values()];
+  result.families = [...families.values()];
+  result.columns = [...columns.values()];
+  result.cellTimestamps = [...stamps];
+  return result;
+}
+
+function keyPartId(k: KeyPartDeclaration): string {
+  return k.property ?? `literal@${k.position}`;
+}
+
+function mergeOwn<T>(
+  own: readonly T[],
+  into: Map<string, T>,
+  id: (item: T) => string,
+  kind: CollectedDeclarations['duplicates'][number]['kind'],
+  result: CollectedDeclarations,
+): void {
+  const seen = new Set<string>();
+  for (const item of own) {
+    const name = id(item);
+    if (seen.has(name)) result.duplicates.push({ kind, name });
+    seen.add(name);
+    into.set(name, item);
+  }
+}

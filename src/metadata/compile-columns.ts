@@ -1,0 +1,56 @@
+import { createValueCodec } from '../codec/value-codecs.js';
+import { MetadataError } from '../errors/metadata-error.js';
+import type { ColumnDeclaration } from './declarations.js';
+import type { ColumnSchema, FamilySchema } from './entity-schema.js';
+import { checkDesignType } from './design-type.js';
+
+/**
+ * Validates column declarations against the declared families and key parts,
+ * and builds each column's codec.
+ * @internal
+ */
+export function compileColumns(
+  entity: string,
+  target: Function,
+  declarations: readonly ColumnDeclaration[],
+  families: readonly FamilySchema[],
+  keyProperties: readonly string[],
+): ColumnSchema[] {
+  const familyNames = new Set(families.map((f) => f.name));
+  const cells = new Map<string, string>();
+  return declarations.map(({ property, options }) => {
+    if (keyProperties.includes(property)) {
+      throw new MetadataError(entity, property, 'is both a key part and a column', 'keep it in the key (it is decoded from the row key on reads) and remove @Column');
+    }
+    if (typeof options.family !== 'string' || !familyNames.has(options.family)) {
+      const declared = familyNames.size === 0 ? 'none' : [...familyNames].join(', ');
+      throw new MetadataError(entity, property, `column uses family ${JSON.stringify(options.family)} which is not declared (declared: ${declared})`, `add @Family('${String(options.family)}') to ${entity}, or use a declared family`);
+    }
+    const qualifier = options.qualifier ?? property;
+    if (typeof qualifier !== 'string' || qualifier === '') {
+      throw new MetadataError(entity, property, `qualifier ${JSON.stringify(qualifier)} must be a non-empty string`, 'omit qualifier to use the property name');
+    }
+    const cell = `${options.family}:${qualifier}`;
+    const owner = cells.get(cell);
+    if (owner !== undefined) {
+      throw new MetadataError(entity, property, `maps to column ${cell}, which ${owner} already uses`, 'give one of them another qualifier');
+    }
+    cells.set(cell, property);
+    const versions = options.versions ?? 1;
+    if (!Number.isInteger(versions) || versions < 1) {
+      throw new MetadataError(entity, property, `versions ${String(options.versions)} must be a positive integer`, 'use versions: 1 or more, or omit it for the latest value only');
+    }
+    const codec = createValueCodec(entity, property, options.type);
+    if (options.versions === undefined) checkDesignType(entity, target, property, options.type);
+    return Object.freeze({
+      property,
+      family: options.family,
+      qualifier,
+      type: codec.type,
+      classType: typeof options.type === 'function' ? options.type : undefined,
+      codec,
+      versions,
+      versioned: options.versions !== undefined,
+    });
+  });
+}

@@ -1,0 +1,72 @@
+import { MetadataError } from '../errors/metadata-error.js';
+import { gcRuleFromPolicy } from '../schema/gc-rule.js';
+import { collectDeclarations } from './collect-declarations.js';
+import { compileColumns } from './compile-columns.js';
+import { compileKeyPlan } from './compile-key-plan.js';
+import type { Constructor } from './declarations.js';
+import type { ColumnSchema, EntitySchema, FamilySchema } from './entity-schema.js';
+import { deepFreeze } from '../util/deep-freeze.js';
+
+const cache = new WeakMap<Function, EntitySchema>();
+
+/**
+ * Compiles an entity class's decorators, once, into a validated, deep-frozen
+ * {@link EntitySchema}. Every cross-field mistake is reported here with an
+ * error that names `Entity.property` and says how to fix it.
+ *
+ * @example
+ * ```ts
+ * const schema = compileEntity(Reading);
+ * schema.key.components.map((c) => c.property ?? c.literal); // ['sensorId', 'ts']
+ * ```
+ */
+export function compileEntity<T>(target: Constructor<T>): EntitySchema<T> {
+  if (typeof target !== 'function') {
+    throw new MetadataError(String(target), undefined, 'is not a class', 'pass the entity class itself, e.g. compileEntity(Reading)');
+  }
+  const cached = cache.get(target);
+  if (cached) return cached as EntitySchema<T>;
+  const schema = buildSchema(target);
+  cache.set(target, schema);
+  return schema;
+}
+
+function buildSchema<T>(target: Constructor<T>): EntitySchema<T> {
+  const entity = target.name || '(anonymous class)';
+  const d = collectDeclarations(target);
+  if (!d.entity) {
+    throw new MetadataError(entity, undefined, 'is not decorated with @Entity', `add @Entity({ table: '...' }) to ${entity} or to a parent class`);
+  }
+  const duplicate = d.duplicates[0];
+  if (duplicate) {
+    throw new MetadataError(entity, duplicate.kind === 'family' ? undefined : duplicate.name, `declares the same ${duplicate.kind} ${JSON.stringify(duplicate.name)} twice`, 'remove one of the two decorators');
+  }
+  const separator = d.entity.separator ?? '#';
+  const key = compileKeyPlan(entity, target, d.keyParts, separator, d.salt);
+  const families: FamilySchema[] = d.families.map((f) => Object.freeze({ name: f.name, gc: gcRuleFromPolicy(entity, f.name, f.options.gc) }));
+  const columns = compileColumns(entity, target, d.columns, families, key.properties);
+  const cellTimestamp = compileCellTimestamp(entity, d.cellTimestamps, key.properties, columns);
+  const columnsByProperty: Record<string, ColumnSchema> = Object.create(null) as Record<string, ColumnSchema>;
+  for (const c of columns) columnsByProperty[c.property] = c;
+  return Object.freeze({
+    name: entity,
+    target,
+    table: d.entity.table,
+    key: deepFreeze(key),
+    families: deepFreeze(families),
+    columns: deepFreeze(columns),
+    columnsByProperty: deepFreeze(columnsByProperty),
+    cellTimestamp,
+  });
+}
+
+function compileCellTimestamp(entity: string, stamps: readonly string[], keyProperties: readonly string[], columns: readonly ColumnSchema[]): string | undefined {
+  if (stamps.length > 1) {
+    throw new MetadataError(entity, stamps[1], `@CellTimestamp is declared on ${stamps.join(' and ')}`, 'keep @CellTimestamp on one property');
+  }
+  const stamp = stamps[0];
+  if (stamp !== undefined && (keyProperties.includes(stamp) || columns.some((c) => c.property === stamp))) {
+    throw new MetadataError(entity, stamp, '@CellTimestamp cannot also be a key part or a column', 'use a separate Date property for the cell timestamp');
+  }
+  return stamp;
+}
