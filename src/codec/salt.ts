@@ -1,0 +1,125 @@
+import { preview } from '../errors/bigtable-mapper-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { SaltSchema } from '../metadata/entity-schema.js';
+
+/**
+ * The text hashed into the bucket: the first `prefixLength` encoded key
+ * components joined by the key separator, without a trailing separator. With
+ * the default `on` this is the whole logical key. `entity` names the class in
+ * error messages.
+ *
+ * @example
+ * ```ts
+ * saltInput(salt, ['user42', 'web', '1719223200'], '-'); // 'user42-web' when on: ['userId', 'site']
+ * ```
+ */
+export function saltInput(salt: SaltSchema, encodedComponents: readonly string[], keySeparator: string, entity = 'Salted entity'): string {
+  if (encodedComponents.length < salt.prefixLength) {
+    throw new ValidationError(
+      `${entity}: the salt bucket is computed from ${salt.on.join(', ')}, but only ${encodedComponents.length} of the ` +
+        `${salt.prefixLength} leading key components were given. Fix: pass ${salt.on.join(', ')} to address one row.`,
+      { entity, on: salt.on, given: encodedComponents.length },
+    );
+  }
+  return encodedComponents.slice(0, salt.prefixLength).join(keySeparator);
+}
+
+/**
+ * The salt segment of one bucket: the bucket zero-padded to `width` digits
+ * (a leading `-` for the negative buckets of the signed preset), then the salt
+ * separator.
+ *
+ * @example
+ * ```ts
+ * bucketText(salt, 7); // '07#' (width 2, separator '#')
+ * bucketText(seed003Salt, -3); // '-3-' (width 1, separator '-')
+ * ```
+ */
+export function bucketText(salt: SaltSchema, bucket: number): string {
+  const low = salt.allBuckets[0] ?? 0;
+  if (!Number.isInteger(bucket) || bucket < low || bucket > salt.buckets - 1) {
+    throw new ValidationError(
+      `Salt bucket ${preview(bucket)} is not one of ${low}..${salt.buckets - 1}. Fix: pass a bucket from salt.allBuckets.`,
+      { bucket: preview(bucket) },
+    );
+  }
+  return `${bucket < 0 ? '-' : ''}${String(Math.abs(bucket)).padStart(salt.width, '0')}${salt.separator}`;
+}
+
+/**
+ * The salt segment that starts a row's physical key. Empty for a row older
+ * than `since.from` (forward-only migration: old rows stay unsalted); the
+ * `since` component's value is then required. `entity` names the class in
+ * error messages.
+ *
+ * @example
+ * ```ts
+ * const key = saltSegment(salt, encoded, '#', reading.ts, 'Reading') + encoded.join('#'); // '07#s1#…'
+ * ```
+ */
+export function saltSegment(
+  salt: SaltSchema,
+  encodedComponents: readonly string[],
+  keySeparator: string,
+  sinceValue?: Date,
+  entity = 'Salted entity',
+): string {
+  if (salt.since !== undefined) {
+    if (!(sinceValue instanceof Date) || Number.isNaN(sinceValue.getTime())) {
+      throw new ValidationError(
+        `${entity}.${salt.since.component}: ${preview(sinceValue)} is not a valid Date, and @Salt since needs it to tell salted rows ` +
+          `from the unsalted rows written before ${salt.since.from.toISOString()}. Fix: pass ${salt.since.component} as a valid Date.`,
+        { entity, property: salt.since.component, value: preview(sinceValue) },
+      );
+    }
+    if (sinceValue.getTime() < salt.since.from.getTime()) return '';
+  }
+  return bucketText(salt, salt.bucketOf(saltInput(salt, encodedComponents, keySeparator, entity)));
+}
+
+/**
+ * Recognises a leading salt segment in canonical form (same padding, no `-0`,
+ * bucket in range). `undefined` when the key does not start with one. An
+ * unsalted key can look salted (`12#…`); with `since`, check the rest's bucket.
+ *
+ * @example
+ * ```ts
+ * parseSaltSegment(salt, '07#s1#2024'); // { bucket: 7, rest: 's1#2024' }
+ * ```
+ */
+export function parseSaltSegment(salt: SaltSchema, physicalKeyText: string): { bucket: number; rest: string } | undefined {
+  const signed = (salt.allBuckets[0] ?? 0) < 0 && physicalKeyText.startsWith('-');
+  const start = signed ? 1 : 0;
+  let end = start;
+  while (end < physicalKeyText.length && isDigit(physicalKeyText.charCodeAt(end))) end++;
+  if (end === start || !physicalKeyText.startsWith(salt.separator, end)) return undefined;
+  const magnitude = Number(physicalKeyText.slice(start, end));
+  const bucket = signed ? -magnitude : magnitude;
+  if (bucket < (salt.allBuckets[0] ?? 0) || bucket > salt.buckets - 1) return undefined;
+  const segment = physicalKeyText.slice(0, end + salt.separator.length);
+  if (bucketText(salt, bucket) !== segment) return undefined;
+  return { bucket, rest: physicalKeyText.slice(segment.length) };
+}
+
+/**
+ * Salt segments a scan must cover: the one bucket of the fixed components when
+ * they span the salt input (bucket pruning), else every bucket in `allBuckets`
+ * order. The unsalted layout of `since` is the caller's to add.
+ *
+ * @example
+ * ```ts
+ * // @Salt({ buckets: 4, on: ['userId', 'site'] }), key separator '-'
+ * scanSegments(salt, ['user42', 'web'], '-'); // ['01-']: md5('user42-web') mod 4 is 1
+ * scanSegments(salt, ['user42'], '-'); // ['00-', '01-', '02-', '03-']
+ * ```
+ */
+export function scanSegments(salt: SaltSchema, fixedEncodedComponents: readonly string[], keySeparator: string): string[] {
+  if (fixedEncodedComponents.length >= salt.prefixLength) {
+    return [bucketText(salt, salt.bucketOf(saltInput(salt, fixedEncodedComponents, keySeparator)))];
+  }
+  return salt.allBuckets.map((bucket) => bucketText(salt, bucket));
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
