@@ -1,0 +1,37 @@
+import { ValidationError } from '../errors/validation-error.js';
+
+/**
+ * Checks a merge `limit`: `undefined` means no limit; otherwise a non-negative integer.
+ * @internal
+ *
+ * @example
+ * ```ts
+ * checkLimit(10); // 10
+ * checkLimit(undefined); // Infinity
+ * ```
+ */
+export function checkLimit(limit: number | undefined): number {
+  if (limit === undefined) return Number.POSITIVE_INFINITY;
+  if (Number.isSafeInteger(limit) && limit >= 0) return limit;
+  throw new ValidationError(
+    `Scan merge: limit must be a non-negative integer, got ${String(limit)}. Fix: pass a whole number of rows, or omit it.`,
+    { argument: 'limit', value: limit },
+  );
+}
+
+/**
+ * Checks a merge `concurrency`: a positive integer.
+ * @internal
+ *
+ * @example
+ * ```ts
+ * checkConcurrency(4); // 4
+ * ```
+ */
+export function checkConcurrency(concurrency: number): number {
+  if (Number.isSafeInteger(concurrency) && concurrency >= 1) return concurrency;
+  throw new ValidationError(
+    `Scan merge: concurrency must be a positive integer, got ${String(concurrency)}. Fix: pass how many ranges may be read at once (e.g. 4).`,
+    { argument: 'concurrency', value: concurrency },
+  );
+}

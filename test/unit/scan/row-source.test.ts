@@ -1,0 +1,52 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fromAsyncIterable } from '../../../src/scan/row-source.js';
+
+async function* numbers(state: { closed: boolean; produced: number }): AsyncGenerator<number> {
+  try {
+    for (let i = 0; i < 100; i += 1) {
+      state.produced += 1;
+      yield i;
+    }
+  } finally {
+    state.closed = true;
+  }
+}
+
+describe('fromAsyncIterable', () => {
+  it('calls onCancel once however often cancel() is called', () => {
+    const onCancel = vi.fn();
+    const source = fromAsyncIterable(numbers({ closed: false, produced: 0 }), onCancel);
+    source.cancel();
+    source.cancel();
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends the iteration after cancel() and closes the wrapped iterable', async () => {
+    const state = { closed: false, produced: 0 };
+    const source = fromAsyncIterable(numbers(state), () => undefined);
+    const seen: number[] = [];
+    for await (const n of source) {
+      seen.push(n);
+      if (n === 2) source.cancel();
+    }
+    expect(seen).toEqual([0, 1, 2]);
+    expect(state.closed).toBe(true);
+    expect(state.produced).toBe(4);
+  });
+
+  it('closes the wrapped iterable when the consumer breaks', async () => {
+    const state = { closed: false, produced: 0 };
+    for await (const n of fromAsyncIterable(numbers(state), () => undefined)) if (n === 1) break;
+    expect(state).toEqual({ closed: true, produced: 2 });
+  });
+
+  it('yields nothing when cancelled before iterating', async () => {
+    const state = { closed: false, produced: 0 };
+    const source = fromAsyncIterable(numbers(state), () => undefined);
+    source.cancel();
+    const seen: number[] = [];
+    for await (const n of source) seen.push(n);
+    expect(seen).toEqual([]);
+    expect(state.produced).toBe(0);
+  });
+});
