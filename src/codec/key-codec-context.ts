@@ -1,0 +1,56 @@
+import { KeyEncodingError } from '../errors/key-encoding-error.js';
+
+/**
+ * The entity and property a key codec was built for, so that its errors name
+ * `Entity.property`.
+ *
+ * @example
+ * ```ts
+ * const ctx: KeyCodecContext = { entity: 'Reading', property: 'sensorId' };
+ * ```
+ * @internal
+ */
+export interface KeyCodecContext {
+  readonly entity: string;
+  readonly property: string;
+}
+
+/**
+ * Fix offered when stored key text does not decode.
+ *
+ * @example
+ * ```ts
+ * throw keyError(ctx, text, 'is not a valid encoded uint key component', DECODE_FIX);
+ * ```
+ * @internal
+ */
+export const DECODE_FIX = 'check that the row was written with the same @KeyPart declarations (type, width, descending, format) and that the scan covers only rows of this entity';
+
+/**
+ * Builds a `KeyEncodingError` for the codec's property.
+ *
+ * @example
+ * ```ts
+ * throw keyError(ctx, -1, 'is negative', "use type: 'int'");
+ * ```
+ * @internal
+ */
+export function keyError(ctx: KeyCodecContext, value: unknown, reason: string, fix: string): KeyEncodingError {
+  return new KeyEncodingError(ctx.entity, ctx.property, value, reason, fix);
+}
+
+/**
+ * Throws unless `value` is a `Date` holding a valid time; returns its epoch milliseconds.
+ *
+ * @example
+ * ```ts
+ * validTime(ctx, new Date(0)); // 0
+ * ```
+ * @internal
+ */
+export function validTime(ctx: KeyCodecContext, value: unknown): number {
+  if (!(value instanceof Date)) throw keyError(ctx, value, 'is not a valid timestamp key component: expected a Date', 'pass a Date object');
+  const ms = value.getTime();
+  if (Number.isNaN(ms)) throw keyError(ctx, value, 'is not a valid timestamp key component: the Date is invalid', 'pass a valid Date');
+  return ms;
+}

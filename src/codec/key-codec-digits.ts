@@ -1,0 +1,59 @@
+import type { KeyComponentCodec } from '../metadata/entity-schema.js';
+import type { ResolvedKeyOptions } from './key-codec-options.js';
+import { DECODE_FIX, keyError, type KeyCodecContext } from './key-codec-context.js';
+
+/**
+ * Conversions between a component's values and the non-negative "ascending"
+ * integer that is written as digits. Both throw `KeyEncodingError`.
+ *
+ * @example
+ * ```ts
+ * const uint: DigitsMapping = { toAscending: (v) => BigInt(v as number), fromAscending: (a) => Number(a) };
+ * ```
+ * @internal
+ */
+export interface DigitsMapping {
+  toAscending(value: unknown): bigint;
+  fromAscending(ascending: bigint, text: string): unknown;
+}
+
+/**
+ * Builds a fixed-width digits codec, shared by the numeric and epoch key
+ * codecs: `encode` pads the ascending value to `width` digits (reversed as
+ * `10^width − 1 − v` when descending); `decode` accepts exactly `width` ASCII
+ * digits.
+ *
+ * @example
+ * ```ts
+ * const mapping: DigitsMapping = { toAscending: (v) => BigInt(v as number), fromAscending: (a) => Number(a) };
+ * const codec = createDigitsCodec(ctx, { type: 'uint', width: 4, descending: false, format: undefined }, mapping);
+ * codec.encode(42); // '0042'
+ * ```
+ * @internal
+ */
+export function createDigitsCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions, mapping: DigitsMapping): KeyComponentCodec {
+  const width = options.width as number;
+  const max = 10n ** BigInt(width) - 1n;
+  const { descending } = options;
+  const label = options.format ?? options.type;
+  return Object.freeze({
+    type: options.type,
+    width,
+    descending,
+    format: options.format,
+    encode(value: unknown): string {
+      const ascending = mapping.toAscending(value);
+      if (ascending > max) {
+        throw keyError(ctx, value, `is not a valid ${label} key component: it needs more than ${width} digits`, 'declare a larger width in @KeyPart (at most 20)');
+      }
+      return (descending ? max - ascending : ascending).toString().padStart(width, '0');
+    },
+    decode(text: string): unknown {
+      if (text.length !== width || !/^[0-9]+$/.test(text)) {
+        throw keyError(ctx, text, `is not a valid encoded ${label} key component: expected exactly ${width} digits`, DECODE_FIX);
+      }
+      const stored = BigInt(text);
+      return mapping.fromAscending(descending ? max - stored : stored, text);
+    },
+  });
+}

@@ -1,0 +1,85 @@
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { ValidationError } from '../errors/validation-error.js';
+
+/**
+ * The part of an `EntitySchema` the logical row-key functions need.
+ *
+ * @example
+ * ```ts
+ * const keySchema: KeySchema = compileEntity(Reading);
+ * ```
+ */
+export type KeySchema = Pick<EntitySchema, 'name' | 'key'>;
+
+/**
+ * The key layout as text for messages, e.g. `event#sensorId#ts` (literals in quotes).
+ *
+ * @example
+ * ```ts
+ * describeKeyLayout(schema); // '"event"#sensorId#ts'
+ * ```
+ * @internal
+ */
+export function describeKeyLayout(schema: KeySchema): string {
+  return schema.key.components.map((c) => (c.kind === 'literal' ? JSON.stringify(c.literal) : c.property)).join(schema.key.separator);
+}
+
+/**
+ * Encodes the logical key components in order (literals as their text).
+ * `full` needs every key property; `prefix` stops at the first `undefined`
+ * property (literals before it are kept) and rejects a property given after a
+ * missing one. Throws `ValidationError` for missing parts and
+ * `KeyEncodingError` for bad values.
+ *
+ * @example
+ * ```ts
+ * encodeKeyComponents(schema, { sensorId: 'sensor123', ts: new Date('2023-05-01T12:00:00Z') }, 'full');
+ * // ['sensor123', '2023-05-01T12:00:00.000Z']
+ * encodeKeyComponents(schema, { sensorId: 'sensor123' }, 'prefix'); // ['sensor123']
+ * ```
+ */
+export function encodeKeyComponents(schema: KeySchema, values: Readonly<Record<string, unknown>>, mode: 'full' | 'prefix'): string[] {
+  const { components } = schema.key;
+  const encoded: string[] = [];
+  for (const [index, component] of components.entries()) {
+    if (component.kind === 'literal') {
+      encoded.push(component.literal as string);
+      continue;
+    }
+    const property = component.property as string;
+    const value = values[property];
+    if (value !== undefined) {
+      encoded.push((component.codec as NonNullable<typeof component.codec>).encode(value));
+      continue;
+    }
+    const layout = describeKeyLayout(schema);
+    if (mode === 'full') {
+      throw new ValidationError(`${schema.name}: key is missing "${property}". Fix: pass every key part (${layout}).`, { entity: schema.name, property });
+    }
+    const later = components.slice(index + 1).find((c) => c.kind === 'property' && values[c.property as string] !== undefined);
+    if (later !== undefined) {
+      throw new ValidationError(
+        `${schema.name}: key prefix gives "${later.property}" but not "${property}", which comes before it in the key (${layout}). Fix: also pass "${property}", or leave out "${later.property}".`,
+        { entity: schema.name, property, given: later.property },
+      );
+    }
+    return encoded;
+  }
+  return encoded;
+}
+
+/**
+ * Joins encoded components into logical key text. A complete key is joined
+ * with the separator; a prefix ends with the separator (or is `''` when it has
+ * no components), so it never matches a longer value of its last component.
+ *
+ * @example
+ * ```ts
+ * joinLogicalKey('#', ['sensor123', '2023-05-01T12:00:00.000Z'], true); // 'sensor123#2023-05-01T12:00:00.000Z'
+ * joinLogicalKey('#', ['sensor123'], false);                            // 'sensor123#'
+ * ```
+ */
+export function joinLogicalKey(separator: string, components: readonly string[], complete: boolean): string {
+  if (complete || components.length === 0) return components.join(separator);
+  return `${components.join(separator)}${separator}`;
+}

@@ -1,0 +1,97 @@
+import type { ValueCodec } from '../metadata/entity-schema.js';
+import { expectLength, valueError, type ValueCodecContext } from './value-codec-context.js';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const MAX_DATE_MS = 8_640_000_000_000_000;
+
+function int64(value: bigint): Buffer {
+  const bytes = Buffer.alloc(8);
+  bytes.writeBigInt64BE(value);
+  return bytes;
+}
+
+function readInt64(ctx: ValueCodecContext, bytes: Buffer, type: string): bigint {
+  expectLength(ctx, bytes, 8, type);
+  return bytes.readBigInt64BE();
+}
+
+/**
+ * `int` cells: 8-byte big-endian signed int64, the layout of Bigtable
+ * ReadModifyWrite increments. Encodes safe-integer numbers; a stored value
+ * outside the safe range fails to decode instead of losing precision.
+ *
+ * @example
+ * ```ts
+ * createIntValueCodec(ctx).encode(-1); // <Buffer ff ff ff ff ff ff ff ff>
+ * ```
+ * @internal
+ */
+export function createIntValueCodec(ctx: ValueCodecContext): ValueCodec {
+  return Object.freeze({
+    type: 'int',
+    encode(value: unknown): Buffer {
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+        throw valueError(ctx, value, "is not a valid int value: expected a safe integer number. Fix: round the value, or use type 'float' for fractions or 'bigint' beyond 2^53");
+      }
+      return int64(BigInt(value));
+    },
+    decode(bytes: Buffer): unknown {
+      const n = readInt64(ctx, bytes, 'int');
+      if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)) {
+        throw valueError(ctx, bytes, `is not a valid stored int value: ${n} is beyond the safe integer range. Fix: declare the column with type 'bigint'`);
+      }
+      return Number(n);
+    },
+  } as const);
+}
+
+/**
+ * `bigint` cells: 8-byte big-endian signed int64.
+ *
+ * @example
+ * ```ts
+ * createBigintValueCodec(ctx).decode(Buffer.from('0000000000000001', 'hex')); // 1n
+ * ```
+ * @internal
+ */
+export function createBigintValueCodec(ctx: ValueCodecContext): ValueCodec {
+  return Object.freeze({
+    type: 'bigint',
+    encode(value: unknown): Buffer {
+      if (typeof value !== 'bigint' || value < INT64_MIN || value > INT64_MAX) {
+        throw valueError(ctx, value, 'is not a valid bigint value: expected a bigint in the signed 64-bit range. Fix: pass a bigint from -(2n ** 63n) to 2n ** 63n - 1n');
+      }
+      return int64(value);
+    },
+    decode: (bytes: Buffer): unknown => readInt64(ctx, bytes, 'bigint'),
+  } as const);
+}
+
+/**
+ * `date` cells: epoch milliseconds as 8-byte big-endian signed int64.
+ *
+ * @example
+ * ```ts
+ * createDateValueCodec(ctx).encode(new Date(0)); // <Buffer 00 00 00 00 00 00 00 00>
+ * ```
+ * @internal
+ */
+export function createDateValueCodec(ctx: ValueCodecContext): ValueCodec {
+  return Object.freeze({
+    type: 'date',
+    encode(value: unknown): Buffer {
+      if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+        throw valueError(ctx, value, 'is not a valid date value: expected a valid Date. Fix: pass a Date object (new Date(...)) that is not Invalid Date');
+      }
+      return int64(BigInt(value.getTime()));
+    },
+    decode(bytes: Buffer): unknown {
+      const ms = readInt64(ctx, bytes, 'date');
+      if (ms > BigInt(MAX_DATE_MS) || ms < BigInt(-MAX_DATE_MS)) {
+        throw valueError(ctx, bytes, `is not a valid stored date value: ${ms} ms is beyond the range of Date. Fix: declare the column with type 'bigint'`);
+      }
+      return new Date(Number(ms));
+    },
+  } as const);
+}

@@ -1,0 +1,99 @@
+import type { ValueCodec } from '../metadata/entity-schema.js';
+import { expectLength, valueError, type ValueCodecContext } from './value-codec-context.js';
+import { decodeUtf8Strict, hasLoneSurrogate } from './utf8.js';
+
+/**
+ * `string` cells: UTF-8. Rejects non-strings and lone surrogates; decoding
+ * rejects malformed UTF-8 instead of replacing it.
+ *
+ * @example
+ * ```ts
+ * createStringValueCodec(ctx).encode('héllo'); // <Buffer 68 c3 a9 6c 6c 6f>
+ * ```
+ * @internal
+ */
+export function createStringValueCodec(ctx: ValueCodecContext): ValueCodec {
+  return Object.freeze({
+    type: 'string',
+    encode(value: unknown): Buffer {
+      if (typeof value !== 'string') throw valueError(ctx, value, "is not a valid string value: expected a string. Fix: pass a string, or declare another column type");
+      if (hasLoneSurrogate(value)) throw valueError(ctx, value, 'is not a valid string value: it has a lone UTF-16 surrogate, which UTF-8 cannot store. Fix: remove the broken character');
+      return Buffer.from(value, 'utf8');
+    },
+    decode(bytes: Buffer): unknown {
+      const text = decodeUtf8Strict(bytes);
+      if (text === undefined) throw valueError(ctx, bytes, "is not a valid stored string value: malformed UTF-8. Fix: declare the column with type 'bytes'");
+      return text;
+    },
+  } as const);
+}
+
+/**
+ * `float` cells: IEEE-754 float64, big-endian. Any number, NaN and ±Infinity included.
+ *
+ * @example
+ * ```ts
+ * createFloatValueCodec(ctx).encode(1); // <Buffer 3f f0 00 00 00 00 00 00>
+ * ```
+ * @internal
+ */
+export function createFloatValueCodec(ctx: ValueCodecContext): ValueCodec {
+  return Object.freeze({
+    type: 'float',
+    encode(value: unknown): Buffer {
+      if (typeof value !== 'number') throw valueError(ctx, value, 'is not a valid float value: expected a number. Fix: convert the value with Number(...)');
+      const bytes = Buffer.alloc(8);
+      bytes.writeDoubleBE(value);
+      return bytes;
+    },
+    decode(bytes: Buffer): unknown {
+      expectLength(ctx, bytes, 8, 'float');
+      return bytes.readDoubleBE();
+    },
+  } as const);
+}
+
+/**
+ * `boolean` cells: one byte, `0x00` or `0x01`.
+ *
+ * @example
+ * ```ts
+ * createBooleanValueCodec(ctx).encode(true); // <Buffer 01>
+ * ```
+ * @internal
+ */
+export function createBooleanValueCodec(ctx: ValueCodecContext): ValueCodec {
+  return Object.freeze({
+    type: 'boolean',
+    encode(value: unknown): Buffer {
+      if (typeof value !== 'boolean') throw valueError(ctx, value, 'is not a valid boolean value: expected true or false. Fix: convert the value with Boolean(...)');
+      return Buffer.from([value ? 1 : 0]);
+    },
+    decode(bytes: Buffer): unknown {
+      expectLength(ctx, bytes, 1, 'boolean');
+      if (bytes[0] === 0) return false;
+      if (bytes[0] === 1) return true;
+      throw valueError(ctx, bytes, "is not a valid stored boolean value: expected 0x00 or 0x01. Fix: check the column's declared type matches how the cell was written");
+    },
+  } as const);
+}
+
+/**
+ * `bytes` cells: a copy of a `Buffer` or `Uint8Array`.
+ *
+ * @example
+ * ```ts
+ * createBytesValueCodec(ctx).encode(new Uint8Array([1, 2])); // <Buffer 01 02>
+ * ```
+ * @internal
+ */
+export function createBytesValueCodec(ctx: ValueCodecContext): ValueCodec {
+  return Object.freeze({
+    type: 'bytes',
+    encode(value: unknown): Buffer {
+      if (!(value instanceof Uint8Array)) throw valueError(ctx, value, 'is not a valid bytes value: expected a Buffer or Uint8Array. Fix: pass Buffer.from(...)');
+      return Buffer.from(value);
+    },
+    decode: (bytes: Buffer): unknown => Buffer.from(bytes),
+  } as const);
+}

@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  encodeKeyComponents,
+  joinLogicalKey,
+  logicalKeyRange,
+  type KeyRangeCondition,
+  type KeySchema,
+  type LogicalKeyRange,
+} from '../../../src/codec/row-key.js';
+import type { KeyPartOptions } from '../../../src/metadata/declarations.js';
+import { keySchema } from '../../support/key-schema.js';
+
+interface Part {
+  options: KeyPartOptions;
+  values: fc.Arbitrary<unknown>;
+  compare: (a: unknown, b: unknown) => number;
+}
+
+const byNumber = (a: unknown, b: unknown): number => Math.sign((a as number) - (b as number));
+const byBytes = (a: unknown, b: unknown): number => Math.sign(Buffer.compare(Buffer.from(a as string), Buffer.from(b as string)));
+/** Small domains so that keys share prefixes and bounds hit stored values. */
+const parts = (descending: readonly boolean[]): Part[] => [
+  { options: { type: 'string' }, values: fc.constantFrom('a', 'b', 'ab', 'a&', 'ba', '&', 'é'), compare: byBytes },
+  { options: { type: 'uint', width: 2, descending: descending[0] }, values: fc.integer({ min: 0, max: 12 }), compare: byNumber },
+  { options: { type: 'int', descending: descending[1] }, values: fc.integer({ min: -6, max: 6 }), compare: byNumber },
+  { options: { type: 'timestamp', format: 'epoch-s', descending: descending[2] }, values: fc.integer({ min: 0, max: 8 }).map((s) => new Date(s * 1000)), compare: (a, b) => byNumber((a as Date).getTime(), (b as Date).getTime()) },
+];
+
+function buildSchema(chosen: readonly Part[], literal: boolean): KeySchema {
+  const specs = chosen.map((p, i) => ({ property: `p${i}`, options: p.options }));
+  return keySchema('Ranged', literal ? [{ literal: 'r' }, ...specs] : specs);
+}
+
+const keyOf = (schema: KeySchema, tuple: readonly unknown[]): Buffer =>
+  Buffer.from(joinLogicalKey('#', encodeKeyComponents(schema, Object.fromEntries(tuple.map((v, i) => [`p${i}`, v])), 'full'), true), 'utf8');
+
+function inRange(key: Buffer, range: LogicalKeyRange): boolean {
+  const fromStart = Buffer.compare(key, range.start.key);
+  if (fromStart < 0 || (fromStart === 0 && !range.start.inclusive)) return false;
+  if (range.end === undefined) return true;
+  const toEnd = Buffer.compare(key, range.end.key);
+  return toEnd < 0 || (toEnd === 0 && range.end.inclusive);
+}
+
+function satisfies(tuple: readonly unknown[], chosen: readonly Part[], fixed: readonly unknown[], range: KeyRangeCondition | undefined): boolean {
+  for (const [i, value] of fixed.entries()) if ((chosen[i] as Part).compare(tuple[i], value) !== 0) return false;
+  if (range === undefined) return true;
+  const cmp = (bound: unknown): number => (chosen[fixed.length] as Part).compare(tuple[fixed.length], bound);
+  if (range.gt !== undefined && cmp(range.gt) <= 0) return false;
+  if (range.gte !== undefined && cmp(range.gte) < 0) return false;
+  if (range.lt !== undefined && cmp(range.lt) >= 0) return false;
+  if (range.lte !== undefined && cmp(range.lte) > 0) return false;
+  return true;
+}
+
+const scenario = fc
+  .record({
+    descending: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
+    order: fc.shuffledSubarray([0, 1, 2, 3], { minLength: 1, maxLength: 3 }),
+    literal: fc.boolean(),
+  })
+  .chain(({ descending, order, literal }) => {
+    const all = parts(descending);
+    const chosen = order.map((i) => all[i] as Part);
+    const tuple = fc.tuple(...chosen.map((p) => p.values));
+    return fc.record({
+      chosen: fc.constant(chosen),
+      literal: fc.constant(literal),
+      keys: fc.array(tuple, { minLength: 1, maxLength: 25 }),
+      source: fc.oneof(fc.nat(), tuple),
+      fixedCount: fc.integer({ min: 0, max: chosen.length }),
+      lower: fc.option(fc.record({ op: fc.constantFrom('gt', 'gte'), value: tuple })),
+      upper: fc.option(fc.record({ op: fc.constantFrom('lt', 'lte'), value: tuple })),
+    });
+  });
+
+describe('logicalKeyRange', () => {
+  it('selects exactly the keys whose values satisfy the fixed parts and the bounds', () => {
+    let selected = 0;
+    fc.assert(
+      fc.property(scenario, ({ chosen, literal, keys, source, fixedCount, lower, upper }) => {
+        const schema = buildSchema(chosen, literal);
+        const sourceTuple = typeof source === 'number' ? (keys[source % keys.length] as unknown[]) : source;
+        const fixed = sourceTuple.slice(0, fixedCount);
+        let range: KeyRangeCondition | undefined;
+        if (fixedCount < chosen.length && (lower !== null || upper !== null)) {
+          range = { property: `p${fixedCount}` };
+          if (lower !== null) range = { ...range, [lower.op]: lower.value[fixedCount] };
+          if (upper !== null) range = { ...range, [upper.op]: upper.value[fixedCount] };
+        }
+        const computed = logicalKeyRange(schema, Object.fromEntries(fixed.map((v, i) => [`p${i}`, v])), range);
+        for (const tuple of keys) {
+          const expected = satisfies(tuple, chosen, fixed, range);
+          if (expected) selected += 1;
+          expect(inRange(keyOf(schema, tuple), computed)).toBe(expected);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(selected).toBeGreaterThan(1000);
+  });
+});
