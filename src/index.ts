@@ -1,0 +1,61 @@
+/**
+ * bigtable-mapper: a typed data mapper for Google Cloud Bigtable.
+ *
+ * Declare the row key, salting, column families and GC on an entity class;
+ * get atomic mutations, point reads and RxJS-streamed, salt-aware scans.
+ *
+ * @example
+ * ```ts
+ * import { BigtableMapper, Entity, KeyPart, Family, Column } from 'bigtable-mapper';
+ * ```
+ * @packageDocumentation
+ */
+export { Entity, KeyPart, Salt, Family, Column, CellTimestamp } from './decorators/index.js';
+export type {
+  Constructor,
+  EntityOptions,
+  KeyPartOptions,
+  KeyLiteralOptions,
+  KeyPartType,
+  TimestampKeyFormat,
+  SaltOptions,
+  SaltHashPreset,
+  SaltHashFunction,
+  FamilyOptions,
+  GcPolicy,
+  Duration,
+  ColumnOptions,
+  ColumnScalarType,
+} from './metadata/declarations.js';
+export type { CellVersion, Versioned } from './metadata/versioned.js';
+export { compileEntity } from './metadata/compile-entity.js';
+export type {
+  EntitySchema,
+  KeyPlan,
+  KeyComponentSchema,
+  KeyComponentCodec,
+  SaltSchema,
+  ColumnSchema,
+  FamilySchema,
+  ValueCodec,
+} from './metadata/entity-schema.js';
+export { encodeRowKey, decodeRowKey, type EncodedRowKey } from './codec/physical-key.js';
+export { bucketCounts, evenness, type Evenness } from './codec/salt-stats.js';
+export { MAX_ROW_KEY_BYTES } from './codec/row-key.js';
+export type { GcRule } from './schema/gc-rule-types.js';
+export type { SchemaChange } from './schema/schema-change.js';
+export type { SchemaSyncOptions, SchemaSyncResult } from './schema/schema-sync.js';
+export type { CompiledMutation, CellMutation } from './mutation/compiled-mutation.js';
+export type { SaveCondition } from './mutation/compile-condition.js';
+export type { ScanQuery, KeyWhere, RangeCondition } from './scan/scan-query.js';
+export type { ScanPlan, ScanSource } from './scan/scan-plan.js';
+export type { ReadOptions } from './scan/read-options.js';
+export type { BigtableDriver, RowData, CellData, KeyRange, KeyBound, ReadRowsRequest, RowMutationFailure, CheckAndMutateRequest, IncrementRule, ActualFamily } from './driver/driver.js';
+export type { RowFilter } from './driver/row-filter.js';
+export type { RowSource } from './scan/row-source.js';
+export { createGoogleCloudDriver, GoogleCloudDriver, type GoogleCloudDriverOptions } from './driver/google-cloud-driver.js';
+export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';
+export { Repository, type EntityKey } from './repository/repository.js';
+export type { BulkWriteOptions, BulkWriteResult } from './repository/save-many.js';
+export type { Page } from './repository/scan-ops.js';
+export * from './errors/index.js';

@@ -1,0 +1,48 @@
+import { ValidationError } from '../errors/validation-error.js';
+import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
+import type { CellMutation } from './compiled-mutation.js';
+
+/**
+ * Turns one column's value into cell mutations: `undefined` writes nothing,
+ * `null` deletes the cell, a versioned column's `{ value, timestamp }[]` writes
+ * one cell per version.
+ * @internal
+ */
+export function compileColumnValue(schema: EntitySchema, column: ColumnSchema, value: unknown, timestampMicros: number): CellMutation[] {
+  if (value === undefined) return [];
+  const { family, qualifier } = column;
+  if (value === null) return [{ kind: 'deleteFromColumn', family, qualifier }];
+  if (column.versioned && Array.isArray(value)) {
+    return value.map((version, i) => {
+      if (version === null || typeof version !== 'object' || !('value' in version)) {
+        throw new ValidationError(`${schema.name}.${column.property}[${i}]: a versioned column holds { value, timestamp } objects. Fix: write [{ value, timestamp: new Date() }] or a plain value for a new version`, { entity: schema.name, property: column.property });
+      }
+      const { value: v, timestamp } = version as { value: unknown; timestamp?: unknown };
+      const micros = timestamp === undefined ? timestampMicros : toMicros(schema, `${column.property}[${i}].timestamp`, timestamp);
+      return { kind: 'setCell', family, qualifier, timestampMicros: micros, value: column.codec.encode(v) };
+    });
+  }
+  return [{ kind: 'setCell', family, qualifier, timestampMicros, value: column.codec.encode(value) }];
+}
+
+/**
+ * Converts a cell time to Bigtable's microseconds (millisecond granularity).
+ * @internal
+ */
+export function toMicros(schema: EntitySchema, property: string, time: unknown): number {
+  if (!(time instanceof Date) || Number.isNaN(time.getTime()) || time.getTime() < 0) {
+    throw new ValidationError(`${schema.name}.${property}: cell timestamps must be valid Dates at or after 1970-01-01. Fix: pass a Date`, { entity: schema.name, property });
+  }
+  return time.getTime() * 1000;
+}
+
+/**
+ * The timestamp of every cell a save writes: the `@CellTimestamp()` property
+ * when it is set, otherwise `now`.
+ * @internal
+ */
+export function rowTimestampMicros(schema: EntitySchema, entity: Record<string, unknown>, now: number): number {
+  const stamp = schema.cellTimestamp === undefined ? undefined : entity[schema.cellTimestamp];
+  if (stamp === undefined || stamp === null) return now * 1000;
+  return toMicros(schema, schema.cellTimestamp as string, stamp);
+}

@@ -1,0 +1,68 @@
+import type { CheckAndMutateRequest } from '../driver/driver.js';
+import type { RowFilter } from '../driver/row-filter.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import type { CompiledMutation } from './compiled-mutation.js';
+
+/**
+ * When a conditional save applies. Only the latest version of the column is
+ * tested.
+ *
+ * @example
+ * ```ts
+ * { column: 'status', equals: 'pending' }   // compare-and-set
+ * { column: 'status', notEquals: 'done' }   // also applies when the cell is missing
+ * { column: 'lockedBy', exists: false }
+ * { rowExists: false }                      // insert if absent
+ * ```
+ */
+export type SaveCondition<T> =
+  | { column: keyof T & string; equals: unknown }
+  | { column: keyof T & string; notEquals: unknown }
+  | { column: keyof T & string; exists: boolean }
+  | { rowExists: boolean };
+
+/**
+ * Compiles a conditional save to one CheckAndMutateRow: the predicate, and the
+ * mutation placed on the branch that must apply. `appliesOnMatch` says how to
+ * turn the server's "predicate matched" into "applied".
+ *
+ * @example
+ * ```ts
+ * const { request, appliesOnMatch } = compileCondition(schema, compileSave(schema, job), { column: 'status', equals: 'pending' });
+ * ```
+ */
+export function compileCondition<T>(schema: EntitySchema<T>, mutation: CompiledMutation, condition: SaveCondition<T>): { request: CheckAndMutateRequest; appliesOnMatch: boolean } {
+  if (condition === null || typeof condition !== 'object') {
+    throw new ValidationError(`${schema.name}: a save condition is required. Fix: pass e.g. { column: 'status', equals: 'pending' } or { rowExists: false }`, { entity: schema.name });
+  }
+  let predicate: RowFilter;
+  let appliesOnMatch: boolean;
+  if ('rowExists' in condition) {
+    predicate = { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] };
+    appliesOnMatch = condition.rowExists === true;
+  } else {
+    const column = schema.columnsByProperty[condition.column];
+    if (column === undefined) {
+      throw new ValidationError(`${schema.name}.${String(condition.column)}: conditions test columns. Fix: use one of ${schema.columns.map((c) => c.property).join(', ')}`, { entity: schema.name, property: condition.column });
+    }
+    const latest: RowFilter[] = [{ kind: 'family', name: column.family }, { kind: 'qualifiers', names: [column.qualifier] }, { kind: 'cellsPerColumn', limit: 1 }];
+    if ('equals' in condition || 'notEquals' in condition) {
+      const expected = 'equals' in condition ? condition.equals : condition.notEquals;
+      predicate = { kind: 'chain', filters: [...latest, { kind: 'valueEquals', value: column.codec.encode(expected) }] };
+      appliesOnMatch = 'equals' in condition;
+    } else {
+      predicate = { kind: 'chain', filters: [...latest, { kind: 'stripValue' }] };
+      appliesOnMatch = condition.exists === true;
+    }
+  }
+  const mutations = mutation.mutations;
+  const request: CheckAndMutateRequest = {
+    table: mutation.table,
+    rowKey: mutation.rowKey,
+    predicate,
+    onMatch: appliesOnMatch ? mutations : [],
+    onNoMatch: appliesOnMatch ? [] : mutations,
+  };
+  return { request, appliesOnMatch };
+}

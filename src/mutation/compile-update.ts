@@ -1,0 +1,57 @@
+import { encodeRowKey } from '../codec/physical-key.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { deepFreeze } from '../util/deep-freeze.js';
+import { compileColumnValue, rowTimestampMicros } from './compile-cells.js';
+import type { CellMutation, CompiledMutation } from './compiled-mutation.js';
+import { asRecord, type CompileWriteOptions } from './compile-save.js';
+
+/**
+ * Compiles `update(key, partial)`: writes only the given columns; `null`
+ * deletes that cell; `undefined` leaves it alone. Key parts cannot change.
+ *
+ * @example
+ * ```ts
+ * compileUpdate(schema, { sensorId: 's1', ts }, { status: 'ok', note: null });
+ * // setCell status, deleteFromColumn note
+ * ```
+ */
+export function compileUpdate<T>(schema: EntitySchema<T>, key: Record<string, unknown>, partial: Partial<T>, options: CompileWriteOptions = {}): CompiledMutation {
+  const { key: rowKey, text } = encodeRowKey(schema, asRecord(schema, key));
+  const changes = asRecord(schema, partial);
+  const mutations: CellMutation[] = [];
+  const micros = rowTimestampMicros(schema, changes, options.now ?? Date.now());
+  for (const [property, value] of Object.entries(changes)) {
+    if (schema.key.properties.includes(property)) {
+      if (value === undefined || sameKeyValue(value, key[property])) continue;
+      throw new ValidationError(`${schema.name}.${property}: key parts cannot be updated. Fix: save the entity under its new key and delete the old row`, { entity: schema.name, property });
+    }
+    if (property === schema.cellTimestamp) continue;
+    const column = schema.columnsByProperty[property];
+    if (column === undefined) {
+      throw new ValidationError(`${schema.name}.${property}: not a column. Fix: update one of ${schema.columns.map((c) => c.property).join(', ')}`, { entity: schema.name, property });
+    }
+    mutations.push(...compileColumnValue(schema, column, value, micros));
+  }
+  if (mutations.length === 0) {
+    throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: update has no column to write or delete. Fix: pass at least one column value (null deletes a cell)`, { entity: schema.name, rowKey: text });
+  }
+  return deepFreeze({ table: schema.table, rowKey, rowKeyText: text, mutations, idempotent: true });
+}
+
+/**
+ * Compiles `delete(key)`: removes the whole row.
+ *
+ * @example
+ * ```ts
+ * compileDelete(schema, { sensorId: 's1', ts }).mutations; // [{ kind: 'deleteFromRow' }]
+ * ```
+ */
+export function compileDelete<T>(schema: EntitySchema<T>, key: Record<string, unknown>): CompiledMutation {
+  const { key: rowKey, text } = encodeRowKey(schema, asRecord(schema, key));
+  return deepFreeze({ table: schema.table, rowKey, rowKeyText: text, mutations: [{ kind: 'deleteFromRow' }], idempotent: true });
+}
+
+function sameKeyValue(a: unknown, b: unknown): boolean {
+  return a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
+}

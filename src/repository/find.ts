@@ -1,0 +1,32 @@
+import { encodeRowKey } from '../codec/physical-key.js';
+import type { BigtableDriver, RowData } from '../driver/driver.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { hydrate } from '../scan/hydrate.js';
+import { planReadFilter } from '../scan/read-filter.js';
+import { resolveRead, type ReadOptions } from '../scan/read-options.js';
+import { asRecord } from '../mutation/compile-save.js';
+
+const KEYS_PER_READ = 1000;
+
+/**
+ * Reads rows by key: one ReadRows per chunk of up to 1,000 keys (one key per
+ * logical row, salted or not), fetching only the selected columns and
+ * versions. Results follow the input order; missing rows are `undefined`.
+ * @internal
+ */
+export async function findByKeys<T>(driver: BigtableDriver, schema: EntitySchema<T>, keys: readonly Record<string, unknown>[], options: ReadOptions<T> = {}): Promise<(T | undefined)[]> {
+  const read = resolveRead(schema, options);
+  const encoded = keys.map((k) => encodeRowKey(schema, asRecord(schema, k)).text);
+  const now = Date.now() * 1000;
+  const filter = planReadFilter(schema, read, now);
+  const unique = [...new Set(encoded)];
+  const rows = new Map<string, RowData>();
+  for (let i = 0; i < unique.length; i += KEYS_PER_READ) {
+    const chunk = unique.slice(i, i + KEYS_PER_READ).map((k) => Buffer.from(k, 'utf8'));
+    for await (const row of driver.readRows({ table: schema.table, keys: chunk, filter })) rows.set(row.key.toString('utf8'), row);
+  }
+  return encoded.map((k) => {
+    const row = rows.get(k);
+    return row === undefined ? undefined : hydrate(schema, row, read, now);
+  });
+}

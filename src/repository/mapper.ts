@@ -1,0 +1,87 @@
+import type { BigtableDriver } from '../driver/driver.js';
+import { createGoogleCloudDriver, type GoogleCloudDriverOptions } from '../driver/google-cloud-driver.js';
+import { compileEntity } from '../metadata/compile-entity.js';
+import type { Constructor } from '../metadata/declarations.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { desiredTables } from '../schema/desired-schema.js';
+import { syncSchema, type SchemaSyncOptions, type SchemaSyncResult } from '../schema/schema-sync.js';
+import { Repository } from './repository.js';
+
+/**
+ * How a {@link BigtableMapper} reaches Bigtable, plus the entities it manages.
+ * Give an existing `Bigtable` client (never closed by the mapper), client
+ * options, a loopback emulator host, or a custom driver.
+ *
+ * @example
+ * ```ts
+ * const options: BigtableMapperOptions = { emulatorHost: '127.0.0.1:8086', instance: 'dev', entities: [Reading] };
+ * ```
+ */
+export type BigtableMapperOptions = (GoogleCloudDriverOptions | { driver: BigtableDriver }) & {
+  /** Entities whose tables `sync()` manages (entities passed to `getRepository()` are added). */
+  entities?: Constructor[];
+};
+
+/**
+ * Entry point: compiles entities, hands out repositories and keeps the
+ * instance's tables in line with the declared families and GC rules.
+ *
+ * @example
+ * ```ts
+ * const mapper = new BigtableMapper({ projectId: 'p', instance: 'i', clientOptions: {}, entities: [Reading] });
+ * await mapper.sync();
+ * const readings = mapper.getRepository(Reading);
+ * await mapper.close();
+ * ```
+ */
+export class BigtableMapper {
+  /** The driver every repository of this mapper uses. */
+  readonly driver: BigtableDriver;
+  readonly #entities = new Map<Function, EntitySchema>();
+  readonly #repositories = new Map<Function, Repository<object>>();
+
+  constructor(options: BigtableMapperOptions) {
+    this.driver = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
+    for (const entity of options.entities ?? []) this.register(entity);
+    desiredTables([...this.#entities.values()]);
+  }
+
+  /** Compiles and registers an entity (validating it against the others that share its table). @example `mapper.register(Reading)` */
+  register<T>(entity: Constructor<T>): EntitySchema<T> {
+    const schema = compileEntity(entity);
+    if (!this.#entities.has(entity)) {
+      desiredTables([...this.#entities.values(), schema]);
+      this.#entities.set(entity, schema);
+    }
+    return schema;
+  }
+
+  /** The repository of an entity (created once per mapper). @example `const readings = mapper.getRepository(Reading);` */
+  getRepository<T extends object>(entity: Constructor<T>): Repository<T> {
+    const existing = this.#repositories.get(entity);
+    if (existing) return existing as Repository<T>;
+    const repository = new Repository<T>(this.driver, this.register(entity));
+    this.#repositories.set(entity, repository as Repository<object>);
+    return repository;
+  }
+
+  /**
+   * Creates missing tables and families and updates drifted GC rules of every
+   * registered entity; returns the changes. `dryRun` only reports. Nothing is
+   * dropped unless `allowDropFamilies` is set.
+   *
+   * @example
+   * ```ts
+   * const { changes } = await mapper.sync({ dryRun: true });
+   * for (const c of changes) console.log(c.description);
+   * ```
+   */
+  sync(options: SchemaSyncOptions = {}): Promise<SchemaSyncResult> {
+    return syncSchema(this.driver, [...this.#entities.values()], options);
+  }
+
+  /** Closes the client if the mapper created it. @example `await mapper.close();` */
+  close(): Promise<void> {
+    return this.driver.close();
+  }
+}

@@ -1,0 +1,70 @@
+import type { BigtableDriver } from '../driver/driver.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { encodeCursor, decodeCursor, type SourceCursorState } from '../scan/cursor.js';
+import { executeScan, type SourceProgress } from '../scan/execute-scan.js';
+import { hydrate } from '../scan/hydrate.js';
+import { planScan } from '../scan/plan-scan.js';
+import { resolveRead } from '../scan/read-options.js';
+import type { ScanQuery } from '../scan/scan-query.js';
+import { ValidationError } from '../errors/validation-error.js';
+
+/** One page of a scan. @example `const { items, cursor } = await repo.page({ where: { sensorId: 's1' }, limit: 100 });` */
+export interface Page<T> {
+  readonly items: T[];
+  /** Pass back as `cursor` to read the next page; `undefined` when there is none. */
+  readonly cursor: string | undefined;
+}
+
+/**
+ * Streams a scan's entities, pull-based: nothing is read ahead of the consumer
+ * beyond one row per range. Breaking out cancels every read.
+ * @internal
+ */
+export async function* iterateScan<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T>): AsyncGenerator<T> {
+  const now = Date.now() * 1000;
+  const plan = planScan(schema, query, now);
+  const read = resolveRead(schema, query);
+  const rows = executeScan(driver, schema as EntitySchema, plan);
+  try {
+    for await (const { row } of rows) yield hydrate(schema, row, read, now);
+  } finally {
+    await rows.return?.();
+  }
+}
+
+/**
+ * Reads one page of `limit` rows and a cursor that resumes exactly after it,
+ * for ordered and unordered scans, salted or not.
+ * @internal
+ */
+export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T>): Promise<Page<T>> {
+  if (query.limit === undefined) {
+    throw new ValidationError(`${schema.name}: page() needs a limit (the page size). Fix: pass { limit: 100 }`, { entity: schema.name });
+  }
+  const now = Date.now() * 1000;
+  const plan = planScan(schema, query, now);
+  const read = resolveRead(schema, query);
+  const progress = new Map<number, SourceProgress>();
+  const delivered = new Map<number, Buffer>();
+  const items: T[] = [];
+  let lastLogical: Buffer | undefined;
+  for await (const { row, source, logical } of executeScan(driver, schema as EntitySchema, plan, progress)) {
+    items.push(hydrate(schema, row, read, now));
+    delivered.set(source, row.key);
+    lastLogical = logical;
+  }
+  if (items.length < query.limit || lastLogical === undefined) return { items, cursor: undefined };
+  if (plan.order === 'key') return { items, cursor: encodeCursor({ kind: 'ordered', lastKey: lastLogical, scope: plan.scope }) };
+  const previous = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const count = previous?.kind === 'unordered' ? previous.sources.length : plan.sources.length;
+  const sources: SourceCursorState[] = Array.from({ length: count }, (_, id) => {
+    const inPlan = plan.sources.some((s) => s.id === id);
+    if (!inPlan) return { lastKey: undefined, finished: true };
+    const before = previous?.kind === 'unordered' ? previous.sources[id]?.lastKey : undefined;
+    const lastKey = delivered.get(id) ?? before;
+    const state = progress.get(id);
+    const finished = state !== undefined && state.done && (state.lastYielded === undefined || state.lastYielded.equals(lastKey ?? Buffer.alloc(0)));
+    return { lastKey, finished };
+  });
+  return { items, cursor: encodeCursor({ kind: 'unordered', sources, scope: plan.scope }) };
+}

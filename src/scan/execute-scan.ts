@@ -1,0 +1,55 @@
+import { isSaltedKey } from '../codec/physical-key.js';
+import type { BigtableDriver, RowData } from '../driver/driver.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { mergeOrdered } from './k-way-merge.js';
+import { fromAsyncIterable, type RowSource, type RowSourceFactory } from './row-source.js';
+import type { ScanPlan, ScanSource } from './scan-plan.js';
+import { mergeUnordered } from './unordered-merge.js';
+
+/** A row read by a scan, with where it came from. @internal */
+export interface ScannedRow {
+  readonly row: RowData;
+  /** `ScanSource.id` of the range it was read from. */
+  readonly source: number;
+  /** Row key without its salt segment: the merge order. */
+  readonly logical: Buffer;
+}
+
+/** Per-source progress, for cursors of unordered scans. @internal */
+export interface SourceProgress {
+  /** Key of the last row this source yielded. */
+  lastYielded: Buffer | undefined;
+  /** The source was read to its end. */
+  done: boolean;
+}
+
+/**
+ * Runs a scan plan: one pull-based read per source, merged by logical key
+ * (k-way) or unordered with bounded concurrency, limited globally. Leaving the
+ * loop early cancels every read.
+ * @internal
+ */
+export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, progress?: Map<number, SourceProgress>): AsyncIterableIterator<ScannedRow> {
+  const factories: RowSourceFactory<ScannedRow>[] = plan.sources.map((source) => () => openSource(driver, schema, plan, source, progress));
+  return plan.order === 'key'
+    ? mergeOrdered(factories, (a, b) => Buffer.compare(a.logical, b.logical), { limit: plan.limit })
+    : mergeUnordered(factories, { concurrency: plan.concurrency, limit: plan.limit });
+}
+
+function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, source: ScanSource, progress: Map<number, SourceProgress> | undefined): RowSource<ScannedRow> {
+  const skipSalted = source.layout === 'unsalted' && schema.key.salt?.since !== undefined;
+  const limit = skipSalted ? undefined : plan.limit;
+  const rows = driver.readRows({ table: plan.table, ranges: [source.range], limit, filter: plan.filter });
+  const state: SourceProgress = { lastYielded: undefined, done: false };
+  progress?.set(source.id, state);
+  const segmentBytes = Buffer.byteLength(source.segment, 'utf8');
+  async function* scanned(): AsyncGenerator<ScannedRow> {
+    for await (const row of rows) {
+      if (skipSalted && isSaltedKey(schema, row.key.toString('utf8'))) continue;
+      state.lastYielded = row.key;
+      yield { row, source: source.id, logical: row.key.subarray(segmentBytes) };
+    }
+    state.done = true;
+  }
+  return fromAsyncIterable(scanned(), () => rows.cancel());
+}

@@ -1,0 +1,44 @@
+import type { GcRule } from '../schema/gc-rule-types.js';
+
+/**
+ * Whether a cell survives a GC rule, given its position among its column's
+ * versions (0 = newest) and its age. Bigtable collects garbage asynchronously,
+ * so reads apply the rule themselves and never return collectable cells.
+ *
+ * @example
+ * ```ts
+ * survivesGc({ kind: 'maxVersions', count: 2 }, 2, ts, now); // false
+ * ```
+ * @internal
+ */
+export function survivesGc(rule: GcRule | undefined, index: number, timestampMicros: number, nowMicros: number): boolean {
+  if (rule === undefined) return true;
+  switch (rule.kind) {
+    case 'maxVersions':
+      return index < rule.count;
+    case 'maxAge':
+      return timestampMicros >= nowMicros - rule.seconds * 1_000_000;
+    case 'union':
+      return rule.rules.every((r) => survivesGc(r, index, timestampMicros, nowMicros));
+    case 'intersection':
+      return rule.rules.some((r) => survivesGc(r, index, timestampMicros, nowMicros));
+  }
+}
+
+/**
+ * The part of a GC rule a server-side filter can apply exactly: a version cap
+ * and an oldest timestamp (both only when the rule guarantees deletion).
+ * @internal
+ */
+export function gcFilterBounds(rule: GcRule | undefined, nowMicros: number): { maxVersions?: number; startMicros?: number } {
+  if (rule === undefined || rule.kind === 'intersection') return {};
+  if (rule.kind === 'maxVersions') return { maxVersions: rule.count };
+  if (rule.kind === 'maxAge') return { startMicros: floorToMillis(nowMicros - rule.seconds * 1_000_000) };
+  const bounds: { maxVersions?: number; startMicros?: number } = {};
+  for (const r of rule.rules) Object.assign(bounds, gcFilterBounds(r, nowMicros));
+  return bounds;
+}
+
+function floorToMillis(micros: number): number {
+  return Math.floor(micros / 1000) * 1000;
+}

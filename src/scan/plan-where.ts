@@ -1,0 +1,47 @@
+import { ValidationError } from '../errors/validation-error.js';
+import type { KeyRangeCondition } from '../codec/row-key.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { isRangeCondition } from './scan-query.js';
+
+/** A `where` split into a fixed key prefix and an optional range on the next key part. @internal */
+export interface SplitWhere {
+  readonly fixed: Readonly<Record<string, unknown>>;
+  readonly range: KeyRangeCondition | undefined;
+}
+
+/**
+ * Validates a scan's `where`: only key parts; equality on a leading run; at
+ * most one range, on the key part right after that run.
+ * @internal
+ */
+export function splitWhere(schema: EntitySchema, where: Readonly<Record<string, unknown>> | undefined): SplitWhere {
+  if (where === undefined) return { fixed: {}, range: undefined };
+  if (where === null || typeof where !== 'object') {
+    throw new ValidationError(`${schema.name}: where must be an object of key parts. Fix: pass e.g. { ${schema.key.properties[0]}: ... }`, { entity: schema.name });
+  }
+  const keys = schema.key.properties;
+  for (const property of Object.keys(where)) {
+    if (!keys.includes(property)) {
+      throw new ValidationError(`${schema.name}.${property}: scans can only select rows by key parts (${keys.join(', ')}). Fix: filter other properties after reading, or make ${property} part of the key`, { entity: schema.name, property });
+    }
+  }
+  const fixed: Record<string, unknown> = {};
+  let range: KeyRangeCondition | undefined;
+  for (const property of keys) {
+    const value = where[property];
+    if (value === undefined) break;
+    if (isRangeCondition(value)) {
+      range = { property, ...value };
+      break;
+    }
+    fixed[property] = value;
+  }
+  const used = Object.keys(fixed).length + (range === undefined ? 0 : 1);
+  const ignored = keys.slice(used).find((p) => where[p] !== undefined);
+  if (ignored !== undefined) {
+    const missing = keys[used] as string;
+    const reason = range !== undefined ? `comes after the range on ${range.property}` : `comes after ${missing}, which is not given`;
+    throw new ValidationError(`${schema.name}.${ignored}: ${reason}; a scan reads a key prefix plus one range on the next key part. Fix: fix every key part before ${ignored} with an equality, or drop it from where`, { entity: schema.name, property: ignored });
+  }
+  return { fixed, range };
+}

@@ -1,0 +1,43 @@
+import { ValidationError } from '../errors/validation-error.js';
+import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
+
+/** What a read fetches. @example `{ select: ['temperature'], versions: 3 }` */
+export interface ReadOptions<T = unknown> {
+  /** Properties to read (key parts are always decoded from the key). Default: every column. */
+  select?: readonly (keyof T & string)[];
+  /** Versions to read for versioned columns (capped at each column's declared count). Default: the declared count. */
+  versions?: number;
+}
+
+/** Validated read options: the columns to fetch and how many versions of each. @internal */
+export interface ResolvedRead {
+  readonly columns: readonly ColumnSchema[];
+  /** Versions per column property. */
+  readonly versions: Readonly<Record<string, number>>;
+}
+
+/**
+ * Validates `select` and `versions` against the schema before anything is sent.
+ * @internal
+ */
+export function resolveRead(schema: EntitySchema, options: { readonly select?: readonly string[]; readonly versions?: number } = {}): ResolvedRead {
+  const { select, versions } = options;
+  if (versions !== undefined && (!Number.isInteger(versions) || versions < 1)) {
+    throw new ValidationError(`${schema.name}: versions ${String(versions)} must be a positive integer. Fix: pass versions: 1 or more`, { entity: schema.name });
+  }
+  let columns: readonly ColumnSchema[] = schema.columns;
+  if (select !== undefined) {
+    if (!Array.isArray(select)) throw new ValidationError(`${schema.name}: select must be an array of property names`, { entity: schema.name });
+    columns = select.flatMap((property) => {
+      if (schema.key.properties.includes(property) || property === schema.cellTimestamp) return [];
+      const column = schema.columnsByProperty[property];
+      if (column === undefined) {
+        throw new ValidationError(`${schema.name}.${String(property)}: cannot select an unknown property. Fix: select from ${[...schema.key.properties, ...schema.columns.map((c) => c.property)].join(', ')}`, { entity: schema.name, property });
+      }
+      return [column];
+    });
+  }
+  const perColumn: Record<string, number> = {};
+  for (const c of columns) perColumn[c.property] = c.versioned ? Math.min(versions ?? c.versions, c.versions) : 1;
+  return { columns, versions: perColumn };
+}
