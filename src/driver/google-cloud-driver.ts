@@ -1,20 +1,18 @@
 import { Bigtable } from '@google-cloud/bigtable';
+import { Filter } from '@google-cloud/bigtable/build/src/filter.js';
 import type { BigtableOptions, Instance, Table } from '@google-cloud/bigtable';
-import type { ActualFamily } from './driver.js';
-import type { BigtableAdminDriver } from './admin-ops.js';
+import type { ActualFamily, BigtableDriver, CheckAndMutateRequest, IncrementRule, ReadRowsRequest, RowData, RowMutationFailure } from './driver.js';
+import type { CompiledMutation } from '../mutation/compiled-mutation.js';
+import type { RowSource } from '../scan/row-source.js';
 import type { GcRule } from '../schema/gc-rule-types.js';
+import { checkAndMutateRow, incrementCells } from './atomic-ops.js';
+import { toReadOptions } from './client-read-options.js';
+import { mutateManyRows, mutateOneRow } from './data-ops.js';
+import { ReadRowsSource } from './read-stream.js';
+import type { ReadCounter } from './read-stream.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { checkEmulatorHost } from './emulator-host.js';
-import {
-  addFamily,
-  callClient,
-  createTableWithFamilies,
-  dropFamily,
-  dropTable,
-  listTableIds,
-  readFamilies,
-  replaceFamilyGc,
-} from './admin-ops.js';
+import { addFamily, callClient, createTableWithFamilies, dropFamily, dropTable, listTableIds, readFamilies, replaceFamilyGc } from './admin-ops.js';
 
 /**
  * How {@link createGoogleCloudDriver} gets its client: an existing `Bigtable`
@@ -33,23 +31,24 @@ export type GoogleCloudDriverOptions =
 /**
  * The Bigtable driver on top of `@google-cloud/bigtable` 7.x: the only module
  * that loads the client. Client errors become `DriverError`s with the gRPC code.
- * Implements the table-admin methods; the data-plane methods of
- * `BigtableDriver` are added beside them.
+ * Table admin lives in `admin-ops.ts`; writes in `data-ops.ts`, reads in
+ * `read-stream.ts`, CheckAndMutateRow and ReadModifyWriteRow in `atomic-ops.ts`.
  *
  * @example
  * ```ts
  * const driver = createGoogleCloudDriver({ emulatorHost: '127.0.0.1:8086', instance: 'test' });
- * await driver.listTables();
+ * for await (const row of driver.readRows({ table: 'readings', limit: 10 })) console.log(row.key);
  * await driver.close();
  * ```
  */
-export class GoogleCloudDriver implements BigtableAdminDriver {
+export class GoogleCloudDriver implements BigtableDriver {
   /** The underlying client. */
   readonly bigtable: Bigtable;
   /** Bigtable instance id. */
   readonly instanceId: string;
   readonly #instance: Instance;
   readonly #ownsClient: boolean;
+  readonly #reads: ReadCounter = { active: 0 };
 
   constructor(bigtable: Bigtable, instanceId: string, ownsClient: boolean) {
     this.bigtable = bigtable;
@@ -100,6 +99,41 @@ export class GoogleCloudDriver implements BigtableAdminDriver {
 
   async close(): Promise<void> {
     if (this.#ownsClient) await callClient('close', () => this.bigtable.close());
+  }
+
+  /**
+   * Read streams opened by `readRows` that have not yet ended, failed or been cancelled.
+   * @internal
+   * @example
+   * ```ts
+   * source.cancel();
+   * driver.activeReads; // 0
+   * ```
+   */
+  get activeReads(): number {
+    return this.#reads.active;
+  }
+
+  mutateRow(mutation: CompiledMutation): Promise<void> {
+    return mutateOneRow(this.table(mutation.table), mutation);
+  }
+
+  mutateRows(table: string, mutations: readonly CompiledMutation[]): Promise<RowMutationFailure[]> {
+    return mutateManyRows(this.table(table), mutations);
+  }
+
+  readRows(request: ReadRowsRequest): RowSource<RowData> {
+    const options = toReadOptions(request);
+    const open = options === undefined ? undefined : () => this.table(request.table).createReadStream(options);
+    return new ReadRowsSource(open, `readRows ${JSON.stringify(request.table)}`, this.#reads);
+  }
+
+  checkAndMutate(request: CheckAndMutateRequest): Promise<boolean> {
+    return checkAndMutateRow(this.bigtable, this.table(request.table).name, request, (filter) => Filter.parse(filter));
+  }
+
+  increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[]): Promise<RowData> {
+    return incrementCells(this.bigtable, this.table(table).name, table, rowKey, rules);
   }
 }
 

@@ -1,0 +1,116 @@
+import { ValidationError } from '../errors/validation-error.js';
+import type { RowFilter } from './row-filter.js';
+
+/**
+ * One filter object in the client's filter language (`Filter.parse` reads only
+ * the first key of each object). `Buffer` names and values are regex-escaped by
+ * the client; strings are raw RE2 regexes, so we only ever send escaped ones.
+ * @internal
+ * @example
+ * ```ts
+ * const f: ClientFilterObject = { column: { cellLimit: 1 } };
+ * ```
+ */
+export type ClientFilterObject =
+  | { readonly family: string }
+  | { readonly column: Buffer | readonly Buffer[] | { readonly cellLimit: number } }
+  | { readonly time: { readonly start?: Date; readonly end?: Date } }
+  | { readonly value: Buffer | { readonly strip: true } }
+  | { readonly all: boolean }
+  | { readonly interleave: readonly ClientFilter[] };
+
+/**
+ * A client filter: one object, or an array of objects applied in order (a chain).
+ * @internal
+ * @example
+ * ```ts
+ * const chain: ClientFilter = [{ family: 'm' }, { column: { cellLimit: 1 } }];
+ * ```
+ */
+export type ClientFilter = ClientFilterObject | readonly ClientFilterObject[];
+
+const RE2_META = /[\\^$.|?*+()[\]{}-]/g;
+
+/**
+ * Escapes RE2 metacharacters so a family name matches only itself
+ * (full-match semantics: `g.x` must not match `gax`).
+ * @internal
+ * @example
+ * ```ts
+ * escapeRe2('g.x'); // 'g\\.x'
+ * ```
+ */
+export function escapeRe2(text: string): string {
+  return text.replace(RE2_META, '\\$&');
+}
+
+/**
+ * Converts our {@link RowFilter} to the client's filter objects exactly: chains
+ * become flat arrays, family names are escaped, qualifiers and values are sent
+ * as `Buffer`s (which the client escapes), time bounds as `Date`s (numbers are
+ * silently ignored by the client). Empty `qualifiers`/`interleave` block
+ * everything and an empty `chain` passes everything.
+ * @internal
+ * @example
+ * ```ts
+ * toClientFilter({ kind: 'chain', filters: [{ kind: 'family', name: 'm' }, { kind: 'cellsPerColumn', limit: 1 }] });
+ * // [{ family: 'm' }, { column: { cellLimit: 1 } }]
+ * ```
+ */
+export function toClientFilter(filter: RowFilter): ClientFilter {
+  switch (filter.kind) {
+    case 'chain': {
+      const steps = filter.filters.flatMap((f) => asChain(toClientFilter(f)));
+      if (steps.length === 0) return { all: true };
+      return steps.length === 1 ? (steps[0] as ClientFilterObject) : steps;
+    }
+    case 'interleave': {
+      if (filter.filters.length === 0) return { all: false };
+      if (filter.filters.length === 1) return toClientFilter(filter.filters[0] as RowFilter);
+      return { interleave: filter.filters.map(toClientFilter) };
+    }
+    case 'family':
+      return { family: escapeRe2(filter.name) };
+    case 'qualifiers': {
+      const names = filter.names.map((name) => Buffer.from(name, 'utf8'));
+      if (names.length === 0) return { all: false };
+      return { column: names.length === 1 ? (names[0] as Buffer) : names };
+    }
+    case 'cellsPerColumn':
+      return { column: { cellLimit: filter.limit } };
+    case 'timestampRange':
+      return timeFilter(filter.startMicros, filter.endMicros);
+    case 'valueEquals':
+      return { value: filter.value };
+    case 'stripValue':
+      return { value: { strip: true } };
+    case 'passAll':
+      return { all: true };
+    case 'blockAll':
+      return { all: false };
+    default:
+      return unknownFilter(filter);
+  }
+}
+
+function asChain(filter: ClientFilter): readonly ClientFilterObject[] {
+  return Array.isArray(filter) ? (filter as readonly ClientFilterObject[]) : [filter as ClientFilterObject];
+}
+
+/**
+ * `[start, end)` in microseconds. Cells have millisecond granularity and the
+ * client takes `Date`s (whole milliseconds), so both bounds round up: a cell at
+ * `t` (a multiple of 1000) satisfies `t >= s` iff `t >= ceil(s/1000)*1000`.
+ */
+function timeFilter(startMicros: number | undefined, endMicros: number | undefined): ClientFilterObject {
+  if (startMicros === undefined && endMicros === undefined) return { all: true };
+  const time: { start?: Date; end?: Date } = {};
+  if (startMicros !== undefined) time.start = new Date(Math.ceil(startMicros / 1000));
+  if (endMicros !== undefined) time.end = new Date(Math.ceil(endMicros / 1000));
+  return { time };
+}
+
+function unknownFilter(filter: never): never {
+  const kind = (filter as { kind?: unknown }).kind;
+  throw new ValidationError(`Unknown RowFilter kind ${JSON.stringify(kind)}. Fix: build filters with the RowFilter kinds.`, { kind });
+}

@@ -1,0 +1,71 @@
+import type { CellMutation, CompiledMutation } from '../mutation/compiled-mutation.js';
+
+/**
+ * A `google.bigtable.v2.Mutation` as the client sends it with `rawMutation: true`
+ * (protobufjs object form: `Buffer` bytes, `number` int64 timestamps).
+ * @internal
+ * @example
+ * ```ts
+ * const m: RawMutation = { deleteFromFamily: { familyName: 'm' } };
+ * ```
+ */
+export type RawMutation =
+  | { readonly setCell: { readonly familyName: string; readonly columnQualifier: Buffer; readonly timestampMicros: number; readonly value: Buffer } }
+  | { readonly deleteFromColumn: { readonly familyName: string; readonly columnQualifier: Buffer } }
+  | { readonly deleteFromFamily: { readonly familyName: string } }
+  | { readonly deleteFromRow: Record<string, never> };
+
+/**
+ * One MutateRows entry (`google.bigtable.v2.MutateRowsRequest.Entry`).
+ * @internal
+ * @example
+ * ```ts
+ * const entry: RawEntry = { rowKey: Buffer.from('k'), mutations: [{ deleteFromRow: {} }] };
+ * ```
+ */
+export interface RawEntry {
+  readonly rowKey: Buffer;
+  readonly mutations: readonly RawMutation[];
+}
+
+/**
+ * Converts one {@link CellMutation} to its raw proto; qualifiers become UTF-8 bytes.
+ * @internal
+ * @example
+ * ```ts
+ * toRawMutation({ kind: 'deleteFromColumn', family: 'm', qualifier: 'temp' });
+ * // { deleteFromColumn: { familyName: 'm', columnQualifier: <Buffer 74 65 6d 70> } }
+ * ```
+ */
+export function toRawMutation(mutation: CellMutation): RawMutation {
+  switch (mutation.kind) {
+    case 'setCell':
+      return {
+        setCell: {
+          familyName: mutation.family,
+          columnQualifier: Buffer.from(mutation.qualifier, 'utf8'),
+          timestampMicros: mutation.timestampMicros,
+          value: mutation.value,
+        },
+      };
+    case 'deleteFromColumn':
+      return { deleteFromColumn: { familyName: mutation.family, columnQualifier: Buffer.from(mutation.qualifier, 'utf8') } };
+    case 'deleteFromFamily':
+      return { deleteFromFamily: { familyName: mutation.family } };
+    case 'deleteFromRow':
+      return { deleteFromRow: {} };
+  }
+}
+
+/**
+ * Builds a fresh raw MutateRows entry (a new object on every call, so the
+ * client's per-entry bookkeeping can map results back by identity).
+ * @internal
+ * @example
+ * ```ts
+ * await table.mutate([toRawEntry(compiled)], { rawMutation: true });
+ * ```
+ */
+export function toRawEntry(mutation: CompiledMutation): RawEntry {
+  return { rowKey: mutation.rowKey, mutations: mutation.mutations.map(toRawMutation) };
+}
