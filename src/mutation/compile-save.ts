@@ -4,6 +4,7 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 import { compileColumnValue, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from './compiled-mutation.js';
+import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
 
 /** Options of the write compilers. @example `{ now: Date.now() }` */
 export interface CompileWriteOptions {
@@ -32,6 +33,9 @@ export function compileSave<T>(schema: EntitySchema<T>, entity: T, options: Comp
     throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: nothing to write, every column is undefined or null. Fix: set at least one column (a Bigtable row exists only while it has a cell), or use delete()`, { entity: schema.name, rowKey: text });
   }
   const mutations: CellMutation[] = options.mode === 'replace' ? [{ kind: 'deleteFromRow' }, ...cells.filter((c) => c.kind === 'setCell')] : cells;
+  if (mutations.length > MAX_MUTATIONS_PER_REQUEST) {
+    throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: ${mutations.length} cell mutations exceed Bigtable's ${MAX_MUTATIONS_PER_REQUEST} per row write. Fix: write fewer versions per save`, { entity: schema.name, rowKey: text });
+  }
   return deepFreeze({ table: schema.table, rowKey: key, rowKeyText: text, mutations, idempotent: true });
 }
 

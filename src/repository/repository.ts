@@ -59,8 +59,8 @@ export class Repository<T extends object> {
   }
 
   /** Writes only the given columns; `null` deletes a cell. @example `await repo.update({ id: 'j1' }, { status: 'done', error: null });` */
-  async update(key: EntityKey<T>, partial: Partial<T>): Promise<void> {
-    await this.#driver.mutateRow(compileUpdate(this.schema, key as Record<string, unknown>, partial));
+  async update(key: EntityKey<T>, partial: { [K in keyof T]?: T[K] | null }): Promise<void> {
+    await this.#driver.mutateRow(compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>));
   }
 
   /** Deletes the row. @example `await repo.delete({ sensorId: 's1', ts });` */

@@ -38,8 +38,8 @@ export async function* iterateScan<T>(driver: BigtableDriver, schema: EntitySche
  * @internal
  */
 export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T>): Promise<Page<T>> {
-  if (query.limit === undefined) {
-    throw new ValidationError(`${schema.name}: page() needs a limit (the page size). Fix: pass { limit: 100 }`, { entity: schema.name });
+  if (query.limit === undefined || !Number.isInteger(query.limit) || query.limit < 1) {
+    throw new ValidationError(`${schema.name}: page() needs a positive integer limit (the page size), got ${String(query.limit)}. Fix: pass { limit: 100 }`, { entity: schema.name });
   }
   const now = Date.now() * 1000;
   const plan = planScan(schema, query, now);

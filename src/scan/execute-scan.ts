@@ -37,19 +37,29 @@ export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: 
 }
 
 function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, source: ScanSource, progress: Map<number, SourceProgress> | undefined): RowSource<ScannedRow> {
-  const skipSalted = source.layout === 'unsalted' && schema.key.salt?.since !== undefined;
-  const limit = skipSalted ? undefined : plan.limit;
+  // With a forward-only salt both layouts share the key space: an unsalted range
+  // also holds salted keys, and a bucket's range can hold old unsalted keys that
+  // start like its segment (e.g. '01#…' for a first key part '01'). Each source
+  // keeps only its own layout, so the server-side limit cannot apply.
+  const mixedLayouts = schema.key.salt?.since !== undefined;
+  const wantSalted = source.layout === 'salted';
+  const limit = mixedLayouts ? undefined : plan.limit;
   const rows = driver.readRows({ table: plan.table, ranges: [source.range], limit, filter: plan.filter });
   const state: SourceProgress = { lastYielded: undefined, done: false };
   progress?.set(source.id, state);
   const segmentBytes = Buffer.byteLength(source.segment, 'utf8');
+  let cancelled = false;
   async function* scanned(): AsyncGenerator<ScannedRow> {
     for await (const row of rows) {
-      if (skipSalted && isSaltedKey(schema, row.key.toString('utf8'))) continue;
+      if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) continue;
       state.lastYielded = row.key;
       yield { row, source: source.id, logical: row.key.subarray(segmentBytes) };
     }
-    state.done = true;
+    // A cancelled read also ends without an error: only a read that ran to its end is done.
+    if (!cancelled) state.done = true;
   }
-  return fromAsyncIterable(scanned(), () => rows.cancel());
+  return fromAsyncIterable(scanned(), () => {
+    cancelled = true;
+    rows.cancel();
+  });
 }

@@ -33,10 +33,8 @@ export const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true,
  */
 export class StopSignal {
   #stopped = false;
-  #resolve: () => void = () => undefined;
-  readonly #promise = new Promise<typeof STOPPED>((resolve) => {
-    this.#resolve = () => resolve(STOPPED);
-  });
+  /** Pending races' STOPPED callbacks. Each race removes its own when it settles, so nothing accumulates. */
+  readonly #waiters = new Set<() => void>();
 
   /** Whether `stop()` was called. */
   get stopped(): boolean {
@@ -46,12 +44,35 @@ export class StopSignal {
   /** Stops (idempotent) and settles every pending `race`. */
   stop(): void {
     this.#stopped = true;
-    this.#resolve();
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const settle of waiters) settle();
   }
 
-  /** Resolves like `promise`, or with {@link STOPPED} if stopped first. */
+  /**
+   * Resolves like `promise`, or with {@link STOPPED} if stopped first.
+   *
+   * Not `Promise.race([promise, stopped])` with one long-lived `stopped`
+   * promise: every such race leaves a reaction on that never-settled promise,
+   * and the reaction keeps the race's result (a row) reachable, so a long scan
+   * retained every row it had delivered until it ended.
+   */
   race<V>(promise: Promise<V>): Promise<V | typeof STOPPED> {
-    return Promise.race([promise, this.#promise]);
+    if (this.#stopped) return Promise.race([promise, Promise.resolve(STOPPED)]);
+    return new Promise<V | typeof STOPPED>((resolve, reject) => {
+      const onStop = (): void => resolve(STOPPED);
+      this.#waiters.add(onStop);
+      promise.then(
+        (value) => {
+          this.#waiters.delete(onStop);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#waiters.delete(onStop);
+          reject(error);
+        },
+      );
+    });
   }
 }
 
