@@ -1,0 +1,34 @@
+import { Inject } from '@nestjs/common';
+import type { Constructor } from '../metadata/declarations.js';
+import { getMapperToken, getRepositoryToken } from './tokens.js';
+
+/**
+ * Injects the `Repository` of `entity` (register it with
+ * `BigtableModule.forFeature([entity])`). Needs no `emitDecoratorMetadata`.
+ *
+ * @example
+ * ```ts
+ * @Injectable()
+ * class ReadingsService {
+ *   constructor(@InjectRepository(Reading) private readonly readings: Repository<Reading>) {}
+ * }
+ * ```
+ */
+export function InjectRepository(entity: Constructor): PropertyDecorator & ParameterDecorator {
+  return Inject(getRepositoryToken(entity));
+}
+
+/**
+ * Injects the module's `BigtableMapper`. Needs no `emitDecoratorMetadata`.
+ *
+ * @example
+ * ```ts
+ * @Injectable()
+ * class SchemaService {
+ *   constructor(@InjectMapper() private readonly mapper: BigtableMapper) {}
+ * }
+ * ```
+ */
+export function InjectMapper(): PropertyDecorator & ParameterDecorator {
+  return Inject(getMapperToken());
+}

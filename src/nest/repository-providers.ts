@@ -1,0 +1,21 @@
+import type { Provider } from '@nestjs/common';
+import type { Constructor } from '../metadata/declarations.js';
+import { BigtableMapper } from '../repository/mapper.js';
+import { getMapperToken, getRepositoryToken } from './tokens.js';
+
+/**
+ * One provider per entity: its `Repository`, taken from the module's mapper
+ * (which registers the entity, so `sync: true` covers it).
+ * @internal
+ * @example
+ * ```ts
+ * const providers = createRepositoryProviders([Reading]);
+ * ```
+ */
+export function createRepositoryProviders(entities: readonly Constructor[]): Provider[] {
+  return entities.map((entity) => ({
+    provide: getRepositoryToken(entity),
+    useFactory: (mapper: BigtableMapper) => mapper.getRepository(entity as Constructor<object>),
+    inject: [getMapperToken()],
+  }));
+}

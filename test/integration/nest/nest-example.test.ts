@@ -1,0 +1,101 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AppModule } from '../../../examples/nestjs/app.module.js';
+import type { PageView } from '../../../examples/nestjs/page-view.entity.js';
+import type { PageViewJson } from '../../../examples/nestjs/page-view-input.js';
+import { PAGE_VIEWS } from '../../../examples/nestjs/page-views.tokens.js';
+import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
+import { getMapperToken } from '../../../src/nest/index.js';
+import type { BigtableMapper, Repository } from '../../../src/index.js';
+import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
+
+const table = uniqueTableId('nest-page-views');
+const start = Date.UTC(2024, 4, 1, 12);
+let app: INestApplication | undefined;
+let base: string;
+let mapper: BigtableMapper;
+
+function post(body: object): Promise<Response> {
+  return fetch(`${base}/page-views`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+async function getJson<T>(path: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${base}${path}`);
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+beforeAll(async () => {
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot({ emulatorHost: emulatorHost(), instance: testInstanceId, table })],
+  }).compile();
+  app = moduleRef.createNestApplication({ logger: false });
+  await app.listen(0, '127.0.0.1');
+  base = await app.getUrl();
+  mapper = app.get<BigtableMapper>(getMapperToken());
+});
+
+afterAll(async () => {
+  await app?.close();
+  const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
+  await driver.deleteTable(table).catch(() => undefined);
+  await driver.close();
+});
+
+describe('NestJS example over HTTP', () => {
+  it('created the table at start-up (sync: true) and injects its repository', async () => {
+    expect(await mapper.driver.getFamilies(table)).toEqual([{ name: 'v', gc: { kind: 'maxVersions', count: 1 } }]);
+    expect(app?.get<Repository<PageView>>(PAGE_VIEWS).schema.table).toBe(table);
+  });
+
+  it('creates a page view and reads it back by key', async () => {
+    const res = await post({ userId: 'u#1', site: 'example.com', at: start, path: '/pricing', durationMs: 1234 });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as PageViewJson;
+    expect(created.href).toBe(`/page-views/u%231/example.com/${start}`);
+    const read = await getJson<PageViewJson>(created.href);
+    expect(read).toEqual({ status: 200, body: created });
+    expect(read.body).toMatchObject({ userId: 'u#1', site: 'example.com', at: new Date(start).toISOString(), path: '/pricing', durationMs: 1234 });
+  });
+
+  it('answers 404 for a missing key and 400 for invalid input', async () => {
+    const missing = await getJson<{ code: string }>(`/page-views/nobody/example.com/${start}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('NOT_FOUND');
+    expect((await post({ userId: 'u1', site: 'example.com' })).status).toBe(400);
+    expect((await getJson('/page-views/u1/example.com/yesterday')).status).toBe(400);
+    expect((await getJson('/page-views/u1/example.com?cursor=not-a-cursor')).status).toBe(400);
+  });
+
+  it('lists one user and site page by page, visiting every row once', async () => {
+    const ats = Array.from({ length: 11 }, (_, i) => start + i * 1_000);
+    for (const at of [...ats].reverse()) expect((await post({ userId: 'pager', site: 'a.com', at, path: `/p${at}` })).status).toBe(201);
+    await post({ userId: 'pager', site: 'a.co', at: start, path: '/other-site' });
+    await post({ userId: 'pager2', site: 'a.com', at: start, path: '/other-user' });
+
+    const seen: PageViewJson[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor === null ? '?limit=3' : `?limit=3&cursor=${encodeURIComponent(cursor)}`;
+      const page = await getJson<{ items: PageViewJson[]; cursor: string | null }>(`/page-views/pager/a.com${query}`);
+      expect(page.status).toBe(200);
+      expect(page.body.items.length).toBeLessThanOrEqual(3);
+      seen.push(...page.body.items);
+      cursor = page.body.cursor;
+      pages += 1;
+    } while (cursor !== null && pages < 20);
+    expect(seen.map((v) => v.path)).toEqual(ats.map((at) => `/p${at}`));
+    expect(pages).toBe(4);
+  });
+
+  it('closes the mapper when the application closes', async () => {
+    const views = app!.get<Repository<PageView>>(PAGE_VIEWS);
+    const close = vi.spyOn(mapper, 'close');
+    await app!.close();
+    app = undefined;
+    expect(close).toHaveBeenCalledTimes(1);
+    const view = Object.assign(new views.schema.target(), { userId: 'late', site: 'x.com', at: new Date(start), path: '/' });
+    await expect(views.save(view)).rejects.toThrow(/client has already been closed/);
+  });
+});
