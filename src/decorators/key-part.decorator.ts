@@ -22,6 +22,16 @@ import { assertPosition } from './identifiers.js';
  * ```
  */
 export function KeyPart(position: number, options: KeyPartOptions): PropertyDecorator;
+/**
+ * Declares a constant row-key component at `position`, on the class.
+ *
+ * @example
+ * ```ts
+ * @Entity({ table: 'events' })
+ * @KeyPart(0, { literal: 'event' })
+ * class Event { ... }
+ * ```
+ */
 export function KeyPart(position: number, options: KeyLiteralOptions): ClassDecorator;
 export function KeyPart(position: number, options: KeyPartOptions | KeyLiteralOptions): ClassDecorator & PropertyDecorator {
   return ((target: object, propertyKey?: string | symbol) => {

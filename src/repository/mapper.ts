@@ -37,10 +37,12 @@ export type BigtableMapperOptions = (GoogleCloudDriverOptions | { driver: Bigtab
 export class BigtableMapper {
   /** The driver every repository of this mapper uses. */
   readonly driver: BigtableDriver;
+  readonly #ownsDriver: boolean;
   readonly #entities = new Map<Function, EntitySchema>();
   readonly #repositories = new Map<Function, Repository<object>>();
 
   constructor(options: BigtableMapperOptions) {
+    this.#ownsDriver = !('driver' in options);
     this.driver = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
     for (const entity of options.entities ?? []) this.register(entity);
     desiredTables([...this.#entities.values()]);
@@ -80,8 +82,12 @@ export class BigtableMapper {
     return syncSchema(this.driver, [...this.#entities.values()], options);
   }
 
-  /** Closes the client if the mapper created it. @example `await mapper.close();` */
-  close(): Promise<void> {
-    return this.driver.close();
+  /**
+   * Closes the driver the mapper created (which closes the client only if the
+   * driver created it); a driver passed in as `{ driver }` is left open.
+   * @example `await mapper.close();`
+   */
+  async close(): Promise<void> {
+    if (this.#ownsDriver) await this.driver.close();
   }
 }

@@ -105,7 +105,7 @@ export class Repository<T extends object> {
   /** Like `findOne`, but throws `EntityNotFoundError` when the row is missing. @example `await repo.findOneOrFail({ id: 'j1' });` */
   async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T>): Promise<T> {
     const found = await this.findOne(key, options);
-    if (found === undefined) throw new EntityNotFoundError(this.schema.name, encodeRowKey(this.schema, key as Record<string, unknown>).text);
+    if (found === undefined) throw new EntityNotFoundError(this.schema.name, encodeRowKey(this.schema, key as Record<string, unknown>).logical);
     return found;
   }
 
