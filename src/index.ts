@@ -10,7 +10,7 @@
  * ```
  * @packageDocumentation
  */
-export { Entity, KeyPart, Salt, Family, Column, CellTimestamp } from './decorators/index.js';
+export { Entity, KeyPart, Salt, Family, Column, CellTimestamp, Denormalized } from './decorators/index.js';
 export type {
   Constructor,
   EntityOptions,
@@ -26,6 +26,8 @@ export type {
   Duration,
   ColumnOptions,
   ColumnScalarType,
+  ColumnLayout,
+  DenormalizedOptions,
 } from './metadata/declarations.js';
 export type { CellVersion, Versioned } from './metadata/versioned.js';
 export { compileEntity } from './metadata/compile-entity.js';
@@ -38,6 +40,9 @@ export type {
   ColumnSchema,
   FamilySchema,
   ValueCodec,
+  EmbeddedFieldSchema,
+  DenormalizedSchema,
+  PropagationStrategy,
 } from './metadata/entity-schema.js';
 export { encodeRowKey, decodeRowKey, type EncodedRowKey } from './codec/physical-key.js';
 export { bucketCounts, evenness, type Evenness } from './codec/salt-stats.js';
@@ -55,7 +60,12 @@ export type { RowFilter } from './driver/row-filter.js';
 export type { RowSource } from './scan/row-source.js';
 export { createGoogleCloudDriver, GoogleCloudDriver, type GoogleCloudDriverOptions } from './driver/google-cloud-driver.js';
 export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';
-export { Repository, type EntityKey } from './repository/repository.js';
+export { Repository } from './repository/repository.js';
+export { KeyParts, type EntityKey, type EntityProperty, type KeyProperty } from './metadata/key-type.js';
 export type { BulkWriteOptions, BulkWriteResult } from './repository/save-many.js';
 export type { Page } from './repository/scan-ops.js';
+export type { PropagateOptions, PropagationProgress } from './denormalize/propagate.js';
+export type { PropagationPlan, PropagationGroup } from './denormalize/plan-propagation.js';
+export type { MapperPropagationResult } from './denormalize/propagate-all.js';
+export type { SourceReader, SourceResolver } from './denormalize/source-reader.js';
 export * from './errors/index.js';

@@ -4,3 +4,4 @@ export { Salt } from './salt.decorator.js';
 export { Family } from './family.decorator.js';
 export { Column } from './column.decorator.js';
 export { CellTimestamp } from './cell-timestamp.decorator.js';
+export { Denormalized } from './denormalized.decorator.js';

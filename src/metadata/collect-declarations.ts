@@ -1,5 +1,6 @@
 import type {
   ColumnDeclaration,
+  DenormalizedDeclaration,
   EntityOptions,
   FamilyDeclaration,
   KeyPartDeclaration,
@@ -16,8 +17,9 @@ export interface CollectedDeclarations {
   families: FamilyDeclaration[];
   columns: ColumnDeclaration[];
   cellTimestamps: string[];
+  denormalized: DenormalizedDeclaration[];
   /** Declarations repeated on one class (same property or family twice), for validation. */
-  duplicates: { kind: 'column' | 'key part' | 'family' | 'cell timestamp'; name: string }[];
+  duplicates: { kind: 'column' | 'key part' | 'family' | 'cell timestamp' | '@Denormalized'; name: string }[];
 }
 
 /**
@@ -29,10 +31,11 @@ export interface CollectedDeclarations {
  * @internal
  */
 export function collectDeclarations(ctor: Function): CollectedDeclarations {
-  const result: CollectedDeclarations = { entity: undefined, salt: undefined, keyParts: [], families: [], columns: [], cellTimestamps: [], duplicates: [] };
+  const result: CollectedDeclarations = { entity: undefined, salt: undefined, keyParts: [], families: [], columns: [], cellTimestamps: [], denormalized: [], duplicates: [] };
   const keyParts = new Map<string, KeyPartDeclaration>();
   const families = new Map<string, FamilyDeclaration>();
   const columns = new Map<string, ColumnDeclaration>();
+  const denormalized = new Map<string, DenormalizedDeclaration>();
   const stamps = new Set<string>();
   for (const cls of classChain(ctor)) {
     result.entity = getOwnValue<EntityOptions>(MetadataKeys.entity, cls) ?? result.entity;
@@ -40,6 +43,7 @@ export function collectDeclarations(ctor: Function): CollectedDeclarations {
     mergeOwn(getOwnList<KeyPartDeclaration>(MetadataKeys.keyParts, cls), keyParts, keyPartId, 'key part', result);
     mergeOwn([...getOwnList<FamilyDeclaration>(MetadataKeys.families, cls)].reverse(), families, (f) => f.name, 'family', result);
     mergeOwn(getOwnList<ColumnDeclaration>(MetadataKeys.columns, cls), columns, (c) => c.property, 'column', result);
+    mergeOwn(getOwnList<DenormalizedDeclaration>(MetadataKeys.denormalized, cls), denormalized, (c) => c.property, '@Denormalized', result);
     const ownStamps = getOwnList<string>(MetadataKeys.cellTimestamp, cls);
     if (ownStamps.length > 0) stamps.clear();
     for (const s of ownStamps) {
@@ -51,6 +55,7 @@ export function collectDeclarations(ctor: Function): CollectedDeclarations {
   result.families = [...families.values()];
   result.columns = [...columns.values()];
   result.cellTimestamps = [...stamps];
+  result.denormalized = [...denormalized.values()];
   return result;
 }
 

@@ -3,6 +3,7 @@ import { MetadataError } from '../errors/metadata-error.js';
 import type { ColumnDeclaration } from './declarations.js';
 import type { ColumnSchema, FamilySchema } from './entity-schema.js';
 import { checkDesignType } from './design-type.js';
+import { compileLayout } from './compile-embedded.js';
 
 /**
  * Validates column declarations against the declared families and key parts,
@@ -30,12 +31,15 @@ export function compileColumns(
     if (typeof qualifier !== 'string' || qualifier === '') {
       throw new MetadataError(entity, property, `qualifier ${JSON.stringify(qualifier)} must be a non-empty string`, 'omit qualifier to use the property name');
     }
-    const cell = `${options.family}:${qualifier}`;
-    const owner = cells.get(cell);
-    if (owner !== undefined) {
-      throw new MetadataError(entity, property, `maps to column ${cell}, which ${owner} already uses`, 'give one of them another qualifier');
+    const { layout, fields } = compileLayout(entity, property, options, qualifier);
+    for (const q of fields?.map((f) => f.qualifier) ?? [qualifier]) {
+      const cell = `${options.family}:${q}`;
+      const owner = cells.get(cell);
+      if (owner !== undefined) {
+        throw new MetadataError(entity, property, `maps to column ${cell}, which ${owner} already uses`, 'give one of them another qualifier (or fieldPrefix)');
+      }
+      cells.set(cell, property);
     }
-    cells.set(cell, property);
     const versions = options.versions ?? 1;
     if (!Number.isInteger(versions) || versions < 1) {
       throw new MetadataError(entity, property, `versions ${String(options.versions)} must be a positive integer`, 'use versions: 1 or more, or omit it for the latest value only');
@@ -51,6 +55,8 @@ export function compileColumns(
       codec,
       versions,
       versioned: options.versions !== undefined,
+      layout,
+      fields,
     });
   });
 }

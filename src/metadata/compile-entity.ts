@@ -2,6 +2,8 @@ import { MetadataError } from '../errors/metadata-error.js';
 import { gcRuleFromPolicy } from '../schema/gc-rule.js';
 import { collectDeclarations } from './collect-declarations.js';
 import { compileColumns } from './compile-columns.js';
+import { compileDenormalized } from './compile-denormalized.js';
+import { whileCompiling } from './compile-stack.js';
 import { compileKeyPlan } from './compile-key-plan.js';
 import type { Constructor } from './declarations.js';
 import type { ColumnSchema, EntitySchema, FamilySchema } from './entity-schema.js';
@@ -11,8 +13,9 @@ const cache = new WeakMap<Function, EntitySchema>();
 
 /**
  * Compiles an entity class's decorators, once, into a validated, deep-frozen
- * {@link EntitySchema}. Every cross-field mistake is reported here with an
- * error that names `Entity.property` and says how to fix it.
+ * {@link EntitySchema}, compiling the sources of its `@Denormalized` columns
+ * too. Every cross-field mistake is reported here with an error that names
+ * `Entity.property` and says how to fix it.
  *
  * @example
  * ```ts
@@ -26,7 +29,7 @@ export function compileEntity<T>(target: Constructor<T>): EntitySchema<T> {
   }
   const cached = cache.get(target);
   if (cached) return cached as EntitySchema<T>;
-  const schema = buildSchema(target);
+  const schema = whileCompiling(target, () => buildSchema(target));
   cache.set(target, schema);
   return schema;
 }
@@ -48,6 +51,7 @@ function buildSchema<T>(target: Constructor<T>): EntitySchema<T> {
   const cellTimestamp = compileCellTimestamp(entity, d.cellTimestamps, key.properties, columns);
   const columnsByProperty: Record<string, ColumnSchema> = Object.create(null) as Record<string, ColumnSchema>;
   for (const c of columns) columnsByProperty[c.property] = c;
+  const denormalized = compileDenormalized({ entity, key, columns }, d.denormalized, compileEntity);
   return Object.freeze({
     name: entity,
     target,
@@ -57,6 +61,7 @@ function buildSchema<T>(target: Constructor<T>): EntitySchema<T> {
     columns: deepFreeze(columns),
     columnsByProperty: deepFreeze(columnsByProperty),
     cellTimestamp,
+    denormalized: deepFreeze(denormalized),
   });
 }
 

@@ -39,7 +39,7 @@ export interface KeyLiteralOptions {
   literal: string;
 }
 
-/** A recorded `@KeyPart`, property or literal. */
+/** A recorded `@KeyPart`, property or literal. @internal */
 export interface KeyPartDeclaration {
   position: number;
   property?: string;
@@ -82,7 +82,7 @@ export interface FamilyOptions {
   gc?: GcPolicy;
 }
 
-/** A recorded `@Family`. */
+/** A recorded `@Family`. @internal */
 export interface FamilyDeclaration {
   name: string;
   options: FamilyOptions;
@@ -90,6 +90,17 @@ export interface FamilyDeclaration {
 
 /** Cell value types. @example `@Column({ family: 'm', type: 'float' })` */
 export type ColumnScalarType = 'string' | 'int' | 'float' | 'boolean' | 'date' | 'bigint' | 'json' | 'bytes';
+
+/**
+ * How a class-typed column is stored: `json`, one cell holding the object's
+ * JSON (the default), or `flatten`, one cell per field.
+ *
+ * @example
+ * ```ts
+ * @Column({ family: 'a', type: Address, layout: 'flatten', fields: ['street', 'city'] }) address?: Address;
+ * ```
+ */
+export type ColumnLayout = 'json' | 'flatten';
 
 /** Options of `@Column`. @example `@Column({ family: 'm', type: 'float', versions: 5 })` */
 export interface ColumnOptions {
@@ -100,10 +111,47 @@ export interface ColumnOptions {
   type: ColumnScalarType | Constructor;
   /** Map the property to `{ value, timestamp }[]` of up to this many versions, newest first. */
   versions?: number;
+  /** Class-typed columns only: one JSON cell (`json`, default) or one cell per field (`flatten`). */
+  layout?: ColumnLayout;
+  /**
+   * `flatten` only: the fields of the class, as they appear in its plain
+   * (`instanceToPlain`) form. Default: the class's `@Expose()`d properties.
+   */
+  fields?: readonly string[];
+  /** `flatten` only: text before each field name in its qualifier. Default `<qualifier>.`. */
+  fieldPrefix?: string;
 }
 
-/** A recorded `@Column`. */
+/** A recorded `@Column`. @internal */
 export interface ColumnDeclaration {
   property: string;
   options: ColumnOptions;
+}
+
+/**
+ * Options of `@Denormalized`: the column holds a copy of `field` of the source
+ * entity whose key parts equal this entity's properties, as mapped by `key`
+ * (source key part → property of this entity).
+ *
+ * @example
+ * ```ts
+ * @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
+ * @Column({ family: 'meta', type: 'string' }) location?: string;
+ * ```
+ */
+export interface DenormalizedOptions<S = unknown> {
+  /** The source entity class (a thunk, so classes may be declared in any order). */
+  from: () => Constructor<S>;
+  /** Every key part of the source → the property of this entity that holds its value. */
+  key: { readonly [K in keyof S & string]?: string };
+  /** The source column copied. */
+  field: keyof S & string;
+  /** What a save does when the source row is missing: `error` (default) or `skip` (leave the copy unset). */
+  onMissingSource?: 'error' | 'skip';
+}
+
+/** A recorded `@Denormalized`. @internal */
+export interface DenormalizedDeclaration {
+  property: string;
+  options: { from: () => Constructor; key: Readonly<Record<string, string>>; field: string; onMissingSource?: 'error' | 'skip' };
 }

@@ -1,11 +1,15 @@
 import type { GcRule } from '../schema/gc-rule-types.js';
+import type { DenormalizedSchema } from './denormalized-schema.js';
 import type {
+  ColumnLayout,
   ColumnScalarType,
   Constructor,
   KeyPartType,
   SaltHashPreset,
   TimestampKeyFormat,
 } from './declarations.js';
+
+export type { DenormalizedSchema, PropagationStrategy } from './denormalized-schema.js';
 
 /**
  * Encodes one typed row-key component to text and back. Built per property by
@@ -100,6 +104,24 @@ export interface ColumnSchema {
   readonly versions: number;
   /** True when declared with `versions`: the property holds `{ value, timestamp }[]`. */
   readonly versioned: boolean;
+  /** How a class-typed column is stored (`json` or `flatten`); `undefined` for scalar types. */
+  readonly layout: ColumnLayout | undefined;
+  /** The cells of a `flatten` column, one per field; `undefined` for every other column. */
+  readonly fields: readonly EmbeddedFieldSchema[] | undefined;
+}
+
+/**
+ * One field of a `flatten` column: its name in the class's plain form and the
+ * qualifier of its cell (holding the field's JSON).
+ *
+ * @example
+ * ```ts
+ * schema.columnsByProperty.address.fields; // [{ name: 'street', qualifier: 'address.street' }, ...]
+ * ```
+ */
+export interface EmbeddedFieldSchema {
+  readonly name: string;
+  readonly qualifier: string;
 }
 
 /** A compiled `@Family`. @example `{ name: 'measurements', gc: { kind: 'maxVersions', count: 5 } }` */
@@ -128,4 +150,6 @@ export interface EntitySchema<T = unknown> {
   readonly columnsByProperty: Readonly<Record<string, ColumnSchema>>;
   /** Property decorated with `@CellTimestamp()`. */
   readonly cellTimestamp: string | undefined;
+  /** Columns declared `@Denormalized`, copies of other entities' columns. */
+  readonly denormalized: readonly DenormalizedSchema[];
 }

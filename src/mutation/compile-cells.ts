@@ -1,17 +1,24 @@
 import { ValidationError } from '../errors/validation-error.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import type { CellMutation } from './compiled-mutation.js';
+import { encodeEmbedded } from '../codec/embedded-codec.js';
+import { cellQualifiers } from '../metadata/column-cells.js';
 
 /**
  * Turns one column's value into cell mutations: `undefined` writes nothing,
- * `null` deletes the cell, a versioned column's `{ value, timestamp }[]` writes
- * one cell per version.
+ * `null` deletes the cell (every field cell of a `flatten` column), a
+ * versioned column's `{ value, timestamp }[]` writes one cell per version, a
+ * `flatten` column's object one cell per defined field (absent fields are left
+ * alone; `replace` clears them with the rest of the row).
  * @internal
  */
 export function compileColumnValue(schema: EntitySchema, column: ColumnSchema, value: unknown, timestampMicros: number): CellMutation[] {
   if (value === undefined) return [];
   const { family, qualifier } = column;
-  if (value === null) return [{ kind: 'deleteFromColumn', family, qualifier }];
+  if (value === null) return cellQualifiers(column).map((q) => ({ kind: 'deleteFromColumn', family, qualifier: q }));
+  if (column.layout === 'flatten') {
+    return encodeEmbedded({ entity: schema.name, property: column.property }, column, value).map((cell) => ({ kind: 'setCell', family, qualifier: cell.field.qualifier, timestampMicros, value: cell.value }));
+  }
   if (column.versioned && Array.isArray(value)) {
     return value.map((version, i) => {
       if (version === null || typeof version !== 'object' || !('value' in version)) {

@@ -3,6 +3,7 @@ import type { RowFilter } from '../driver/row-filter.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { CompiledMutation } from './compiled-mutation.js';
+import type { EntityProperty } from '../metadata/key-type.js';
 
 /**
  * When a conditional save applies. Only the latest version of the column is
@@ -17,9 +18,9 @@ import type { CompiledMutation } from './compiled-mutation.js';
  * ```
  */
 export type SaveCondition<T> =
-  | { column: keyof T & string; equals: unknown }
-  | { column: keyof T & string; notEquals: unknown }
-  | { column: keyof T & string; exists: boolean }
+  | { column: EntityProperty<T>; equals: unknown }
+  | { column: EntityProperty<T>; notEquals: unknown }
+  | { column: EntityProperty<T>; exists: boolean }
   | { rowExists: boolean };
 
 /**
@@ -45,6 +46,9 @@ export function compileCondition<T>(schema: EntitySchema<T>, mutation: CompiledM
     const column = schema.columnsByProperty[condition.column];
     if (column === undefined) {
       throw new ValidationError(`${schema.name}.${String(condition.column)}: conditions test columns. Fix: use one of ${schema.columns.map((c) => c.property).join(', ')}`, { entity: schema.name, property: condition.column });
+    }
+    if (column.layout === 'flatten') {
+      throw new ValidationError(`${schema.name}.${String(condition.column)}: conditions test one cell, and this flattened column has one cell per field. Fix: test a scalar column, or store ${String(condition.column)} with layout: 'json'`, { entity: schema.name, property: condition.column });
     }
     const latest: RowFilter[] = [{ kind: 'family', name: column.family }, { kind: 'qualifiers', names: [column.qualifier] }, { kind: 'cellsPerColumn', limit: 1 }];
     if ('equals' in condition || 'notEquals' in condition) {

@@ -5,6 +5,9 @@ import type { Constructor } from '../metadata/declarations.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { desiredTables } from '../schema/desired-schema.js';
 import { syncSchema, type SchemaSyncOptions, type SchemaSyncResult } from '../schema/schema-sync.js';
+import { propagateToDependents, type MapperPropagationResult } from '../denormalize/propagate-all.js';
+import type { PropagateOptions } from '../denormalize/propagate.js';
+import type { SourceReader } from '../denormalize/source-reader.js';
 import { Repository } from './repository.js';
 
 /**
@@ -48,12 +51,13 @@ export class BigtableMapper {
     desiredTables([...this.#entities.values()]);
   }
 
-  /** Compiles and registers an entity (validating it against the others that share its table). @example `mapper.register(Reading)` */
+  /** Compiles and registers an entity (validating it against the others that share its table), and the sources of its `@Denormalized` copies. @example `mapper.register(Reading)` */
   register<T>(entity: Constructor<T>): EntitySchema<T> {
     const schema = compileEntity(entity);
     if (!this.#entities.has(entity)) {
       desiredTables([...this.#entities.values(), schema]);
       this.#entities.set(entity, schema);
+      for (const copy of schema.denormalized) this.register(copy.source);
     }
     return schema;
   }
@@ -62,9 +66,19 @@ export class BigtableMapper {
   getRepository<T extends object>(entity: Constructor<T>): Repository<T> {
     const existing = this.#repositories.get(entity);
     if (existing) return existing as Repository<T>;
-    const repository = new Repository<T>(this.driver, this.register(entity));
+    const repository = new Repository<T>(this.driver, this.register(entity), (source) => this.getRepository(source as Constructor<object>) as SourceReader);
     this.#repositories.set(entity, repository as Repository<object>);
     return repository;
+  }
+
+  /**
+   * Rewrites the copies of `source` (an entity instance, e.g. a `Sensor` just
+   * saved) in every registered entity that `@Denormalized` copies from its
+   * class; see `Repository.propagate`.
+   * @example `const { updated, dependents } = await mapper.propagate(sensor);`
+   */
+  propagate(source: object, options?: PropagateOptions): Promise<MapperPropagationResult> {
+    return propagateToDependents([...this.#entities.values()], source, (schema) => this.getRepository(schema.target as Constructor<object>), options);
   }
 
   /**

@@ -16,9 +16,12 @@ import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
 import { writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
 import { iterateScan, readPage, type Page } from './scan-ops.js';
-
-/** The key properties of an entity (every key part). @example `const key: EntityKey<Reading> = { sensorId: 's1', ts };` */
-export type EntityKey<T> = Partial<T>;
+import type { EntityKey, EntityProperty } from '../metadata/key-type.js';
+import { compileEntity } from '../metadata/compile-entity.js';
+import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
+import { propagateCopies, type PropagateOptions, type PropagationProgress } from '../denormalize/propagate.js';
+import type { SourceReader, SourceResolver } from '../denormalize/source-reader.js';
+import { bulkWithCopies, withCopies } from '../denormalize/with-copies.js';
 
 /**
  * Typed access to one entity's rows: writes compile to atomic row mutations,
@@ -36,11 +39,13 @@ export class Repository<T extends object> {
   /** The compiled schema of the entity. */
   readonly schema: EntitySchema<T>;
   readonly #driver: BigtableDriver;
+  readonly #sources: SourceResolver;
 
-  /** @internal */
-  constructor(driver: BigtableDriver, schema: EntitySchema<T>) {
+  /** @internal `sources` reads the sources of `@Denormalized` copies (default: a repository on the same driver). */
+  constructor(driver: BigtableDriver, schema: EntitySchema<T>, sources?: SourceResolver) {
     this.#driver = driver;
     this.schema = schema;
+    this.#sources = sources ?? ((source) => new Repository(driver, compileEntity(source) as EntitySchema<object>) as SourceReader);
   }
 
   /** The exact mutation `save()` would send, without sending it. @example `repo.compileSave(reading).rowKeyText` */
@@ -48,14 +53,14 @@ export class Repository<T extends object> {
     return compileSave(this.schema, entity, options);
   }
 
-  /** Writes every defined column in one atomic MutateRow with explicit timestamps. @example `await repo.save(reading);` */
+  /** Writes every defined column in one atomic MutateRow with explicit timestamps; fills `undefined` `@Denormalized` copies from their sources first. @example `await repo.save(reading);` */
   async save(entity: T): Promise<void> {
-    await this.#driver.mutateRow(compileSave(this.schema, entity));
+    await this.#driver.mutateRow(compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)));
   }
 
-  /** Deletes the row's other cells and writes the entity, atomically. @example `await repo.replace(reading);` */
+  /** Deletes the row's other cells and writes the entity (copies filled as in `save`), atomically. @example `await repo.replace(reading);` */
   async replace(entity: T): Promise<void> {
-    await this.#driver.mutateRow(compileSave(this.schema, entity, { mode: 'replace' }));
+    await this.#driver.mutateRow(compileSave(this.schema, await withCopies(this.schema, entity, this.#sources), { mode: 'replace' }));
   }
 
   /** Writes only the given columns; `null` deletes a cell. @example `await repo.update({ id: 'j1' }, { status: 'done', error: null });` */
@@ -75,23 +80,26 @@ export class Repository<T extends object> {
 
   /**
    * Saves many entities in chunked MutateRows calls with bounded concurrency;
-   * accepts arrays and async iterables. Throws a `PartialWriteError` listing
-   * each failed entity (the rest are persisted).
+   * accepts arrays and async iterables. `@Denormalized` copies are filled with
+   * one source read per distinct source key (one `findMany` per chunk of
+   * 1,000 entities). Throws a `PartialWriteError` listing each failed entity,
+   * a missing source included (the rest are persisted).
    * @example `await repo.saveMany(readings, { batchSize: 500, concurrency: 2 });`
    */
   saveMany(entities: Iterable<T> | AsyncIterable<T>, options?: BulkWriteOptions): Promise<BulkWriteResult> {
     const now = Date.now();
-    return writeMany(this.#driver, this.schema.name, this.schema.table, entities, (e) => compileSave(this.schema, e, { now }), options);
+    const input = bulkWithCopies(this.schema, entities, this.#sources);
+    return writeMany(this.#driver, this.schema.name, this.schema.table, input.entities, (e) => compileSave(this.schema, input.take(e), { now }), options);
   }
 
   /** Atomically adds `by` to an `int` column and returns the new value. @example `const hits = await repo.increment({ page: '/' }, 'hits');` */
-  increment(key: EntityKey<T>, field: keyof T & string, by: number | bigint = 1): Promise<number> {
+  increment(key: EntityKey<T>, field: EntityProperty<T>, by: number | bigint = 1): Promise<number> {
     return incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by);
   }
 
   /** Saves only if the condition holds (CheckAndMutateRow); resolves whether it applied. @example `await repo.saveIf(job, { column: 'status', equals: 'pending' });` */
   async saveIf(entity: T, condition: SaveCondition<T>): Promise<boolean> {
-    const { request, appliesOnMatch } = compileCondition(this.schema, compileSave(this.schema, entity), condition);
+    const { request, appliesOnMatch } = compileCondition(this.schema, compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)), condition);
     const matched = await this.#driver.checkAndMutate(request);
     return matched === appliesOnMatch;
   }
@@ -111,7 +119,7 @@ export class Repository<T extends object> {
 
   /** Reads many rows in input order, `undefined` for missing ones. @example `const [a, b] = await repo.findMany([k1, k2]);` */
   findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T>): Promise<(T | undefined)[]> {
-    return findByKeys(this.#driver, this.schema, keys as Record<string, unknown>[], options);
+    return findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options);
   }
 
   /** The physical ranges and filter a scan would read. @example `repo.planScan({ where: { userId: 'u1' } }).sources.length` */
@@ -132,5 +140,21 @@ export class Repository<T extends object> {
   /** Reads `limit` rows and a cursor for the next page. @example `const { items, cursor } = await repo.page({ limit: 100, cursor });` */
   page(query: ScanQuery<T> & { limit: number }): Promise<Page<T>> {
     return readPage(this.#driver, this.schema, query);
+  }
+
+  /**
+   * Rewrites the `@Denormalized` copies of `source` (e.g. a `Sensor` whose
+   * location changed) in every row of this entity holding them: scans only
+   * those rows, writes only the copies that differ, in bulk; safe to re-run.
+   * A key layout that needs a full scan is refused unless `allowFullScan`.
+   * @example `const { scanned, updated } = await readings.propagate(sensor, { onProgress: (p) => log(p) });`
+   */
+  propagate(source: object, options?: PropagateOptions): Promise<PropagationProgress> {
+    return propagateCopies(this.#driver, this.schema, source, options);
+  }
+
+  /** What `propagate(source)` would scan, without reading or writing. @example `readings.planPropagation(sensor).groups[0].strategy.kind // 'prefix'` */
+  planPropagation(source: object, options?: { allowFullScan?: boolean }): PropagationPlan {
+    return planPropagation(this.schema, source, options);
   }
 }

@@ -1,3 +1,4 @@
+import { decodeEmbedded } from '../codec/embedded-codec.js';
 import { decodeRowKey } from '../codec/physical-key.js';
 import type { CellData, RowData } from '../driver/driver.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
@@ -7,7 +8,8 @@ import type { ResolvedRead } from './read-options.js';
 /**
  * Builds a typed entity from a row: key parts decoded from the row key, each
  * selected column decoded by its codec (versioned columns as
- * `{ value, timestamp }[]`, newest first), cells condemned by the family's GC
+ * `{ value, timestamp }[]`, newest first; a `flatten` column rebuilt from its
+ * field cells), cells condemned by the family's GC
  * policy skipped, and `@CellTimestamp()` set to the newest cell's time.
  *
  * @example
@@ -21,6 +23,10 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
   Object.assign(entity, decodeRowKey(schema, row.key));
   let newest = -1;
   for (const column of read.columns) {
+    if (column.layout === 'flatten') {
+      newest = Math.max(newest, hydrateEmbedded(schema, column, row, entity, nowMicros));
+      continue;
+    }
     const cells = liveCells(schema, column, row.cells[column.family]?.[column.qualifier], nowMicros);
     if (cells.length === 0) continue;
     newest = Math.max(newest, cells[0]?.timestampMicros ?? -1);
@@ -33,6 +39,21 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
   }
   if (schema.cellTimestamp !== undefined && newest >= 0) entity[schema.cellTimestamp] = new Date(Math.floor(newest / 1000));
   return entity as T;
+}
+
+/** Rebuilds a `flatten` column from its field cells; returns the newest field cell's time (-1 when none). */
+function hydrateEmbedded(schema: EntitySchema, column: ColumnSchema, row: RowData, entity: Record<string, unknown>, nowMicros: number): number {
+  const latest = new Map<string, Buffer>();
+  let newest = -1;
+  for (const field of column.fields ?? []) {
+    const cell = liveCells(schema, column, row.cells[column.family]?.[field.qualifier], nowMicros)[0];
+    if (cell === undefined) continue;
+    latest.set(field.qualifier, cell.value);
+    newest = Math.max(newest, cell.timestampMicros);
+  }
+  const value = decodeEmbedded({ entity: schema.name, property: column.property }, column, latest);
+  if (value !== undefined) entity[column.property] = value;
+  return newest;
 }
 
 function liveCells(schema: EntitySchema, column: ColumnSchema, cells: readonly CellData[] | undefined, nowMicros: number): readonly CellData[] {

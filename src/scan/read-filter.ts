@@ -1,12 +1,14 @@
 import type { RowFilter } from '../driver/row-filter.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
+import { cellQualifiers } from '../metadata/column-cells.js';
 import { gcFilterBounds } from './gc-enforce.js';
 import type { ResolvedRead } from './read-options.js';
 
 /**
  * Builds the server-side filter of a read: only the selected columns, only as
  * many versions as asked, and nothing the family's GC policy has condemned.
- * Columns of one family that read the same number of versions share a chain.
+ * Columns of one family that read the same number of versions share a chain;
+ * a `flatten` column lists the exact qualifier of each of its fields.
  *
  * @example
  * ```ts
@@ -21,7 +23,7 @@ export function planReadFilter(schema: EntitySchema, read: ResolvedRead, nowMicr
     const versions = read.versions[column.property] ?? 1;
     const id = `${column.family}\u0000${versions}`;
     const group = groups.get(id) ?? { family: column.family, versions, qualifiers: [] };
-    group.qualifiers.push(column.qualifier);
+    group.qualifiers.push(...cellQualifiers(column));
     groups.set(id, group);
   }
   const chains: RowFilter[] = [...groups.values()].map(({ family, versions, qualifiers }) => {

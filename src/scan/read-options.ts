@@ -1,10 +1,11 @@
 import { ValidationError } from '../errors/validation-error.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
+import type { EntityProperty } from '../metadata/key-type.js';
 
 /** What a read fetches. @example `{ select: ['temperature'], versions: 3 }` */
 export interface ReadOptions<T = unknown> {
   /** Properties to read (key parts are always decoded from the key). Default: every column. */
-  select?: readonly (keyof T & string)[];
+  select?: readonly EntityProperty<T>[];
   /** Versions to read for versioned columns (capped at each column's declared count). Default: the declared count. */
   versions?: number;
 }

@@ -1,3 +1,4 @@
+import type { KeyProperty } from '../metadata/key-type.js';
 import type { ReadOptions } from './read-options.js';
 
 /**
@@ -25,7 +26,7 @@ export interface RangeCondition<V> {
  * const where: KeyWhere<Reading> = { sensorId: 's1', ts: { gte: from, lt: to } };
  * ```
  */
-export type KeyWhere<T> = { [K in keyof T]?: T[K] | RangeCondition<NonNullable<T[K]>> };
+export type KeyWhere<T> = { [K in KeyProperty<T>]?: T[K] | RangeCondition<NonNullable<T[K]>> };
 
 /**
  * A scan: which rows (by key prefix and range), which columns, how many, in

@@ -1,0 +1,38 @@
+import { MetadataError } from '../errors/metadata-error.js';
+import type { DenormalizedDeclaration, DenormalizedOptions } from '../metadata/declarations.js';
+import { MetadataKeys } from '../metadata/keys.js';
+import { appendOwn } from '../metadata/store.js';
+
+/**
+ * Marks a `@Column` as a copy of a column of another entity (DESIGN.md §6):
+ * saves fill the copy from the source when it is `undefined` (sources are read
+ * in batches), and `repo.propagate(source)` rewrites the copies when the source
+ * changes. `key` maps every key part of the source to the property of this
+ * entity holding its value; when those properties lead this entity's key, a
+ * propagation reads one key prefix instead of the whole table.
+ *
+ * @example
+ * ```ts
+ * @Entity({ table: 'readings' })
+ * @Family('m')
+ * class Reading {
+ *   @KeyPart(0, { type: 'string' }) sensorId!: string;
+ *   @KeyPart(1, { type: 'timestamp' }) ts!: Date;
+ *   @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
+ *   @Column({ family: 'm', type: 'string' }) location?: string;
+ * }
+ * ```
+ */
+export function Denormalized<S>(options: DenormalizedOptions<S>): PropertyDecorator {
+  return (target, propertyKey) => {
+    const ctor = target.constructor;
+    if (typeof propertyKey === 'symbol') {
+      throw new MetadataError(ctor.name, String(propertyKey), 'symbol-keyed properties cannot be @Denormalized', 'use a string property name');
+    }
+    if (options === null || typeof options !== 'object') {
+      throw new MetadataError(ctor.name, propertyKey, '@Denormalized needs an options object', "write @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })");
+    }
+    const declaration: DenormalizedDeclaration = { property: propertyKey, options: { ...(options as unknown as DenormalizedDeclaration['options']) } };
+    appendOwn(MetadataKeys.denormalized, ctor, declaration);
+  };
+}

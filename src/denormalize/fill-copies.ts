@@ -1,0 +1,125 @@
+import { encodeRowKey } from '../codec/physical-key.js';
+import { preview } from '../errors/bigtable-mapper-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import { compileEntity } from '../metadata/compile-entity.js';
+import type { Constructor } from '../metadata/declarations.js';
+import type { DenormalizedSchema, EntitySchema } from '../metadata/entity-schema.js';
+import type { SourceResolver } from './source-reader.js';
+
+/** An entity with its copies filled, or why it could not be. @example `{ ok: true, entity }` */
+export type FillOutcome<T> = { readonly ok: true; readonly entity: T } | { readonly ok: false; readonly error: Error };
+
+interface Need {
+  readonly copy: DenormalizedSchema;
+  readonly id: string;
+  readonly key: Record<string, unknown>;
+}
+
+/**
+ * Fills the `undefined` `@Denormalized` copies of entities from their sources,
+ * for one repository call: every distinct source key is read once per filler
+ * (cached across `fill` calls), in one `findMany` per source class per
+ * `fill`, selecting only the copied columns. Given values are kept; the input
+ * entities are never modified (filled ones are shallow copies).
+ *
+ * @example
+ * ```ts
+ * const filler = new CopyFiller(compileEntity(Reading), (source) => mapper.getRepository(source));
+ * const [outcome] = await filler.fill([reading]);
+ * if (!outcome.ok) throw outcome.error;
+ * ```
+ * @internal
+ */
+export class CopyFiller<T> {
+  readonly #schema: EntitySchema<T>;
+  readonly #resolve: SourceResolver;
+  readonly #found = new Map<Constructor, Map<string, object | undefined>>();
+
+  constructor(schema: EntitySchema<T>, resolve: SourceResolver) {
+    this.#schema = schema;
+    this.#resolve = resolve;
+  }
+
+  /** Fills the copies of `entities`, reading the sources not read yet. */
+  async fill(entities: readonly T[]): Promise<FillOutcome<T>[]> {
+    const needs = entities.map((entity) => this.#needs(entity));
+    const failed = await this.#load(needs.flatMap((n) => (n instanceof Error ? [] : n)));
+    return entities.map((entity, i) => {
+      const need = needs[i] as Need[] | Error;
+      return need instanceof Error ? { ok: false, error: need } : this.#apply(entity, need, failed);
+    });
+  }
+
+  #needs(entity: T): Need[] | Error {
+    if (entity === null || typeof entity !== 'object') return [];
+    const record = entity as Record<string, unknown>;
+    const needs: Need[] = [];
+    for (const copy of this.#schema.denormalized) {
+      if (record[copy.property] !== undefined) continue;
+      const key: Record<string, unknown> = {};
+      for (const pair of copy.key) key[pair.source] = record[pair.dependent];
+      if (Object.values(key).some((v) => v === undefined || v === null)) continue;
+      try {
+        needs.push({ copy, key, id: encodeRowKey(compileEntity(copy.source), key).text });
+      } catch (err) {
+        if (copy.onMissingSource === 'skip') continue;
+        const given = copy.key.map((p) => `${p.dependent} ${preview(record[p.dependent])}`).join(', ');
+        return new ValidationError(
+          `${this.#schema.name}.${copy.property}: ${given} cannot address a ${copy.sourceName} (${err instanceof Error ? err.message : String(err)}). Fix: give a valid ${copy.sourceName} key, or set ${copy.property} yourself`,
+          { entity: this.#schema.name, property: copy.property, source: copy.sourceName },
+        );
+      }
+    }
+    return needs;
+  }
+
+  async #load(needs: readonly Need[]): Promise<Map<Constructor, Error>> {
+    const pending = new Map<Constructor, Map<string, Record<string, unknown>>>();
+    for (const { copy, id, key } of needs) {
+      if (this.#found.get(copy.source)?.has(id) === true) continue;
+      const keys = pending.get(copy.source) ?? new Map<string, Record<string, unknown>>();
+      keys.set(id, key);
+      pending.set(copy.source, keys);
+    }
+    const failed = new Map<Constructor, Error>();
+    await Promise.all(
+      [...pending].map(async ([source, keys]) => {
+        const select = [...new Set(this.#schema.denormalized.filter((d) => d.source === source).map((d) => d.field))];
+        try {
+          const rows = await this.#resolve(source).findMany([...keys.values()], { select });
+          const found = this.#found.get(source) ?? new Map<string, object | undefined>();
+          [...keys.keys()].forEach((id, i) => found.set(id, rows[i]));
+          this.#found.set(source, found);
+        } catch (err) {
+          failed.set(source, err instanceof Error ? err : new Error(String(err)));
+        }
+      }),
+    );
+    return failed;
+  }
+
+  #apply(entity: T, needs: readonly Need[], failed: ReadonlyMap<Constructor, Error>): FillOutcome<T> {
+    const fills: Record<string, unknown> = {};
+    for (const { copy, id, key } of needs) {
+      const error = failed.get(copy.source);
+      if (error !== undefined) return { ok: false, error };
+      const source = this.#found.get(copy.source)?.get(id) as Record<string, unknown> | undefined;
+      if (source === undefined) {
+        if (copy.onMissingSource === 'skip') continue;
+        return { ok: false, error: missingSource(this.#schema.name, copy, key) };
+      }
+      if (source[copy.field] !== undefined) fills[copy.property] = source[copy.field];
+    }
+    if (Object.keys(fills).length === 0) return { ok: true, entity };
+    return { ok: true, entity: Object.assign(Object.create(Object.getPrototypeOf(entity) as object | null) as object, entity, fills) as T };
+  }
+}
+
+function missingSource(entity: string, copy: DenormalizedSchema, key: Record<string, unknown>): ValidationError {
+  const keyText = copy.key.map((p) => `${p.source}: ${preview(key[p.source])}`).join(', ');
+  return new ValidationError(
+    `${entity}.${copy.property}: no ${copy.sourceName} with { ${keyText} } to copy ${copy.field} from. ` +
+      `Fix: save the ${copy.sourceName} first, set ${copy.property} yourself, or declare @Denormalized({ ..., onMissingSource: 'skip' })`,
+    { entity, property: copy.property, source: copy.sourceName, key: keyText },
+  );
+}

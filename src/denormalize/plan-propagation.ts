@@ -1,0 +1,95 @@
+import { preview } from '../errors/bigtable-mapper-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { DenormalizedSchema, EntitySchema, PropagationStrategy } from '../metadata/entity-schema.js';
+import { planScan } from '../scan/plan-scan.js';
+import type { ScanPlan } from '../scan/scan-plan.js';
+import { deepFreeze } from '../util/deep-freeze.js';
+import { resolveSourceClass } from './source-class.js';
+
+/**
+ * The copies of one source row that share a key mapping, and the scan that
+ * finds the dependent rows holding them.
+ *
+ * @example
+ * ```ts
+ * const group: PropagationGroup = repo.planPropagation(sensor).groups[0];
+ * group.match; // { sensorId: 's1' }
+ * ```
+ */
+export interface PropagationGroup {
+  /** The copies rewritten, by dependent property. */
+  readonly copies: readonly DenormalizedSchema[];
+  /** Dependent property → the source key value a row must hold. */
+  readonly match: Readonly<Record<string, unknown>>;
+  readonly strategy: PropagationStrategy;
+  /** Ranges (one per salt bucket read) and filter: the copies plus one stripped cell per column, so rows missing a copy are seen too. */
+  readonly scan: ScanPlan;
+}
+
+/**
+ * What `propagate(source)` will read: plain data, for inspection and tests.
+ *
+ * @example
+ * ```ts
+ * repo.planPropagation(sensor).groups[0].scan.sources.length; // 1 for a sensorId-first, unsalted key
+ * ```
+ */
+export interface PropagationPlan {
+  readonly entity: string;
+  readonly sourceName: string;
+  readonly groups: readonly PropagationGroup[];
+}
+
+/**
+ * Plans a propagation without reading anything: which copies of `source`
+ * change, grouped by key mapping, and for each the key prefix to scan (per
+ * salt bucket when needed). A `full-scan` layout needs `allowFullScan`
+ * (ValidationError with the strategy's reason otherwise).
+ *
+ * @example
+ * ```ts
+ * planPropagation(compileEntity(Reading), Object.assign(new Sensor(), { id: 's1', location: 'lab' }));
+ * ```
+ */
+export function planPropagation<T>(schema: EntitySchema<T>, source: object, options: { allowFullScan?: boolean } = {}, nowMicros = Date.now() * 1000): PropagationPlan {
+  const sourceClass = resolveSourceClass(schema, source);
+  const record = source as Record<string, unknown>;
+  const copies = schema.denormalized.filter((d) => d.source === sourceClass);
+  const sourceName = copies[0]?.sourceName ?? sourceClass.name;
+  const changed = copies.filter((d) => record[d.field] !== undefined);
+  if (changed.length === 0) {
+    throw new ValidationError(
+      `${schema.name}: the ${sourceName} passed to propagate() has none of the copied fields (${[...new Set(copies.map((d) => d.field))].join(', ')}). Fix: pass the ${sourceName} with its new values (null clears the copies)`,
+      { entity: schema.name, source: sourceName },
+    );
+  }
+  const byMapping = new Map<string, DenormalizedSchema[]>();
+  for (const d of changed) {
+    const mapping = JSON.stringify(d.key);
+    byMapping.set(mapping, [...(byMapping.get(mapping) ?? []), d]);
+  }
+  const groups = [...byMapping.values()].map((group) => planGroup(schema, record, group, options.allowFullScan === true, nowMicros));
+  return deepFreeze({ entity: schema.name, sourceName, groups });
+}
+
+function planGroup(schema: EntitySchema, source: Record<string, unknown>, copies: DenormalizedSchema[], allowFullScan: boolean, nowMicros: number): PropagationGroup {
+  const first = copies[0] as DenormalizedSchema;
+  const match: Record<string, unknown> = {};
+  for (const pair of first.key) {
+    const value = source[pair.source];
+    if (value === undefined || value === null) {
+      throw new ValidationError(`${schema.name}: the ${first.sourceName} passed to propagate() has no ${pair.source} (${preview(value)}), a key part that finds the copies. Fix: pass the whole ${first.sourceName} key`, { entity: schema.name, source: first.sourceName, property: pair.source });
+    }
+    match[pair.dependent] = value;
+  }
+  const { strategy } = first;
+  if (strategy.kind === 'full-scan' && !allowFullScan) {
+    throw new ValidationError(`${schema.name}.${first.property}: ${strategy.reason}`, { entity: schema.name, property: first.property, strategy: strategy.kind });
+  }
+  const mappedColumns = first.key.map((p) => p.dependent).filter((p) => !schema.key.properties.includes(p));
+  const where = strategy.kind === 'prefix' ? match : {};
+  const select = [...copies.map((d) => d.property), ...mappedColumns];
+  const plan = planScan(schema as EntitySchema<Record<string, unknown>>, { where, select, order: 'none' }, nowMicros);
+  const filter = { kind: 'interleave', filters: [plan.filter, { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] }] } as const;
+  return { copies, match, strategy, scan: { ...plan, filter } };
+}

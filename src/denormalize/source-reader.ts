@@ -1,0 +1,26 @@
+import type { Constructor } from '../metadata/declarations.js';
+
+/**
+ * What copying needs from a source entity's repository: a batched read of
+ * the selected columns. `Repository.findMany` is one (tests can spy on it).
+ *
+ * @example
+ * ```ts
+ * const reader: SourceReader = mapper.getRepository(Sensor);
+ * const [sensor] = await reader.findMany([{ id: 's1' }], { select: ['location'] });
+ * ```
+ */
+export interface SourceReader {
+  findMany(keys: readonly object[], options?: { readonly select?: readonly string[] }): Promise<readonly (object | undefined)[]>;
+}
+
+/**
+ * Finds the reader of a source entity class (the mapper hands out its
+ * repositories, so copies are read through `mapper.getRepository(Sensor)`).
+ *
+ * @example
+ * ```ts
+ * const resolve: SourceResolver = (source) => mapper.getRepository(source);
+ * ```
+ */
+export type SourceResolver = (source: Constructor) => SourceReader;

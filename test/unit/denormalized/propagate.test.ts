@@ -1,0 +1,149 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BigtableMapper, PartialWriteError, ValidationError, compileEntity, type PropagationProgress, type Repository } from '../../../src/index.js';
+import { planPropagation } from '../../../src/denormalize/plan-propagation.js';
+import { FakeDriver, GrpcCode } from '../../support/fake-driver.js';
+import { Alert, Reading, SaltedReading, Sensor, TsFirstReading } from './entities.js';
+
+let driver: FakeDriver;
+let mapper: BigtableMapper;
+let readings: Repository<Reading>;
+
+const sensor = (id: string, location: string | null, kind = 'thermo'): Sensor => Object.assign(new Sensor(), { id, location, kind, floor: 3 });
+const ts = (i: number): Date => new Date(1_700_000_000_000 + i * 1000);
+
+beforeEach(async () => {
+  driver = new FakeDriver({ yieldInCalls: false });
+  mapper = new BigtableMapper({ driver, entities: [Sensor, Reading, SaltedReading, TsFirstReading, Alert] });
+  await mapper.getRepository(Sensor).saveMany(['a', 'b', 'c'].map((id) => sensor(id, `old-${id}`)));
+  readings = mapper.getRepository(Reading);
+  await readings.saveMany(['a', 'b', 'c'].flatMap((sensorId) => Array.from({ length: 25 }, (_, i) => Object.assign(new Reading(), { sensorId, ts: ts(i), temperature: i }))));
+  driver.clearCalls();
+});
+
+const snapshot = (table: string) => new Map(driver.rows(table).map((r) => [r.key.toString(), r.cells]));
+
+describe('planPropagation', () => {
+  it('plans one key prefix read of the copies for a sensorId-first key', () => {
+    const plan = readings.planPropagation(sensor('b', 'new'));
+    expect(plan.entity).toBe('Reading');
+    expect(plan.groups).toHaveLength(1);
+    const [group] = plan.groups;
+    expect(group?.match).toEqual({ sensorId: 'b' });
+    expect(group?.copies.map((c) => c.property)).toEqual(['location', 'kind']);
+    expect(group?.scan.sources.map((s) => [s.range.start.key.toString(), s.range.end?.key.toString()])).toEqual([['b#', 'b$']]);
+    expect(group?.scan.filter.kind).toBe('interleave');
+  });
+
+  it('fans out over salt buckets, and refuses a full scan unless allowed, with the reason', () => {
+    expect(planPropagation(compileEntity(SaltedReading), sensor('b', 'x')).groups[0]?.scan.sources.map((s) => s.segment)).toEqual(['00#', '01#', '02#', '03#']);
+    const refused = () => planPropagation(compileEntity(TsFirstReading), sensor('b', 'x'));
+    expect(refused).toThrow(ValidationError);
+    expect(refused).toThrow("TsFirstReading.location: TsFirstReading's key starts with ts, not sensorId: propagation would scan the whole table; put sensorId first or pass { allowFullScan: true }");
+    const full = planPropagation(compileEntity(TsFirstReading), sensor('b', 'x'), { allowFullScan: true }).groups[0];
+    expect(full?.strategy.kind).toBe('full-scan');
+    expect(full?.scan.sources[0]?.range.start.key.length).toBe(0);
+  });
+
+  it('plans only the copies whose field the source carries, and rejects sources without any or without a key', () => {
+    expect(readings.planPropagation({ id: 'b', kind: 'x' }).groups[0]?.copies.map((c) => c.property)).toEqual(['kind']);
+    expect(() => readings.planPropagation({ id: 'b' })).toThrow('has none of the copied fields (location, kind)');
+    expect(() => readings.planPropagation({ location: 'x' })).toThrow('has no id (undefined), a key part that finds the copies');
+    expect(() => readings.planPropagation(null as never)).toThrow('propagate() needs the changed source entity (Sensor)');
+    expect(() => mapper.getRepository(Sensor).planPropagation(sensor('a', 'x'))).toThrow('Sensor: has no @Denormalized columns');
+  });
+});
+
+describe('propagate', () => {
+  it('rewrites only the changed copy of that sensor’s rows, reports progress, and a re-run writes nothing', async () => {
+    const before = snapshot('readings');
+    const progress: PropagationProgress[] = [];
+    const result = await readings.propagate(sensor('b', 'new-b'), { batchSize: 10, onProgress: (p) => progress.push(p) });
+    expect(result).toEqual({ scanned: 25, updated: 25 });
+    expect(driver.callsOf('mutateRows').map((c) => c.mutations.length)).toEqual([10, 10, 5]);
+    expect(progress.at(-1)).toEqual(result);
+    expect(progress.some((p) => p.updated === 10)).toBe(true);
+    const reads = driver.callsOf('readRows');
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.request.ranges?.[0]?.start.key.toString()).toBe('b#');
+    const written = driver.callsOf('mutateRows').flatMap((c) => c.mutations);
+    expect(new Set(written.flatMap((m) => m.mutations.map((x) => ('qualifier' in x ? x.qualifier : x.kind))))).toEqual(new Set(['location']));
+    const after = snapshot('readings');
+    for (const [key, cells] of before) {
+      if (!key.startsWith('b#')) {
+        expect(after.get(key)).toEqual(cells);
+        continue;
+      }
+      const oldCopy = cells.meta?.location?.[0];
+      const expected = { ...cells, meta: { ...cells.meta, location: [{ value: Buffer.from('new-b'), timestampMicros: oldCopy?.timestampMicros }] } };
+      expect(oldCopy?.value.toString()).toBe('old-b');
+      expect(after.get(key)).toEqual(expected);
+    }
+    driver.clearCalls();
+    expect(await readings.propagate(sensor('b', 'new-b'))).toEqual({ scanned: 25, updated: 0 });
+    expect(driver.callsOf('mutateRows')).toHaveLength(0);
+  });
+
+  it('keeps each copy at its old cell timestamp, and fills rows that had no copy at their newest cell time', async () => {
+    const at = new Date(Date.UTC(2020, 0, 1));
+    await readings.update({ sensorId: 'b', ts: ts(99) }, { temperature: 1 });
+    const updatedAt = driver.row('readings', 'b#' + String(ts(99).getTime()))?.cells.m?.temperature?.[0]?.timestampMicros;
+    driver.seed({ table: 'readings', rowKey: Buffer.from(`b#${ts(98).getTime()}`), rowKeyText: '', idempotent: true, mutations: [{ kind: 'setCell', family: 'meta', qualifier: 'location', timestampMicros: at.getTime() * 1000, value: Buffer.from('older') }] });
+    expect(await readings.propagate(sensor('b', 'moved'))).toEqual({ scanned: 27, updated: 27 });
+    const filled = driver.row('readings', `b#${ts(99).getTime()}`)?.cells.meta;
+    expect(filled?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['moved', updatedAt]]);
+    expect(filled?.kind?.[0]?.value.toString()).toBe('thermo');
+    expect(driver.row('readings', `b#${ts(98).getTime()}`)?.cells.meta?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['moved', at.getTime() * 1000]]);
+  });
+
+  it('clears copies when the source field is null', async () => {
+    expect(await readings.propagate(sensor('a', null))).toEqual({ scanned: 25, updated: 25 });
+    const row = await readings.findOne({ sensorId: 'a', ts: ts(3) });
+    expect(row?.location).toBeUndefined();
+    expect(row?.kind).toBe('thermo');
+  });
+
+  it('propagates over every salt bucket, and over the whole table only with allowFullScan', async () => {
+    const salted = mapper.getRepository(SaltedReading);
+    await salted.saveMany(['a', 'b'].flatMap((sensorId) => Array.from({ length: 20 }, (_, seq) => Object.assign(new SaltedReading(), { sensorId, seq, temperature: 1 }))));
+    expect(await salted.propagate(sensor('a', 'far'))).toEqual({ scanned: 20, updated: 20 });
+    const located = (await Promise.all(driver.rows('salted-readings').map((r) => r.cells.m?.location?.[0]?.value.toString())));
+    expect(located.filter((l) => l === 'far')).toHaveLength(20);
+    expect(located.filter((l) => l === 'old-b')).toHaveLength(20);
+
+    const first = mapper.getRepository(TsFirstReading);
+    await first.saveMany(['a', 'b', 'c'].flatMap((sensorId) => [1, 2].map((i) => Object.assign(new TsFirstReading(), { ts: ts(i), sensorId }))));
+    await expect(first.propagate(sensor('c', 'x'))).rejects.toThrow("TsFirstReading's key starts with ts, not sensorId");
+    expect(await first.propagate(sensor('c', 'x'), { allowFullScan: true })).toEqual({ scanned: 6, updated: 2 });
+    expect((await first.findMany([{ ts: ts(1), sensorId: 'c' }, { ts: ts(1), sensorId: 'b' }])).map((r) => r?.location)).toEqual(['x', 'old-b']);
+  });
+
+  it('matches rows by a column reference on a full scan', async () => {
+    const alerts = mapper.getRepository(Alert);
+    await alerts.saveMany(['a', 'b', 'a'].map((sensorId, i) => Object.assign(new Alert(), { id: `al${i}`, sensorId })));
+    await alerts.save(Object.assign(new Alert(), { id: 'none', floor: 1 }));
+    expect(await alerts.propagate(Object.assign(new Sensor(), { id: 'a', floor: 9 }), { allowFullScan: true })).toEqual({ scanned: 4, updated: 2 });
+    expect((await alerts.findMany(['al0', 'al1', 'al2', 'none'].map((id) => ({ id })))).map((a) => a?.floor)).toEqual([9, 3, 9, 1]);
+  });
+
+  it('reports rows the server rejects in a PartialWriteError, after writing the others', async () => {
+    driver.reject(`c#${ts(4).getTime()}`, GrpcCode.Internal);
+    const error = (await readings.propagate(sensor('c', 'z')).catch((e: unknown) => e)) as PartialWriteError;
+    expect(error).toBeInstanceOf(PartialWriteError);
+    expect(error.succeeded).toBe(24);
+    expect(error.failures.map((f) => [f.rowKey, f.grpcCode, f.entity])).toEqual([[`c#${ts(4).getTime()}`, GrpcCode.Internal, { sensorId: 'c', ts: ts(4) }]]);
+  });
+
+  it('validates its options', async () => {
+    await expect(readings.propagate(sensor('a', 'x'), { batchSize: 0 })).rejects.toThrow('batchSize must be a positive integer');
+  });
+
+  it('mapper.propagate reaches every registered dependent of the source class', async () => {
+    await mapper.getRepository(SaltedReading).save(Object.assign(new SaltedReading(), { sensorId: 'a', seq: 1 }));
+    const progress: PropagationProgress[] = [];
+    const result = await mapper.propagate(sensor('a', 'everywhere'), { allowFullScan: true, onProgress: (p) => progress.push(p) });
+    expect(result.dependents.map((d) => [d.entity, d.updated])).toEqual([['Reading', 25], ['SaltedReading', 1], ['TsFirstReading', 0], ['Alert', 0]]);
+    expect(result).toMatchObject({ updated: 26 });
+    expect(progress.at(-1)).toEqual({ scanned: result.scanned, updated: 26 });
+    await expect(mapper.propagate({ id: 'a', location: 'x' })).rejects.toThrow(ValidationError);
+  });
+});
