@@ -1,59 +1,97 @@
 /**
- * `npm run demo`: a short end-to-end tour on an auto-started Bigtable emulator
- * (or the one in BIGTABLE_EMULATOR_HOST): declare an entity, sync its table,
- * write readings, read one back and scan a sensor's hour.
+ * `npm run demo`: the four scenarios of the seeds, end to end, with a short
+ * report of checked facts. Runs on an auto-started Bigtable emulator (or the
+ * one in BIGTABLE_EMULATOR_HOST), or on a real instance with
+ * `--project <id> --instance <id>` (tables are created with unique names and
+ * deleted at the end unless `--keep`). `--help` prints usage.
  */
-import 'reflect-metadata';
-import { BigtableMapper, Column, Entity, Family, KeyPart, type Versioned } from '../src/index.js';
-import { useEmulator } from '../src/testing/index.js';
+import { pathToFileURL } from 'node:url';
+import { uniqueTableId, useEmulator } from '../src/testing/index.js';
+import { run as runHotUsers } from './hot-users/run.js';
+import { run as runLatestEvents } from './latest-events/run.js';
+import { run as runSaltedEvents } from './salted-events/run.js';
+import { run as runSensorReadings } from './sensor-readings/run.js';
+import { DEMO_USAGE, parseDemoArgs } from './shared/demo-args.js';
+import { formatSummary } from './shared/format-report.js';
+import { allPassed, type ScenarioReport } from './shared/scenario-report.js';
+import { describeConnection, type ScenarioConnection, type ScenarioOptions } from './shared/scenario-options.js';
 
-@Entity({ table: 'demo-readings' })
-@Family('measurements', { gc: { maxVersions: 5 } })
-@Family('logs', { gc: { maxAge: '30d' } })
-class Reading {
-  @KeyPart(0, { type: 'string' }) sensorId!: string;
-  @KeyPart(1, { type: 'timestamp' }) ts!: Date;
-  @Column({ family: 'measurements', type: 'float' }) temperature?: number;
-  @Column({ family: 'measurements', type: 'float', versions: 5 }) humidity?: Versioned<number>;
-  @Column({ family: 'logs', type: 'string' }) note?: string;
+/** Options of {@link runDemo}. @example `{ connection: { emulatorHost: '127.0.0.1:8086', instance: 'demo' }, size: 'small' }` */
+export interface DemoOptions {
+  readonly connection: ScenarioConnection;
+  /** Keep the tables. Default: delete them. */
+  readonly keep?: boolean;
+  /** `full` (default) or `small` (for tests). */
+  readonly size?: 'full' | 'small';
+  /** Receives each report line as it is produced. Default: nothing is printed. */
+  readonly log?: (line: string) => void;
+}
+
+/** Result of {@link runDemo}. @example `{ reports, passed: true, elapsedMs: 9120 }` */
+export interface DemoResult {
+  readonly reports: readonly ScenarioReport[];
+  readonly passed: boolean;
+  readonly elapsedMs: number;
+}
+
+type Scenario = (base: ScenarioOptions, small: boolean) => Promise<ScenarioReport>;
+
+const SCENARIOS: readonly Scenario[] = [
+  (o) => runSensorReadings({ ...o, table: uniqueTableId('demo-sensor-readings') }),
+  (o, small) => runSaltedEvents({ ...o, table: uniqueTableId('demo-salted-events'), events: small ? 2_000 : 10_000 }),
+  (o, small) => runHotUsers({ ...o, table: uniqueTableId('demo-hot-users'), ...(small ? { rowsPerUserSite: 12, hotFactor: 4 } : {}) }),
+  (o, small) => runLatestEvents({ ...o, table: uniqueTableId('demo-latest-events'), ...(small ? { perCustomer: 50 } : {}) }),
+];
+
+/**
+ * Runs the four scenarios one after the other and reports whether every fact holds.
+ *
+ * @example
+ * ```ts
+ * const { passed } = await runDemo({ connection: { emulatorHost: emulator.host, instance: 'demo' }, log: console.log });
+ * ```
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const started = performance.now();
+  const log = options.log ?? (() => undefined);
+  const base: ScenarioOptions = { ...options.connection, keep: options.keep ?? false };
+  const reports: ScenarioReport[] = [];
+  for (const scenario of SCENARIOS) {
+    const report = await scenario(base, options.size === 'small');
+    reports.push(report);
+    for (const line of formatSummary(report)) log(line);
+    if (options.keep === true) log(`  kept table(s): ${report.tables.join(', ')}`);
+  }
+  const facts = reports.flatMap((r) => r.facts);
+  const passed = allPassed(reports);
+  const elapsedMs = Math.round(performance.now() - started);
+  log(passed ? `All ${facts.length} facts hold (${(elapsedMs / 1000).toFixed(1)} s).` : `${facts.filter((f) => !f.ok).length} of ${facts.length} facts FAILED.`);
+  return { reports, passed, elapsedMs };
 }
 
 async function main(): Promise<void> {
-  const emulator = await useEmulator();
-  const mapper = new BigtableMapper({ emulatorHost: emulator.host, instance: 'demo', entities: [Reading] });
+  const args = parseDemoArgs(process.argv.slice(2), process.env);
+  if (args.kind === 'help') return void console.log(DEMO_USAGE);
+  if (args.kind === 'error') {
+    console.error(`${args.message}\n\n${DEMO_USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  const { target } = args;
+  const emulator = target.kind === 'emulator' ? await useEmulator() : undefined;
   try {
-    const { changes } = await mapper.sync();
-    console.log(`schema sync: ${changes.length} change(s)`);
-    for (const change of changes) console.log(`  - ${change.description}`);
-
-    const readings = mapper.getRepository(Reading);
-    const start = Date.UTC(2023, 4, 1, 12, 0, 0);
-    const rows = ['sensor123', 'sensor124', 'sensor12'].flatMap((sensorId) =>
-      Array.from({ length: 24 }, (_, i) =>
-        Object.assign(new Reading(), { sensorId, ts: new Date(start + i * 5 * 60_000), temperature: 20 + i / 10, note: i === 0 ? 'boot' : undefined }),
-      ),
-    );
-    const { written } = await readings.saveMany(rows);
-    console.log(`saveMany: ${written} readings written`);
-
-    const key = { sensorId: 'sensor123', ts: new Date(start) };
-    console.log(`row key of ${JSON.stringify(key)}: ${readings.compileSave(Object.assign(new Reading(), key, { temperature: 1 })).rowKeyText}`);
-    const one = await readings.findOneOrFail(key);
-    console.log(`findOne: temperature=${one.temperature} note=${one.note}`);
-
-    const hour = { gte: new Date(start), lt: new Date(start + 3600_000) };
-    const inHour: Reading[] = [];
-    for await (const r of readings.iterate({ where: { sensorId: 'sensor123', ts: hour } })) inHour.push(r);
-    console.log(`scan sensor123, first hour: ${inHour.length} readings, ${inHour[0]?.ts.toISOString()} .. ${inHour.at(-1)?.ts.toISOString()}`);
-    const isolated = (await readings.page({ where: { sensorId: 'sensor12' }, limit: 100 })).items.every((r) => r.sensorId === 'sensor12');
-    console.log(`prefix isolation: scan of "sensor12" returned only sensor12 rows: ${isolated}`);
+    const connection: ScenarioConnection = target.kind === 'instance' ? { projectId: target.projectId, instance: target.instance } : { emulatorHost: emulator!.host, instance: 'demo' };
+    console.log(`bigtable-mapper demo on ${describeConnection(connection)}\n`);
+    const { passed } = await runDemo({ connection, keep: args.keep, log: (line) => console.log(line) });
+    if (!passed) process.exitCode = 1;
   } finally {
-    await mapper.close();
-    await emulator.stop();
+    await emulator?.stop();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
