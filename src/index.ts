@@ -9,6 +9,7 @@
  * import { BigtableMapper, Entity, KeyPart, Family, Column } from 'bigtable-mapper';
  * ```
  * @packageDocumentation
+ * @module bigtable-mapper
  */
 export { Entity, KeyPart, Salt, Family, Column, CellTimestamp, Denormalized } from './decorators/index.js';
 export type {
@@ -45,6 +46,8 @@ export type {
   PropagationStrategy,
 } from './metadata/entity-schema.js';
 export { encodeRowKey, decodeRowKey, type EncodedRowKey } from './codec/physical-key.js';
+export type { KeySchema } from './codec/row-key-components.js';
+export type { LogicalKeyRange } from './codec/row-key-range.js';
 export { bucketCounts, evenness, type Evenness } from './codec/salt-stats.js';
 export { MAX_ROW_KEY_BYTES } from './codec/row-key.js';
 export type { GcRule } from './schema/gc-rule-types.js';

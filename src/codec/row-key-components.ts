@@ -2,7 +2,9 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import { ValidationError } from '../errors/validation-error.js';
 
 /**
- * The part of an `EntitySchema` the logical row-key functions need.
+ * The part of an `EntitySchema` the row-key functions (`encodeRowKey`,
+ * `decodeRowKey`) need: its name and key plan. Any `compileEntity()` result
+ * is one.
  *
  * @example
  * ```ts

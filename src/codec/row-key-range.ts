@@ -10,12 +10,17 @@ import { describeKeyLayout, encodeKeyComponents, joinLogicalKey, type KeySchema 
  * ```
  */
 export interface KeyBound {
+  /** The boundary row key. */
   readonly key: Buffer;
+  /** Whether a row whose key equals `key` is inside the range. */
   readonly inclusive: boolean;
 }
 
 /**
- * A range of logical keys; `end: undefined` means up to the end of the table.
+ * A range of row keys between two bounds; `end: undefined` means up to the
+ * end of the table. Scan planning computes it over logical keys (without the
+ * salt segment); {@link KeyRange}, the same shape, holds the physical keys
+ * a driver reads.
  *
  * @example
  * ```ts
@@ -23,7 +28,9 @@ export interface KeyBound {
  * ```
  */
 export interface LogicalKeyRange {
+  /** Lower bound; an empty key starts at the first row. */
   readonly start: KeyBound;
+  /** Upper bound; `undefined` reads to the end of the table. */
   readonly end: KeyBound | undefined;
 }
 

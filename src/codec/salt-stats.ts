@@ -12,8 +12,11 @@ import type { SaltSchema } from '../metadata/entity-schema.js';
  * ```
  */
 export interface Evenness {
+  /** Rows in the emptiest bucket. */
   readonly min: number;
+  /** Rows in the fullest bucket. */
   readonly max: number;
+  /** `max / min`; `Infinity` when a bucket is empty. */
   readonly ratio: number;
 }
 

@@ -21,6 +21,7 @@ export interface PropagationGroup {
   readonly copies: readonly DenormalizedSchema[];
   /** Dependent property → the source key value a row must hold. */
   readonly match: Readonly<Record<string, unknown>>;
+  /** How the dependent rows are found: one key prefix, or a full scan. */
   readonly strategy: PropagationStrategy;
   /** Ranges (one per salt bucket read) and filter: the copies plus one stripped cell per column, so rows missing a copy are seen too. */
   readonly scan: ScanPlan;
@@ -35,8 +36,11 @@ export interface PropagationGroup {
  * ```
  */
 export interface PropagationPlan {
+  /** Name of the dependent entity class (the one holding the copies). */
   readonly entity: string;
+  /** Name of the source entity class. */
   readonly sourceName: string;
+  /** One group per distinct key mapping among the copies that change. */
   readonly groups: readonly PropagationGroup[];
 }
 

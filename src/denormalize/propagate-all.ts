@@ -11,7 +11,11 @@ import type { PropagateOptions, PropagationProgress } from './propagate.js';
  * ```
  */
 export interface MapperPropagationResult extends PropagationProgress {
-  readonly dependents: readonly ({ readonly entity: string } & PropagationProgress)[];
+  /** Progress per dependent entity, in the order they were propagated. */
+  readonly dependents: readonly ({
+    /** Name of the dependent entity class. */
+    readonly entity: string;
+  } & PropagationProgress)[];
 }
 
 /**

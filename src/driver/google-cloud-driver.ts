@@ -24,15 +24,32 @@ import { addFamily, callClient, createTableWithFamilies, dropFamily, dropTable, 
  * ```
  */
 export type GoogleCloudDriverOptions =
-  | { bigtable: Bigtable; instance: string }
-  | { clientOptions: BigtableOptions; instance: string }
-  | { emulatorHost: string; instance: string; projectId?: string };
+  | {
+      /** An existing client; the driver uses it and never closes it. */
+      bigtable: Bigtable;
+      /** Bigtable instance id. */
+      instance: string;
+    }
+  | {
+      /** Options for a new `Bigtable` client, which the driver creates and closes. */
+      clientOptions: BigtableOptions;
+      /** Bigtable instance id. */
+      instance: string;
+    }
+  | {
+      /** Emulator address `host:port`, loopback only (e.g. `127.0.0.1:8086`); the driver creates and closes the client. */
+      emulatorHost: string;
+      /** Bigtable instance id (any name on the emulator). */
+      instance: string;
+      /** Project id sent to the emulator. Default `emulator-project`. */
+      projectId?: string;
+    };
 
 /**
  * The Bigtable driver on top of `@google-cloud/bigtable` 7.x: the only module
  * that loads the client. Client errors become `DriverError`s with the gRPC code.
- * Table admin lives in `admin-ops.ts`; writes in `data-ops.ts`, reads in
- * `read-stream.ts`, CheckAndMutateRow and ReadModifyWriteRow in `atomic-ops.ts`.
+ * Writes are sent as pre-encoded raw mutations; reads are pull-based streams
+ * that `cancel()` ends on the server.
  *
  * @example
  * ```ts
@@ -50,6 +67,13 @@ export class GoogleCloudDriver implements BigtableDriver {
   readonly #ownsClient: boolean;
   readonly #reads: ReadCounter = { active: 0 };
 
+  /**
+   * Wraps a client; {@link createGoogleCloudDriver} is the usual way to get a driver.
+   *
+   * @param bigtable - The client every call goes through.
+   * @param instanceId - Bigtable instance id.
+   * @param ownsClient - Whether `close()` closes the client (false for a client the caller keeps using).
+   */
   constructor(bigtable: Bigtable, instanceId: string, ownsClient: boolean) {
     this.bigtable = bigtable;
     this.instanceId = instanceId;

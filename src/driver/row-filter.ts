@@ -8,13 +8,59 @@
  * ```
  */
 export type RowFilter =
-  | { readonly kind: 'chain'; readonly filters: readonly RowFilter[] }
-  | { readonly kind: 'interleave'; readonly filters: readonly RowFilter[] }
-  | { readonly kind: 'family'; readonly name: string }
-  | { readonly kind: 'qualifiers'; readonly names: readonly string[] }
-  | { readonly kind: 'cellsPerColumn'; readonly limit: number }
-  | { readonly kind: 'timestampRange'; readonly startMicros: number | undefined; readonly endMicros: number | undefined }
-  | { readonly kind: 'valueEquals'; readonly value: Buffer }
-  | { readonly kind: 'stripValue' }
-  | { readonly kind: 'passAll' }
-  | { readonly kind: 'blockAll' };
+  | {
+      /** Applies `filters` in order, each to the output of the previous one (an empty chain passes everything). */
+      readonly kind: 'chain';
+      /** The steps of the chain. */
+      readonly filters: readonly RowFilter[];
+    }
+  | {
+      /** Runs every filter on the row and merges their outputs (an empty interleave blocks everything). */
+      readonly kind: 'interleave';
+      /** The filters whose outputs are merged. */
+      readonly filters: readonly RowFilter[];
+    }
+  | {
+      /** Keeps cells of one column family. */
+      readonly kind: 'family';
+      /** Exact family name. */
+      readonly name: string;
+    }
+  | {
+      /** Keeps cells whose qualifier is one of `names` (none blocks everything). */
+      readonly kind: 'qualifiers';
+      /** Exact column qualifiers. */
+      readonly names: readonly string[];
+    }
+  | {
+      /** Keeps the newest `limit` versions of each column. */
+      readonly kind: 'cellsPerColumn';
+      /** Versions kept per column. */
+      readonly limit: number;
+    }
+  | {
+      /** Keeps cells whose timestamp is in `[startMicros, endMicros)`. */
+      readonly kind: 'timestampRange';
+      /** Inclusive lower bound in microseconds since the epoch; `undefined` for none. */
+      readonly startMicros: number | undefined;
+      /** Exclusive upper bound in microseconds since the epoch; `undefined` for none. */
+      readonly endMicros: number | undefined;
+    }
+  | {
+      /** Keeps cells whose value equals `value` exactly. */
+      readonly kind: 'valueEquals';
+      /** The bytes compared. */
+      readonly value: Buffer;
+    }
+  | {
+      /** Keeps every cell but replaces its value with empty bytes. */
+      readonly kind: 'stripValue';
+    }
+  | {
+      /** Keeps every cell. */
+      readonly kind: 'passAll';
+    }
+  | {
+      /** Keeps no cell. */
+      readonly kind: 'blockAll';
+    };

@@ -61,9 +61,19 @@ export interface SaltOptions {
   /** Hash preset or custom function. Default `md5`. */
   hash?: SaltHashPreset | SaltHashFunction;
   /** Text of the salt segment, for adopting existing tables. */
-  format?: { width?: number; separator?: string };
+  format?: {
+    /** Minimum digits of the bucket number, zero-padded (1–16). Default: the digits of `buckets - 1`, at least 2. */
+    width?: number;
+    /** Text between the bucket and the logical key (non-empty, no `%`, not starting with a digit). Default: the key separator. */
+    separator?: string;
+  };
   /** Forward-only migration: salt only rows whose `component` (a timestamp key part) is at or after `from`. */
-  since?: { component: string; from: Date };
+  since?: {
+    /** The timestamp key property compared with `from`. */
+    component: string;
+    /** The cutoff: rows at or after it are salted, older rows keep their unsalted keys. */
+    from: Date;
+  };
 }
 
 /** Max age of cells: `'30d'`, `'12h'`, `'15m'`, `'90s'` or seconds. @example `'30d'` */
@@ -71,7 +81,9 @@ export type Duration = `${number}${'d' | 'h' | 'm' | 's'}` | number;
 
 /** A column family's garbage-collection policy. @example `{ maxVersions: 5, maxAge: '30d', mode: 'union' }` */
 export interface GcPolicy {
+  /** Keep at most this many versions of each column (a positive integer). Default: no version limit. */
   maxVersions?: number;
+  /** Collect cells older than this. Default: no age limit. */
   maxAge?: Duration;
   /** How `maxVersions` and `maxAge` combine when both are set. Default `union`. */
   mode?: 'union' | 'intersection';
@@ -79,6 +91,7 @@ export interface GcPolicy {
 
 /** Options of `@Family`. @example `@Family('measurements', { gc: { maxVersions: 5 } })` */
 export interface FamilyOptions {
+  /** Garbage-collection policy; omitted (or empty), the family has no GC rule and `sync()` removes any it has. */
   gc?: GcPolicy;
 }
 
@@ -104,6 +117,7 @@ export type ColumnLayout = 'json' | 'flatten';
 
 /** Options of `@Column`. @example `@Column({ family: 'm', type: 'float', versions: 5 })` */
 export interface ColumnOptions {
+  /** Column family; must be declared with `@Family` on the entity. */
   family: string;
   /** Column qualifier. Default: the property name. */
   qualifier?: string;

@@ -14,14 +14,25 @@ import type { Constructor } from './declarations.js';
  */
 export type PropagationStrategy =
   | {
+      /** The dependent rows are found by reading one key prefix (per salt bucket when needed). */
       readonly kind: 'prefix';
       /** The dependent's leading key parts fixed by the source key, in key order. */
       readonly keyParts: readonly string[];
       /** Salt buckets one propagation reads (1 when unsalted or the salt hashes only fixed parts). */
       readonly buckets: number;
+      /** Why this strategy applies, in words. */
       readonly reason: string;
     }
-  | { readonly kind: 'full-scan'; readonly keyParts: readonly string[]; readonly buckets: number; readonly reason: string };
+  | {
+      /** The dependent rows cannot be found by key prefix: the whole table is read (needs `allowFullScan`). */
+      readonly kind: 'full-scan';
+      /** Always empty: no leading key part is fixed. */
+      readonly keyParts: readonly string[];
+      /** Salt buckets the scan reads: all of them (1 when unsalted). */
+      readonly buckets: number;
+      /** Why a prefix read is impossible and how to fix the key layout, in words. */
+      readonly reason: string;
+    };
 
 /**
  * A compiled `@Denormalized` column: a copy of `source.field`, for the source
@@ -39,11 +50,19 @@ export interface DenormalizedSchema {
   readonly property: string;
   /** The source entity class. */
   readonly source: Constructor;
+  /** Name of the source class, for messages. */
   readonly sourceName: string;
   /** The source column copied. */
   readonly field: string;
   /** Source key part → dependent property, in the source's key order. */
-  readonly key: readonly { readonly source: string; readonly dependent: string }[];
+  readonly key: readonly {
+    /** Key part of the source entity. */
+    readonly source: string;
+    /** Property of this (dependent) entity holding its value. */
+    readonly dependent: string;
+  }[];
+  /** What a save does when the source row is missing: `error` (the default) or `skip`. */
   readonly onMissingSource: 'error' | 'skip';
+  /** How `propagate` finds the rows holding this copy. */
   readonly strategy: PropagationStrategy;
 }

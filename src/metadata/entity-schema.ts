@@ -21,10 +21,13 @@ export type { DenormalizedSchema, PropagationStrategy } from './denormalized-sch
  * ```
  */
 export interface KeyComponentCodec {
+  /** The `@KeyPart` type. */
   readonly type: KeyPartType;
   /** Zero-padded digits for numeric/epoch encodings; undefined for strings and ISO timestamps. */
   readonly width: number | undefined;
+  /** True when encoded newest/largest first (`10^width − 1 − value`). */
   readonly descending: boolean;
+  /** Text form of a timestamp component (`iso` by default); undefined for other types. */
   readonly format: TimestampKeyFormat | undefined;
   /** Value → component text (already escaped, never contains the separator). */
   encode(value: unknown): string;
@@ -34,7 +37,9 @@ export interface KeyComponentCodec {
 
 /** One component of the logical row key. @example `{ position: 0, kind: 'literal', literal: 'event' }` */
 export interface KeyComponentSchema {
+  /** Position in the key, from 0 (the `@KeyPart` index). */
   readonly position: number;
+  /** `property`: the value of an entity property; `literal`: constant text. */
   readonly kind: 'literal' | 'property';
   /** Property name (property components). */
   readonly property: string | undefined;
@@ -46,6 +51,7 @@ export interface KeyComponentSchema {
 
 /** A compiled `@Salt`. @example `schema.key.salt?.bucketOf('user42#web')` */
 export interface SaltSchema {
+  /** Number of buckets. */
   readonly buckets: number;
   /** Properties hashed, in key order. */
   readonly on: readonly string[];
@@ -61,18 +67,30 @@ export interface SaltSchema {
   readonly separator: string;
   /** Every bucket a full scan must visit, ascending. */
   readonly allBuckets: readonly number[];
-  /** Forward-only migration cutoff. */
-  readonly since: { readonly component: string; readonly position: number; readonly from: Date } | undefined;
+  /** Forward-only migration cutoff; `undefined` when every row is salted. */
+  readonly since:
+    | {
+        /** The timestamp key property compared with `from`. */
+        readonly component: string;
+        /** Its position in the key. */
+        readonly position: number;
+        /** Rows at or after this instant are salted; older rows are not. */
+        readonly from: Date;
+      }
+    | undefined;
 }
 
 /** The compiled row-key layout. @example `schema.key.components.map(c => c.property ?? c.literal)` */
 export interface KeyPlan {
   /** Only the text format exists today; a binary format may be added beside it. */
   readonly format: 'text';
+  /** Separator between key components (`@Entity` `separator`, default `#`). */
   readonly separator: string;
+  /** Key components, literals included, in position order. */
   readonly components: readonly KeyComponentSchema[];
   /** Property components' names, in key order. */
   readonly properties: readonly string[];
+  /** The compiled `@Salt`; `undefined` when the entity is not salted. */
   readonly salt: SaltSchema | undefined;
 }
 
@@ -86,19 +104,27 @@ export interface KeyPlan {
  * ```
  */
 export interface ValueCodec {
+  /** The column type, or `class` for class-typed columns. */
   readonly type: ColumnScalarType | 'class';
+  /** Value → cell bytes. */
   encode(value: unknown): Buffer;
+  /** Cell bytes → value. */
   decode(bytes: Buffer): unknown;
 }
 
 /** A compiled `@Column`. @example `schema.columnsByProperty.temperature.family // 'measurements'` */
 export interface ColumnSchema {
+  /** The entity property. */
   readonly property: string;
+  /** Column family. */
   readonly family: string;
+  /** Column qualifier (default: the property name). */
   readonly qualifier: string;
+  /** The column type, or `class` for class-typed columns. */
   readonly type: ColumnScalarType | 'class';
   /** The class, for class-typed columns. */
   readonly classType: Constructor | undefined;
+  /** Encodes and decodes the column's cells. */
   readonly codec: ValueCodec;
   /** Versions hydrated (1 for plain columns). */
   readonly versions: number;
@@ -120,13 +146,17 @@ export interface ColumnSchema {
  * ```
  */
 export interface EmbeddedFieldSchema {
+  /** Field name in the class's plain (`instanceToPlain`) form. */
   readonly name: string;
+  /** Qualifier of the field's cell (`fieldPrefix` + name; default prefix `<qualifier>.`). */
   readonly qualifier: string;
 }
 
 /** A compiled `@Family`. @example `{ name: 'measurements', gc: { kind: 'maxVersions', count: 5 } }` */
 export interface FamilySchema {
+  /** Family name. */
   readonly name: string;
+  /** The normalised GC rule of the `@Family` policy; `undefined` when there is none. */
   readonly gc: GcRule | undefined;
 }
 
@@ -142,11 +172,17 @@ export interface FamilySchema {
 export interface EntitySchema<T = unknown> {
   /** Class name, used in messages. */
   readonly name: string;
+  /** The entity class. */
   readonly target: Constructor<T>;
+  /** Bigtable table id (`@Entity` `table`). */
   readonly table: string;
+  /** Row-key layout and salt. */
   readonly key: KeyPlan;
+  /** Families declared with `@Family`. */
   readonly families: readonly FamilySchema[];
+  /** Columns declared with `@Column`. */
   readonly columns: readonly ColumnSchema[];
+  /** The same columns, by property name. */
   readonly columnsByProperty: Readonly<Record<string, ColumnSchema>>;
   /** Property decorated with `@CellTimestamp()`. */
   readonly cellTimestamp: string | undefined;

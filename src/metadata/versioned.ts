@@ -7,6 +7,7 @@
  * ```
  */
 export interface CellVersion<T> {
+  /** The decoded cell value. */
   readonly value: T;
   /** Cell timestamp (millisecond granularity). */
   readonly timestamp: Date;

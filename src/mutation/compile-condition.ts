@@ -18,10 +18,28 @@ import type { EntityProperty } from '../metadata/key-type.js';
  * ```
  */
 export type SaveCondition<T> =
-  | { column: EntityProperty<T>; equals: unknown }
-  | { column: EntityProperty<T>; notEquals: unknown }
-  | { column: EntityProperty<T>; exists: boolean }
-  | { rowExists: boolean };
+  | {
+      /** The column tested (not a `flatten` column, which has one cell per field). */
+      column: EntityProperty<T>;
+      /** Applies when the column's latest value, encoded with its codec, equals this value's encoding. */
+      equals: unknown;
+    }
+  | {
+      /** The column tested (not a `flatten` column, which has one cell per field). */
+      column: EntityProperty<T>;
+      /** Applies unless the column's latest value equals this one (so also when the cell is missing). */
+      notEquals: unknown;
+    }
+  | {
+      /** The column tested (not a `flatten` column, which has one cell per field). */
+      column: EntityProperty<T>;
+      /** `true`: applies when the column has a cell; `false`: when it has none. */
+      exists: boolean;
+    }
+  | {
+      /** `true`: applies when the row has any cell; `false`: when the row does not exist (insert if absent). */
+      rowExists: boolean;
+    };
 
 /**
  * Compiles a conditional save to one CheckAndMutateRow: the predicate, and the

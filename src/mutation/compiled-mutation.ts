@@ -8,10 +8,36 @@
  * ```
  */
 export type CellMutation =
-  | { readonly kind: 'setCell'; readonly family: string; readonly qualifier: string; readonly timestampMicros: number; readonly value: Buffer }
-  | { readonly kind: 'deleteFromColumn'; readonly family: string; readonly qualifier: string }
-  | { readonly kind: 'deleteFromFamily'; readonly family: string }
-  | { readonly kind: 'deleteFromRow' };
+  | {
+      /** Writes one cell version (replacing a version with the same timestamp). */
+      readonly kind: 'setCell';
+      /** Column family. */
+      readonly family: string;
+      /** Column qualifier. */
+      readonly qualifier: string;
+      /** Cell timestamp in microseconds since the Unix epoch. */
+      readonly timestampMicros: number;
+      /** The encoded cell value. */
+      readonly value: Buffer;
+    }
+  | {
+      /** Deletes every version of one column. */
+      readonly kind: 'deleteFromColumn';
+      /** Column family. */
+      readonly family: string;
+      /** Column qualifier. */
+      readonly qualifier: string;
+    }
+  | {
+      /** Deletes every cell of one family in the row. */
+      readonly kind: 'deleteFromFamily';
+      /** Column family. */
+      readonly family: string;
+    }
+  | {
+      /** Deletes the whole row. */
+      readonly kind: 'deleteFromRow';
+    };
 
 /**
  * An atomic MutateRow: every mutation applies to `rowKey` together, in order.
@@ -24,11 +50,13 @@ export type CellMutation =
  * ```
  */
 export interface CompiledMutation {
+  /** Table id. */
   readonly table: string;
   /** Physical row key bytes (salt segment included). */
   readonly rowKey: Buffer;
   /** The same key as text, for messages and logs. */
   readonly rowKeyText: string;
+  /** The cell changes, applied in order. */
   readonly mutations: readonly CellMutation[];
   /** True when re-applying the mutation gives the same row (explicit timestamps, no server time): safe to retry. */
   readonly idempotent: boolean;

@@ -7,7 +7,7 @@
  * import { BigtableModule, InjectRepository } from 'bigtable-mapper/nest';
  * ```
  *
- * @module
+ * @module bigtable-mapper/nest
  */
 export { BigtableModule } from './bigtable-module.js';
 export type { BigtableModuleOptions, BigtableModuleAsyncOptions } from './module-options.js';

@@ -20,7 +20,13 @@ import { Repository } from './repository.js';
  * const options: BigtableMapperOptions = { emulatorHost: '127.0.0.1:8086', instance: 'dev', entities: [Reading] };
  * ```
  */
-export type BigtableMapperOptions = (GoogleCloudDriverOptions | { driver: BigtableDriver }) & {
+export type BigtableMapperOptions = (
+  | GoogleCloudDriverOptions
+  | {
+      /** A driver to use instead of creating one; `close()` leaves it open. */
+      driver: BigtableDriver;
+    }
+) & {
   /** Entities whose tables `sync()` manages (entities passed to `getRepository()` are added). */
   entities?: Constructor[];
 };
@@ -31,7 +37,7 @@ export type BigtableMapperOptions = (GoogleCloudDriverOptions | { driver: Bigtab
  *
  * @example
  * ```ts
- * const mapper = new BigtableMapper({ projectId: 'p', instance: 'i', clientOptions: {}, entities: [Reading] });
+ * const mapper = new BigtableMapper({ clientOptions: { projectId: 'p' }, instance: 'i', entities: [Reading] });
  * await mapper.sync();
  * const readings = mapper.getRepository(Reading);
  * await mapper.close();
@@ -44,6 +50,12 @@ export class BigtableMapper {
   readonly #entities = new Map<Function, EntitySchema>();
   readonly #repositories = new Map<Function, Repository<object>>();
 
+  /**
+   * Creates the driver (unless `driver` is given) and compiles and registers
+   * `entities`. Throws `ValidationError` for invalid connection options, and
+   * `MetadataError` for an invalid entity or for two entities that declare the
+   * same family of one table with different GC rules.
+   */
   constructor(options: BigtableMapperOptions) {
     this.#ownsDriver = !('driver' in options);
     this.driver = 'driver' in options ? options.driver : createGoogleCloudDriver(options);

@@ -15,6 +15,7 @@ export interface BulkWriteOptions {
 
 /** Result of a bulk write that fully succeeded. @example `{ written: 1000 }` */
 export interface BulkWriteResult {
+  /** Number of rows written. */
   readonly written: number;
 }
 

@@ -10,6 +10,7 @@ import { ValidationError } from '../errors/validation-error.js';
 
 /** One page of a scan. @example `const { items, cursor } = await repo.page({ where: { sensorId: 's1' }, limit: 100 });` */
 export interface Page<T> {
+  /** The entities of this page, in scan order; at most `limit` of them. */
   readonly items: T[];
   /** Pass back as `cursor` to read the next page; `undefined` when there is none. */
   readonly cursor: string | undefined;

@@ -6,16 +6,17 @@ import { closeInBackground, toAsyncIterator } from './to-observable.js';
  * `concatMap` with backpressure: applies `project` to each item of a pull-based
  * iterator and pulls the next item only when the previous inner observable
  * completed. RxJS operators cannot ask their upstream to wait, so
- * `iterableToObservable(f).pipe(concatMap(p))` buffers every row of the scan
+ * `repo.scan(query).pipe(concatMap(p))` buffers every row of the scan
  * inside `concatMap` when `p` is slow; this reads no more than one row ahead.
  *
- * Cold like {@link iterableToObservable}; unsubscribing cancels the inner
- * observable and calls the iterator's `return()` (cancelling every source);
- * errors from the iterator, `project` or an inner observable go to `error`.
+ * Cold like {@link Repository.scan}: `factory` runs once per subscription.
+ * Unsubscribing cancels the inner observable and calls the iterator's
+ * `return()` (cancelling every source); errors from the iterator, `project`
+ * or an inner observable go to `error`.
  *
  * @example
  * ```ts
- * const saved$ = concatMapFromIterable(() => mergeUnordered(buckets, { concurrency: 4 }), (row) => save(row));
+ * const saved$ = concatMapFromIterable(() => readings.iterate({ where: { sensorId: 's1' } }), (row) => from(publish(row)));
  * ```
  */
 export function concatMapFromIterable<T, R>(

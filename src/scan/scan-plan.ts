@@ -15,7 +15,9 @@ export interface ScanSource {
   readonly id: number;
   /** Salt segment that prefixes every key of this range (`''` when unsalted). */
   readonly segment: string;
+  /** `salted`: one salt bucket; `unsalted`: an unsalted entity, or the rows a forward-only salt (`since`) left unsalted. */
   readonly layout: 'salted' | 'unsalted';
+  /** Physical key range read (salt segment included). */
   readonly range: KeyRange;
 }
 
@@ -29,11 +31,17 @@ export interface ScanSource {
  * ```
  */
 export interface ScanPlan {
+  /** Table id. */
   readonly table: string;
+  /** The ranges read, one per salt bucket that can hold matching rows (plus the unsalted layout of a forward-only salt). */
   readonly sources: readonly ScanSource[];
+  /** Server-side filter: the selected columns, their versions, and cells the GC policy has already condemned left out. */
   readonly filter: RowFilter;
+  /** Maximum rows returned in total; `undefined` for no limit. */
   readonly limit: number | undefined;
+  /** `key`: merged in logical key order; `none`: unordered. */
   readonly order: 'key' | 'none';
+  /** Maximum range reads in flight for `order: 'none'`. */
   readonly concurrency: number;
   /** Fingerprint of the query, stored in cursors so a cursor is only used with its own query. */
   readonly scope: string;

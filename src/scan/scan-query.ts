@@ -11,9 +11,13 @@ import type { ReadOptions } from './read-options.js';
  * ```
  */
 export interface RangeCondition<V> {
+  /** Greater than (exclusive lower bound). */
   gt?: V;
+  /** Greater than or equal to (inclusive lower bound). */
   gte?: V;
+  /** Less than (exclusive upper bound). */
   lt?: V;
+  /** Less than or equal to (inclusive upper bound). */
   lte?: V;
 }
 

@@ -15,10 +15,50 @@ import { describeGcRule } from './gc-rule.js';
  * ```
  */
 export type SchemaChange =
-  | { kind: 'create-table'; table: string; families: ActualFamily[]; description: string }
-  | { kind: 'create-family'; table: string; family: ActualFamily; description: string }
-  | { kind: 'update-gc'; table: string; family: string; from: GcRule | undefined; to: GcRule | undefined; description: string }
-  | { kind: 'drop-family'; table: string; family: string; description: string };
+  | {
+      /** Create a missing table with its families. */
+      kind: 'create-table';
+      /** Table id. */
+      table: string;
+      /** The families created with the table, with their GC rules. */
+      families: ActualFamily[];
+      /** The change in words, e.g. `create table "readings" with families m (gc max 5 versions)`. */
+      description: string;
+    }
+  | {
+      /** Add a declared family that the existing table lacks. */
+      kind: 'create-family';
+      /** Table id. */
+      table: string;
+      /** The family created, with its GC rule. */
+      family: ActualFamily;
+      /** The change in words. */
+      description: string;
+    }
+  | {
+      /** Replace a family's GC rule that differs from the declared one. */
+      kind: 'update-gc';
+      /** Table id. */
+      table: string;
+      /** Family name. */
+      family: string;
+      /** The rule the instance has; `undefined` for none. */
+      from: GcRule | undefined;
+      /** The declared rule; `undefined` removes the rule. */
+      to: GcRule | undefined;
+      /** The change in words. */
+      description: string;
+    }
+  | {
+      /** Delete a family that no entity declares, with its data (only with `allowDropFamilies`). */
+      kind: 'drop-family';
+      /** Table id. */
+      table: string;
+      /** Family name. */
+      family: string;
+      /** The change in words. */
+      description: string;
+    };
 
 /**
  * A `create-table` change.

@@ -20,7 +20,7 @@ const ALREADY_EXISTS = 6;
 export type SchemaSyncDriver = Pick<BigtableDriver, 'getFamilies' | 'createTable' | 'createFamily' | 'setFamilyGc' | 'deleteFamily'>;
 
 /**
- * Options of {@link syncSchema}.
+ * Options of {@link BigtableMapper.sync}.
  *
  * @example
  * ```ts
@@ -35,11 +35,11 @@ export interface SchemaSyncOptions {
 }
 
 /**
- * What {@link syncSchema} found and did.
+ * What {@link BigtableMapper.sync} found and did.
  *
  * @example
  * ```ts
- * const { changes, applied } = await syncSchema(driver, schemas, { dryRun: true });
+ * const { changes, applied } = await mapper.sync({ dryRun: true });
  * for (const c of changes) console.log(c.description);
  * ```
  */

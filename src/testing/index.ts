@@ -9,7 +9,7 @@
  * const bigtable = new Bigtable(emulatorClientOptions(emulator.host));
  * ```
  *
- * @module
+ * @module bigtable-mapper/testing
  */
 export { findEmulatorBinary } from './find-emulator.js';
 export { freePort } from './free-port.js';

@@ -38,6 +38,7 @@ export interface StartEmulatorOptions {
 export interface EmulatorHandle {
   /** `'127.0.0.1:PORT'`, for `apiEndpoint` or `BIGTABLE_EMULATOR_HOST`. */
   readonly host: string;
+  /** The TCP port the emulator listens on (127.0.0.1). */
   readonly port: number;
   /** Pid of the `cbtemulator` process. */
   readonly pid: number;
