@@ -1,14 +1,29 @@
 import type { RowFilter } from '../driver/row-filter.js';
-import type { EntitySchema } from '../metadata/entity-schema.js';
+import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import { cellQualifiers } from '../metadata/column-cells.js';
 import { gcFilterBounds } from './gc-enforce.js';
 import type { ResolvedRead } from './read-options.js';
 
+interface FamilyRead {
+  family: string;
+  /** Most versions any selected column of the family reads. */
+  versions: number;
+  /** Selected columns grouped by versions, each with its qualifiers. */
+  groups: Map<number, string[]>;
+  /** Every column of the family is selected. */
+  whole: boolean;
+}
+
 /**
  * Builds the server-side filter of a read: only the selected columns, only as
  * many versions as asked, and nothing the family's GC policy has condemned.
- * Columns of one family that read the same number of versions share a chain;
- * a `flatten` column lists the exact qualifier of each of its fields.
+ *
+ * Qualifier filters are regular expressions that Bigtable evaluates on every
+ * cell (on the emulator they halve scan throughput), so they are sent only
+ * when a family is partly selected. A family read whole is one chain of
+ * family, age bound and version cap; when every family is read whole with the
+ * same cap and no age bound, the filter is that cap alone. Hydration decodes
+ * declared columns only and applies each column's own version count and GC.
  *
  * @example
  * ```ts
@@ -18,20 +33,55 @@ import type { ResolvedRead } from './read-options.js';
  */
 export function planReadFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: number): RowFilter {
   if (read.columns.length === 0) return { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] };
-  const groups = new Map<string, { family: string; versions: number; qualifiers: string[] }>();
+  const families = familyReads(schema, read);
+  const chains = families.flatMap((f) => familyChains(schema, f, nowMicros));
+  const caps = new Set(families.map((f) => capOf(schema, f.family, f.versions, nowMicros)));
+  const everyFamilyWhole = families.length === schema.families.length && families.every((f) => f.whole && chainsOf(f) === 1);
+  if (everyFamilyWhole && caps.size === 1 && families.every((f) => ageBound(schema, f.family, nowMicros) === undefined)) {
+    return { kind: 'cellsPerColumn', limit: [...caps][0] as number };
+  }
+  return chains.length === 1 ? (chains[0] as RowFilter) : { kind: 'interleave', filters: chains };
+}
+
+function familyReads(schema: EntitySchema, read: ResolvedRead): FamilyRead[] {
+  const byFamily = new Map<string, FamilyRead>();
   for (const column of read.columns) {
     const versions = read.versions[column.property] ?? 1;
-    const id = `${column.family}\u0000${versions}`;
-    const group = groups.get(id) ?? { family: column.family, versions, qualifiers: [] };
-    group.qualifiers.push(...cellQualifiers(column));
-    groups.set(id, group);
+    const entry = byFamily.get(column.family) ?? { family: column.family, versions: 0, groups: new Map<number, string[]>(), whole: false };
+    entry.versions = Math.max(entry.versions, versions);
+    entry.groups.set(versions, [...(entry.groups.get(versions) ?? []), ...cellQualifiers(column)]);
+    byFamily.set(column.family, entry);
   }
-  const chains: RowFilter[] = [...groups.values()].map(({ family, versions, qualifiers }) => {
-    const gc = gcFilterBounds(schema.families.find((f) => f.name === family)?.gc, nowMicros);
-    const filters: RowFilter[] = [{ kind: 'family', name: family }, { kind: 'qualifiers', names: qualifiers }];
-    if (gc.startMicros !== undefined) filters.push({ kind: 'timestampRange', startMicros: gc.startMicros, endMicros: undefined });
-    filters.push({ kind: 'cellsPerColumn', limit: Math.min(versions, gc.maxVersions ?? versions) });
+  for (const entry of byFamily.values()) {
+    const declared = schema.columns.filter((c: ColumnSchema) => c.family === entry.family);
+    entry.whole = declared.every((c) => read.columns.includes(c));
+  }
+  return [...byFamily.values()];
+}
+
+/** A family read whole needs one chain (hydration caps each column); otherwise one per version group. */
+function chainsOf(f: FamilyRead): number {
+  return f.whole ? 1 : f.groups.size;
+}
+
+function familyChains(schema: EntitySchema, f: FamilyRead, nowMicros: number): RowFilter[] {
+  const start = ageBound(schema, f.family, nowMicros);
+  const chain = (versions: number, qualifiers: readonly string[] | undefined): RowFilter => {
+    const filters: RowFilter[] = [{ kind: 'family', name: f.family }];
+    if (qualifiers !== undefined) filters.push({ kind: 'qualifiers', names: qualifiers });
+    if (start !== undefined) filters.push({ kind: 'timestampRange', startMicros: start, endMicros: undefined });
+    filters.push({ kind: 'cellsPerColumn', limit: capOf(schema, f.family, versions, nowMicros) });
     return { kind: 'chain', filters };
-  });
-  return chains.length === 1 ? (chains[0] as RowFilter) : { kind: 'interleave', filters: chains };
+  };
+  if (f.whole) return [chain(f.versions, undefined)];
+  return [...f.groups.entries()].map(([versions, qualifiers]) => chain(versions, qualifiers));
+}
+
+function capOf(schema: EntitySchema, family: string, versions: number, nowMicros: number): number {
+  const gc = gcFilterBounds(schema.families.find((f) => f.name === family)?.gc, nowMicros);
+  return Math.min(versions, gc.maxVersions ?? versions);
+}
+
+function ageBound(schema: EntitySchema, family: string, nowMicros: number): number | undefined {
+  return gcFilterBounds(schema.families.find((f) => f.name === family)?.gc, nowMicros).startMicros;
 }

@@ -102,7 +102,7 @@ describe('planScan: unsalted', () => {
     expect(plan(Reading, { where: { sensorId: 's1' } })).toEqual<ScanPlan>({
       table: 'readings',
       sources: [source(0, '', 'unsalted', range('s1#', true, 's1$'))],
-      filter: { kind: 'chain', filters: [{ kind: 'family', name: 'm' }, { kind: 'qualifiers', names: ['temp', 'note'] }, { kind: 'cellsPerColumn', limit: 1 }] },
+      filter: { kind: 'cellsPerColumn', limit: 1 },
       limit: undefined,
       order: 'key',
       concurrency: 8,

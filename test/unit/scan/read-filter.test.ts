@@ -65,19 +65,38 @@ describe('resolveRead', () => {
 });
 
 describe('planReadFilter', () => {
-  it('fetches each selected column, capped by versions and by the family’s GC rule', () => {
+  it('reads whole families without qualifier filters, capped by versions and by the family’s GC rule', () => {
     expect(filterOf()).toEqual({
       kind: 'interleave',
       filters: [
-        chain(family('m'), qualifiers('temp'), cells(3)), // versions 5, maxVersions 3 → 3
-        chain(family('m'), qualifiers('hum'), cells(2)),
-        chain(family('m'), qualifiers('name'), cells(1)),
-        chain(family('logs'), qualifiers('log'), since(ONE_DAY_AGO), cells(10)), // maxAge → timestamp range start
-        chain(family('u'), qualifiers('hits'), since(ONE_HOUR_AGO), cells(2)), // union: both bounds
-        chain(family('i'), qualifiers('misses'), cells(5)), // intersection: nothing server-side
-        chain(family('plain'), qualifiers('p'), cells(1)),
+        chain(family('m'), cells(3)), // most versions read in m is 5, maxVersions 3 → 3; hydrate caps each column
+        chain(family('logs'), since(ONE_DAY_AGO), cells(10)), // maxAge → timestamp range start
+        chain(family('u'), since(ONE_HOUR_AGO), cells(2)), // union: both bounds
+        chain(family('i'), cells(5)), // intersection: nothing server-side
+        chain(family('plain'), cells(1)),
       ],
     });
+  });
+
+  it('lists qualifiers only for a partly selected family, one chain per version count', () => {
+    expect(filterOf({ select: ['temp', 'name'] })).toEqual({
+      kind: 'interleave',
+      filters: [chain(family('m'), qualifiers('temp'), cells(3)), chain(family('m'), qualifiers('name'), cells(1))],
+    });
+  });
+
+  it('sends only a version cap when every family is read whole with the same cap and no age bound', () => {
+    @Entity({ table: 'plain-rows' })
+    @Family('a')
+    @Family('b', { gc: { maxVersions: 1 } })
+    class Plain {
+      @KeyPart(0, { type: 'string' }) id!: string;
+      @Column({ family: 'a', type: 'string' }) x?: string;
+      @Column({ family: 'b', type: 'string' }) y?: string;
+    }
+    const plain = compileEntity(Plain);
+    expect(planReadFilter(plain, resolveRead(plain), NOW_MICROS)).toEqual(cells(1));
+    expect(planReadFilter(plain, resolveRead(plain, { select: ['x'] }), NOW_MICROS)).toEqual(chain(family('a'), cells(1)));
   });
 
   it('shares one chain between columns of a family that read the same number of versions', () => {
@@ -91,12 +110,20 @@ describe('planReadFilter', () => {
   });
 
   it('uses the column qualifier, not the property name', () => {
-    expect(filterOf({ select: ['plainText'] })).toEqual(chain(family('plain'), qualifiers('p'), cells(1)));
+    @Entity({ table: 'renamed' })
+    @Family('f')
+    class Renamed {
+      @KeyPart(0, { type: 'string' }) id!: string;
+      @Column({ family: 'f', qualifier: 'p', type: 'string' }) plainText?: string;
+      @Column({ family: 'f', type: 'string' }) other?: string;
+    }
+    const renamed = compileEntity(Renamed);
+    expect(planReadFilter(renamed, resolveRead(renamed, { select: ['plainText'] }), NOW_MICROS)).toEqual(chain(family('f'), qualifiers('p'), cells(1)));
   });
 
   it('floors the maxAge cutoff to whole milliseconds', () => {
-    expect(filterOf({ select: ['log'] }, NOW_MICROS + 123)).toEqual(chain(family('logs'), qualifiers('log'), since(ONE_DAY_AGO), cells(10)));
-    expect(filterOf({ select: ['log'] }, NOW_MICROS + 1999)).toEqual(chain(family('logs'), qualifiers('log'), since(ONE_DAY_AGO + 1000), cells(10)));
+    expect(filterOf({ select: ['log'] }, NOW_MICROS + 123)).toEqual(chain(family('logs'), since(ONE_DAY_AGO), cells(10)));
+    expect(filterOf({ select: ['log'] }, NOW_MICROS + 1999)).toEqual(chain(family('logs'), since(ONE_DAY_AGO + 1000), cells(10)));
   });
 
   it('reads only row existence when no column is selected', () => {
@@ -112,6 +139,6 @@ describe('planReadFilter', () => {
   });
 
   it('is the filter planScan puts in the plan', () => {
-    expect(planScan(schema, { select: ['hits'], versions: 3 }, NOW_MICROS).filter).toEqual(chain(family('u'), qualifiers('hits'), since(ONE_HOUR_AGO), cells(2)));
+    expect(planScan(schema, { select: ['hits'], versions: 3 }, NOW_MICROS).filter).toEqual(chain(family('u'), since(ONE_HOUR_AGO), cells(2)));
   });
 });
