@@ -28,6 +28,23 @@ export interface RawEntry {
   readonly mutations: readonly RawMutation[];
 }
 
+const QUALIFIER_CACHE_LIMIT = 10_000;
+const qualifierCache = new Map<string, Buffer>();
+
+/**
+ * The UTF-8 bytes of a qualifier, shared between entries: qualifiers come from
+ * entity schemas, so a few buffers serve every row (the client and protobufjs
+ * only read them). Past a cap, new qualifiers are encoded each time.
+ */
+function qualifierBytes(qualifier: string): Buffer {
+  let bytes = qualifierCache.get(qualifier);
+  if (bytes === undefined) {
+    bytes = Buffer.from(qualifier, 'utf8');
+    if (qualifierCache.size < QUALIFIER_CACHE_LIMIT) qualifierCache.set(qualifier, bytes);
+  }
+  return bytes;
+}
+
 /**
  * Converts one {@link CellMutation} to its raw proto; qualifiers become UTF-8 bytes.
  * @internal
@@ -43,13 +60,13 @@ export function toRawMutation(mutation: CellMutation): RawMutation {
       return {
         setCell: {
           familyName: mutation.family,
-          columnQualifier: Buffer.from(mutation.qualifier, 'utf8'),
+          columnQualifier: qualifierBytes(mutation.qualifier),
           timestampMicros: mutation.timestampMicros,
           value: mutation.value,
         },
       };
     case 'deleteFromColumn':
-      return { deleteFromColumn: { familyName: mutation.family, columnQualifier: Buffer.from(mutation.qualifier, 'utf8') } };
+      return { deleteFromColumn: { familyName: mutation.family, columnQualifier: qualifierBytes(mutation.qualifier) } };
     case 'deleteFromFamily':
       return { deleteFromFamily: { familyName: mutation.family } };
     case 'deleteFromRow':

@@ -50,18 +50,29 @@ export function timestampMicros(value: unknown): number {
 export function fromClientRow(row: unknown): RowData {
   const { id, data } = row as { id: unknown; data?: Record<string, Record<string, readonly { value: unknown; timestamp: unknown }[]>> };
   const key = Buffer.isBuffer(id) ? id : Buffer.from(String(id), 'utf8');
-  const cells = Object.fromEntries(
-    Object.entries(data ?? {}).map(([family, columns]): [string, CellsByQualifier] => [
-      family,
-      Object.fromEntries(
-        Object.entries(columns).map(([qualifier, versions]): [string, readonly CellData[]] => [
-          qualifier,
-          versions.map((cell) => ({ value: cellValueBytes(cell.value), timestampMicros: timestampMicros(cell.timestamp) })),
-        ]),
-      ),
-    ]),
-  );
+  const cells: Record<string, CellsByQualifier> = {};
+  if (data === undefined) return { key, cells };
+  for (const family of Object.keys(data)) {
+    const columns = data[family] as Record<string, readonly { value: unknown; timestamp: unknown }[]>;
+    const out: Record<string, readonly CellData[]> = {};
+    for (const qualifier of Object.keys(columns)) {
+      const versions = columns[qualifier] as readonly { value: unknown; timestamp: unknown }[];
+      const list: CellData[] = new Array<CellData>(versions.length);
+      for (let i = 0; i < versions.length; i++) {
+        const cell = versions[i] as { value: unknown; timestamp: unknown };
+        list[i] = { value: cellValueBytes(cell.value), timestampMicros: timestampMicros(cell.timestamp) };
+      }
+      put(out, qualifier, list);
+    }
+    put(cells, family, out);
+  }
   return { key, cells };
+}
+
+/** Sets an own enumerable property, also for the key `__proto__` (as `Object.fromEntries` does). */
+function put<V>(target: Record<string, V>, key: string, value: V): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { encodeRowKey } from '../codec/physical-key.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { deepFreeze } from '../util/deep-freeze.js';
 import { compileColumnValue, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from './compiled-mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
@@ -28,15 +27,32 @@ export function compileSave<T>(schema: EntitySchema<T>, entity: T, options: Comp
   const { key, text } = encodeRowKey(schema, record);
   const micros = rowTimestampMicros(schema, record, options.now ?? Date.now());
   const cells: CellMutation[] = [];
-  for (const column of schema.columns) cells.push(...compileColumnValue(schema, column, record[column.property], micros));
-  if (!cells.some((c) => c.kind === 'setCell')) {
+  let writes = false;
+  for (const column of schema.columns) {
+    for (const cell of compileColumnValue(schema, column, record[column.property], micros)) {
+      cells.push(cell);
+      writes ||= cell.kind === 'setCell';
+    }
+  }
+  if (!writes) {
     throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: nothing to write, every column is undefined or null. Fix: set at least one column (a Bigtable row exists only while it has a cell), or use delete()`, { entity: schema.name, rowKey: text });
   }
   const mutations: CellMutation[] = options.mode === 'replace' ? [{ kind: 'deleteFromRow' }, ...cells.filter((c) => c.kind === 'setCell')] : cells;
   if (mutations.length > MAX_MUTATIONS_PER_REQUEST) {
     throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: ${mutations.length} cell mutations exceed Bigtable's ${MAX_MUTATIONS_PER_REQUEST} per row write. Fix: write fewer versions per save`, { entity: schema.name, rowKey: text });
   }
-  return deepFreeze({ table: schema.table, rowKey: key, rowKeyText: text, mutations, idempotent: true });
+  return freezeMutation({ table: schema.table, rowKey: key, rowKeyText: text, mutations, idempotent: true });
+}
+
+/**
+ * Freezes a freshly built mutation, its list and every cell mutation: the
+ * same result as `deepFreeze` for this shape (values are Buffers, which are
+ * never frozen) at a fraction of its cost on the bulk-write hot path.
+ */
+function freezeMutation(mutation: CompiledMutation): CompiledMutation {
+  for (const cell of mutation.mutations) Object.freeze(cell);
+  Object.freeze(mutation.mutations);
+  return Object.freeze(mutation);
 }
 
 /** Checks that an entity is an object. @internal */
