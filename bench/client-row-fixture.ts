@@ -1,0 +1,18 @@
+import { FAMILY, type WideValues } from './entities.js';
+import { floatBytes, STRING_COLUMNS } from './dataset.js';
+import type { RawRow } from './raw-rows.js';
+
+/**
+ * A client `Row` exactly as `createReadStream({ decode: false })` yields it for
+ * a wide row (Buffers, the int64 column pre-decoded to a number by the client,
+ * timestamps as decimal strings), for the CPU-only workload.
+ * @example `clientRow('row#0000000001', wideValues(1), '1700000000000000')`
+ */
+export function clientRow(key: string, v: WideValues, timestamp: string): RawRow {
+  const cell = (value: unknown): { value: unknown; labels: string[]; timestamp: string }[] => [{ value, labels: [], timestamp }];
+  const columns: Record<string, ReturnType<typeof cell>> = {};
+  for (const name of STRING_COLUMNS) columns[name] = cell(Buffer.from(v[name], 'utf8'));
+  columns['count'] = cell(v.count);
+  columns['score'] = cell(floatBytes(v.score));
+  return { id: Buffer.from(key, 'utf8'), data: { [FAMILY]: columns } };
+}

@@ -1,0 +1,111 @@
+import { Mutation } from '@google-cloud/bigtable/build/src/mutation.js';
+import { compileEntity, encodeRowKey } from '../../src/index.js';
+import { fromClientRow } from '../../src/driver/client-row.js';
+import { toRawEntry } from '../../src/driver/client-mutation.js';
+import { compileSave } from '../../src/mutation/compile-save.js';
+import { hydrate } from '../../src/scan/hydrate.js';
+import { resolveRead } from '../../src/scan/read-options.js';
+import { clientRow } from '../client-row-fixture.js';
+import { nsPerCall } from '../cpu-timer.js';
+import { defineSaltedEvent, defineWideRow, type WideValues } from '../entities.js';
+import { entities, eventKey, plainRows, wideKey } from '../dataset.js';
+import { objectEntry, prebuiltEntry } from '../raw-entries.js';
+import { toWideValues, type RawRow } from '../raw-rows.js';
+import type { BenchContext } from '../context.js';
+import type { CpuItem, CpuResult, Ratio } from '../results.js';
+
+const DISTINCT = 1_000;
+
+/**
+ * Workload 5, CPU only (no database): nanoseconds per entity of each step the
+ * mapper adds (key encoding, salting, `compileSave`, the driver's conversion
+ * to a raw entry, the driver's row normalisation, `hydrate`) next to the raw
+ * client's own per-row work (building an object entry and its
+ * `Mutation.parse`, building a pre-built entry, turning a client row into a
+ * plain object).
+ * @example `const result = cpuCost(ctx);`
+ */
+export function cpuCost(ctx: BenchContext): CpuResult {
+  const n = ctx.options.cpuIterations;
+  ctx.log(`cpu: ${n} entities per timed pass`);
+  const Wide = defineWideRow('cpu-wide');
+  const Salted = defineSaltedEvent('cpu-salted');
+  const wide = compileEntity(Wide);
+  const salted = compileEntity(Salted);
+  const salt = salted.key.salt;
+  if (salt === undefined) throw new Error('the salted bench entity has no salt');
+  const now = Date.now();
+  const at = <T>(list: readonly T[], i: number): T => list[i % DISTINCT] as T;
+  const wideInputs = (): WideValues[] => entities(Wide, 0, DISTINCT);
+  const clientRows = (): RawRow[] => plainRows(0, DISTINCT).map((v) => clientRow(wideKey(v.id), v, String(now * 1000)));
+
+  /** Prepares an item's inputs just before timing it, so no item's retained data slows another's allocations. */
+  const measure = (id: string, label: string, side: CpuItem['side'], prepare: () => (i: number) => unknown): CpuItem => {
+    const item = { id, label, side, nsPerEntity: nsPerCall(prepare(), n) };
+    ctx.log(`  ${label}: ${item.nsPerEntity} ns/entity`);
+    return item;
+  };
+  const items: CpuItem[] = [
+    measure('key-encode', 'mapper: encode row key (unsalted)', 'mapper', () => {
+      const inputs = wideInputs() as unknown as Record<string, unknown>[];
+      return (i) => encodeRowKey(wide, at(inputs, i));
+    }),
+    measure('key-encode-salted', 'mapper: encode row key (salted, 8 buckets)', 'mapper', () => {
+      const inputs = entities(Salted, 0, DISTINCT) as unknown as Record<string, unknown>[];
+      return (i) => encodeRowKey(salted, at(inputs, i));
+    }),
+    measure('salt-bucket', 'mapper: salt bucket alone (md5)', 'mapper', () => {
+      const keys = plainRows(0, DISTINCT).map((v) => eventKey(v.id));
+      return (i) => salt.bucketOf(at(keys, i));
+    }),
+    measure('compile-save', 'mapper: compileSave (10 cells)', 'mapper', () => {
+      const inputs = wideInputs();
+      return (i) => compileSave(wide, at(inputs, i), { now });
+    }),
+    measure('to-raw-entry', 'mapper driver: CompiledMutation -> raw entry', 'mapper', () => {
+      const compiled = wideInputs().map((e) => compileSave(wide, e, { now }));
+      return (i) => toRawEntry(at(compiled, i));
+    }),
+    measure('from-client-row', 'mapper driver: client row -> RowData', 'mapper', () => {
+      const rows = clientRows();
+      return (i) => fromClientRow(at(rows, i));
+    }),
+    measure('hydrate', 'mapper: hydrate (RowData -> entity)', 'mapper', () => {
+      const rows = clientRows().map(fromClientRow);
+      const read = resolveRead(wide as never);
+      return (i) => hydrate(wide, at(rows, i), read, now * 1000);
+    }),
+    measure('raw-object-entry', 'raw: build object entry', 'raw', () => {
+      const plain = plainRows(0, DISTINCT);
+      return (i) => objectEntry(wideKey(at(plain, i).id), at(plain, i));
+    }),
+    measure('raw-mutation-parse', 'raw: build object entry + client Mutation.parse', 'raw', () => {
+      const plain = plainRows(0, DISTINCT);
+      return (i) => Mutation.parse({ ...objectEntry(wideKey(at(plain, i).id), at(plain, i)), method: 'insert' } as unknown as Mutation);
+    }),
+    measure('raw-prebuilt-entry', 'raw: build pre-built rawMutation entry', 'raw', () => {
+      const plain = plainRows(0, DISTINCT);
+      return (i) => prebuiltEntry(wideKey(at(plain, i).id), at(plain, i), now * 1000);
+    }),
+    measure('raw-row-to-object', 'raw: client row -> plain object', 'raw', () => {
+      const rows = clientRows();
+      return (i) => toWideValues(at(rows, i), 4);
+    }),
+  ];
+  const ns = (id: string): number => items.find((x) => x.id === id)?.nsPerEntity ?? Number.NaN;
+  const speed = (id: string, label: string, raw: number, mapper: number): Ratio => ({ id, label, value: Math.round((raw / mapper) * 1000) / 1000 });
+  const mapperWrite = ns('compile-save') + ns('to-raw-entry');
+  const mapperRead = ns('from-client-row') + ns('hydrate');
+  return {
+    kind: 'cpu',
+    id: 'cpu',
+    title: `CPU per entity, no database (${n.toLocaleString('en-US')} entities per pass, median of 5)`,
+    iterations: n,
+    items,
+    ratios: [
+      speed('write-vs-object-entry', 'write path speed: raw (object entry + Mutation.parse) ns / mapper (compileSave + raw entry) ns', ns('raw-mutation-parse'), mapperWrite),
+      speed('write-vs-prebuilt', 'write path speed: raw pre-built entry ns / mapper (compileSave + raw entry) ns', ns('raw-prebuilt-entry'), mapperWrite),
+      speed('read-vs-plain-object', 'read path speed: raw row -> object ns / mapper (RowData + hydrate) ns', ns('raw-row-to-object'), mapperRead),
+    ],
+  };
+}

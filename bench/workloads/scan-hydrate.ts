@@ -1,0 +1,74 @@
+import { alternate, ratio, type Variant } from '../alternate.js';
+import type { BenchContext } from '../context.js';
+import { wideDataset } from '../datasets.js';
+import { measureRead } from '../read-sample.js';
+import { toClientFilter } from '../../src/driver/client-filter.js';
+import { forEachRow, toWideValues } from '../raw-rows.js';
+import type { ThroughputResult } from '../results.js';
+
+/**
+ * Workload 2: full scan + hydrate of the wide table: mapper `iterate()` (typed
+ * entities) against the raw `createReadStream({ decode: false })` building a
+ * plain object with the same typed fields per row; and the raw stream given
+ * the very filter the mapper sends, to separate the emulator's cost of
+ * evaluating that filter from the mapper's own.
+ * @example `const result = await scanHydrate(ctx);`
+ */
+export async function scanHydrate(ctx: BenchContext): Promise<ThroughputResult> {
+  const { repeats, warmupRows } = ctx.options;
+  ctx.log('scan-hydrate:');
+  const data = await wideDataset(ctx);
+  const repo = ctx.mapper().getRepository(data.Wide);
+  const table = ctx.table(data.tableId);
+  const mapperFilter = toClientFilter(repo.planScan().filter) as unknown as object;
+  const limitOf = (warmup: boolean): number | undefined => (warmup ? Math.min(warmupRows, data.rows) : undefined);
+  const expected = (warmup: boolean): number => limitOf(warmup) ?? data.rows;
+
+  const variants: Variant[] = [
+    {
+      id: 'mapper-iterate',
+      label: 'mapper iterate',
+      side: 'mapper',
+      run: (warmup) =>
+        measureRead(expected(warmup), async (onRow) => {
+          const limit = limitOf(warmup);
+          for await (const entity of repo.iterate(limit === undefined ? {} : { limit })) onRow(entity);
+        }),
+    },
+    {
+      id: 'raw-read-stream',
+      label: 'raw createReadStream + plain object',
+      side: 'raw',
+      run: (warmup) =>
+        measureRead(expected(warmup), async (onRow) => {
+          const limit = limitOf(warmup);
+          await forEachRow(table.createReadStream(limit === undefined ? { decode: false } : { decode: false, limit }), (row) => onRow(toWideValues(row, 4)));
+        }),
+    },
+    {
+      id: 'raw-read-stream-filtered',
+      label: "raw createReadStream + the mapper's filter",
+      side: 'raw',
+      run: (warmup) =>
+        measureRead(expected(warmup), async (onRow) => {
+          const limit = limitOf(warmup);
+          const options = { decode: false, filter: mapperFilter };
+          await forEachRow(table.createReadStream(limit === undefined ? options : { ...options, limit }), (row) => onRow(toWideValues(row, 4)));
+        }),
+    },
+  ];
+  const results = await alternate(variants, repeats, (line) => ctx.log(line));
+  return {
+    kind: 'throughput',
+    id: 'scan-hydrate',
+    title: `Full scan + hydrate, ${data.rows.toLocaleString('en-US')} rows x 10 cells`,
+    rows: data.rows,
+    repeats,
+    variants: results,
+    ratios: [
+      ratio(results, 'mapper-iterate', 'raw-read-stream', 'mapper iterate / raw createReadStream'),
+      ratio(results, 'mapper-iterate', 'raw-read-stream-filtered', "mapper iterate / raw createReadStream with the mapper's filter"),
+      ratio(results, 'raw-read-stream-filtered', 'raw-read-stream', "raw with the mapper's filter / raw without (emulator filter cost)"),
+    ],
+  };
+}
