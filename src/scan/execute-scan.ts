@@ -2,6 +2,7 @@ import { isSaltedKey } from '../codec/physical-key.js';
 import type { BigtableDriver, RowData } from '../driver/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { mergeOrdered } from './k-way-merge.js';
+import { iterateSingleSource } from './single-source.js';
 import { fromAsyncIterable, type RowSource, type RowSourceFactory } from './row-source.js';
 import type { ScanPlan, ScanSource } from './scan-plan.js';
 import { mergeUnordered } from './unordered-merge.js';
@@ -25,12 +26,14 @@ export interface SourceProgress {
 
 /**
  * Runs a scan plan: one pull-based read per source, merged by logical key
- * (k-way) or unordered with bounded concurrency, limited globally. Leaving the
- * loop early cancels every read.
+ * (k-way) or unordered with bounded concurrency, limited globally; a single
+ * source is read directly. Leaving the loop early cancels every read.
  * @internal
  */
 export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, progress?: Map<number, SourceProgress>): AsyncIterableIterator<ScannedRow> {
   const factories: RowSourceFactory<ScannedRow>[] = plan.sources.map((source) => () => openSource(driver, schema, plan, source, progress));
+  const [only] = factories;
+  if (factories.length === 1 && only !== undefined) return iterateSingleSource(only(), plan.limit);
   return plan.order === 'key'
     ? mergeOrdered(factories, (a, b) => Buffer.compare(a.logical, b.logical), { limit: plan.limit })
     : mergeUnordered(factories, { concurrency: plan.concurrency, limit: plan.limit });

@@ -2,6 +2,7 @@ import { decodeEmbedded } from '../codec/embedded-codec.js';
 import { decodeRowKey } from '../codec/physical-key.js';
 import type { CellData, RowData } from '../driver/driver.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
+import type { GcRule } from '../schema/gc-rule-types.js';
 import { survivesGc } from './gc-enforce.js';
 import type { ResolvedRead } from './read-options.js';
 
@@ -58,9 +59,21 @@ function hydrateEmbedded(schema: EntitySchema, column: ColumnSchema, row: RowDat
 
 function liveCells(schema: EntitySchema, column: ColumnSchema, cells: readonly CellData[] | undefined, nowMicros: number): readonly CellData[] {
   if (cells === undefined || cells.length === 0) return [];
-  const rule = schema.families.find((f) => f.name === column.family)?.gc;
+  const rule = gcRulesOf(schema).get(column.family);
   if (rule === undefined) return cells;
   return cells.filter((c, i) => survivesGc(rule, i, c.timestampMicros, nowMicros));
+}
+
+const gcRules = new WeakMap<EntitySchema, ReadonlyMap<string, GcRule | undefined>>();
+
+/** Each family's GC rule, looked up once per schema instead of once per cell. */
+function gcRulesOf(schema: EntitySchema): ReadonlyMap<string, GcRule | undefined> {
+  let rules = gcRules.get(schema);
+  if (rules === undefined) {
+    rules = new Map(schema.families.map((f) => [f.name, f.gc]));
+    gcRules.set(schema, rules);
+  }
+  return rules;
 }
 
 function instantiate(target: Function): object {
