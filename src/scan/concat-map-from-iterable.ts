@@ -1,6 +1,6 @@
 import { from, Observable } from 'rxjs';
 import type { ObservableInput, Subscription } from 'rxjs';
-import { closeInBackground, toAsyncIterator } from './to-observable.js';
+import { closeInBackground, openForSubscriber } from './to-observable.js';
 
 /**
  * `concatMap` with backpressure: applies `project` to each item of a pull-based
@@ -24,13 +24,8 @@ export function concatMapFromIterable<T, R>(
   project: (item: T, index: number) => ObservableInput<R>,
 ): Observable<R> {
   return new Observable<R>((subscriber) => {
-    let iterator: AsyncIterator<T>;
-    try {
-      iterator = toAsyncIterator(factory());
-    } catch (error) {
-      subscriber.error(error);
-      return undefined;
-    }
+    const iterator = openForSubscriber(factory, subscriber);
+    if (iterator === undefined) return undefined;
     let ended = false;
     let index = 0;
     let inner: Subscription | undefined;

@@ -14,6 +14,26 @@ export function toAsyncIterator<T>(made: AsyncIterator<T> | AsyncIterable<T>): A
 }
 
 /**
+ * Runs an iterator factory for a new subscription; a factory that throws
+ * errors the subscriber and yields `undefined`.
+ * @internal
+ *
+ * @example
+ * ```ts
+ * const iterator = openForSubscriber(factory, subscriber);
+ * if (iterator === undefined) return undefined;
+ * ```
+ */
+export function openForSubscriber<T>(factory: () => AsyncIterator<T> | AsyncIterable<T>, subscriber: { error(err: unknown): void }): AsyncIterator<T> | undefined {
+  try {
+    return toAsyncIterator(factory());
+  } catch (error) {
+    subscriber.error(error);
+    return undefined;
+  }
+}
+
+/**
  * Closes an iterator in the background (its `return()`), e.g. on unsubscribe.
  * The consumer has left, so an error from `return()` has no one to go to and is dropped.
  * @internal
@@ -50,13 +70,8 @@ export function closeInBackground(iterator: AsyncIterator<unknown>): void {
  */
 export function iterableToObservable<T>(factory: () => AsyncIterator<T> | AsyncIterable<T>): Observable<T> {
   return new Observable<T>((subscriber) => {
-    let iterator: AsyncIterator<T>;
-    try {
-      iterator = toAsyncIterator(factory());
-    } catch (error) {
-      subscriber.error(error);
-      return undefined;
-    }
+    const iterator = openForSubscriber(factory, subscriber);
+    if (iterator === undefined) return undefined;
     let ended = false;
     const pump = async (): Promise<void> => {
       try {
