@@ -3,7 +3,8 @@ import type { BigtableDriver, RowData } from '../driver/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { mergeOrdered } from './k-way-merge.js';
 import { iterateSingleSource } from './single-source.js';
-import { fromAsyncIterable, type RowSource, type RowSourceFactory } from './row-source.js';
+import { mapSource } from './mapped-source.js';
+import type { RowSource, RowSourceFactory } from './row-source.js';
 import type { ScanPlan, ScanSource } from './scan-plan.js';
 import { mergeUnordered } from './unordered-merge.js';
 
@@ -51,18 +52,15 @@ function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan
   const state: SourceProgress = { lastYielded: undefined, done: false };
   progress?.set(source.id, state);
   const segmentBytes = Buffer.byteLength(source.segment, 'utf8');
-  let cancelled = false;
-  async function* scanned(): AsyncGenerator<ScannedRow> {
-    for await (const row of rows) {
-      if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) continue;
+  return mapSource(
+    rows,
+    (row) => {
+      if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) return undefined;
       state.lastYielded = row.key;
-      yield { row, source: source.id, logical: row.key.subarray(segmentBytes) };
-    }
-    // A cancelled read also ends without an error: only a read that ran to its end is done.
-    if (!cancelled) state.done = true;
-  }
-  return fromAsyncIterable(scanned(), () => {
-    cancelled = true;
-    rows.cancel();
-  });
+      return { row, source: source.id, logical: row.key.subarray(segmentBytes) };
+    },
+    () => {
+      state.done = true;
+    },
+  );
 }

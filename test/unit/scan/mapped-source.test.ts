@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { fromAsyncIterable } from '../../../src/scan/row-source.js';
+import { mapSource } from '../../../src/scan/mapped-source.js';
+
+function numbers(n: number, stallAt?: number) {
+  const state = { cancelled: 0, produced: 0 };
+  let release: (() => void) | undefined;
+  async function* rows(): AsyncGenerator<number> {
+    for (let i = 1; i <= n; i++) {
+      if (i === stallAt) await new Promise<void>((r) => (release = r));
+      state.produced += 1;
+      yield i;
+    }
+  }
+  return { source: fromAsyncIterable(rows(), () => { state.cancelled += 1; release?.(); }), state };
+}
+
+describe('mapSource', () => {
+  it('maps, skips undefined results and reports the natural end once', async () => {
+    const { source } = numbers(6);
+    let ends = 0;
+    const out: string[] = [];
+    for await (const s of mapSource(source, (n) => (n % 2 === 0 ? `#${n}` : undefined), () => (ends += 1))) out.push(s);
+    expect(out).toEqual(['#2', '#4', '#6']);
+    expect(ends).toBe(1);
+  });
+
+  it('cancel() stops the inner source, ends a pending read and does not report an end', async () => {
+    const { source, state } = numbers(5, 3);
+    let ends = 0;
+    const mapped = mapSource(source, (n) => n, () => (ends += 1));
+    const iterator = mapped[Symbol.asyncIterator]();
+    expect(await iterator.next()).toEqual({ done: false, value: 1 });
+    expect(await iterator.next()).toEqual({ done: false, value: 2 });
+    const pending = iterator.next();
+    mapped.cancel();
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(state.cancelled).toBe(1);
+    expect(ends).toBe(0);
+  });
+
+  it('breaking out of the loop cancels the inner source', async () => {
+    const { source, state } = numbers(100);
+    for await (const n of mapSource(source, (x) => x, () => undefined)) if (n === 3) break;
+    expect(state.cancelled).toBe(1);
+    expect(state.produced).toBe(3);
+  });
+});
