@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Column, Denormalized, Entity, Family, KeyPart, MetadataError, Salt, compileEntity, type Versioned } from '../../../src/index.js';
+import { expectMetadataError } from '../../support/expect-metadata-error.js';
 
-function expectMetadataError(fn: () => unknown, ...fragments: string[]): MetadataError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (err) {
-    caught = err;
-  }
-  expect(caught).toBeInstanceOf(MetadataError);
-  for (const f of fragments) expect((caught as Error).message).toContain(f);
-  return caught as MetadataError;
-}
 
 @Entity({ table: 'sensors' })
 @Family('info')

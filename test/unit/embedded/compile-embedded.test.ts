@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Column, Entity, Family, KeyPart, MetadataError, compileEntity } from '../../../src/index.js';
+import { Column, Entity, Family, KeyPart, compileEntity } from '../../../src/index.js';
 import { Address, Exposed, Profile } from './entities.js';
+import { expectMetadataError } from '../../support/expect-metadata-error.js';
 
-function expectMetadataError(fn: () => unknown, ...fragments: string[]): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (err) {
-    caught = err;
-  }
-  expect(caught).toBeInstanceOf(MetadataError);
-  for (const f of fragments) expect((caught as Error).message).toContain(f);
-}
 
 function entityWith(options: Record<string, unknown>, extra?: Record<string, unknown>) {
   @Entity({ table: 't' })

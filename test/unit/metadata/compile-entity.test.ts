@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CellTimestamp, Column, Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
 import { MetadataError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
+import { expectMetadataError } from '../../support/expect-metadata-error.js';
 
 @Entity({ table: 'readings' })
 @Family('measurements', { gc: { maxVersions: 5 } })
@@ -14,17 +15,6 @@ class Reading {
   @CellTimestamp() readAt?: Date;
 }
 
-function expectMetadataError(fn: () => unknown, ...fragments: string[]): MetadataError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (err) {
-    caught = err;
-  }
-  expect(caught).toBeInstanceOf(MetadataError);
-  for (const f of fragments) expect((caught as Error).message).toContain(f);
-  return caught as MetadataError;
-}
 
 describe('compileEntity', () => {
   it('builds the key plan, families, columns and cell timestamp', () => {
