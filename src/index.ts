@@ -60,7 +60,7 @@ export type { ScanPlan, ScanSource } from './scan/scan-plan.js';
 export type { ReadOptions } from './scan/read-options.js';
 export type { BigtableDriver, RowData, CellData, KeyRange, KeyBound, ReadRowsRequest, RowMutationFailure, CheckAndMutateRequest, IncrementRule, ActualFamily } from './driver/driver.js';
 export type { RowFilter } from './driver/row-filter.js';
-export type { RowSource } from './scan/row-source.js';
+export { fromAsyncIterable, type RowSource } from './scan/row-source.js';
 export { concatMapFromIterable } from './scan/concat-map-from-iterable.js';
 export { createGoogleCloudDriver, GoogleCloudDriver, type GoogleCloudDriverOptions } from './driver/google-cloud-driver.js';
 export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';

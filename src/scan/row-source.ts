@@ -1,3 +1,4 @@
+import type { BigtableDriver } from '../driver/driver.js';
 /**
  * A cancellable, pull-based source of items: one per key range (salt bucket) of a scan.
  * Items are produced only when the consumer calls `next()`; `cancel()` stops the
@@ -27,8 +28,9 @@ export interface RowSource<T> extends AsyncIterable<T> {
 export type RowSourceFactory<T> = () => RowSource<T>;
 
 /**
- * Wraps an async iterable (e.g. a Node readable stream) as a {@link RowSource}.
- * `cancel()` calls `onCancel` once, then iteration ends at the next item; breaking
+ * Wraps an async iterable (e.g. a Node readable stream) as a {@link RowSource}:
+ * what a custom {@link BigtableDriver}'s `readRows` returns (the built-in
+ * driver has its own source). `cancel()` calls `onCancel` once, then iteration ends at the next item; breaking
  * out of the iteration also closes `iterable` (its iterator's `return()`).
  *
  * @example
