@@ -67,13 +67,15 @@ async function* groupUpdates(driver: BigtableDriver, schema: EntitySchema, group
   const values: Record<string, unknown> = {};
   for (const d of group.copies) values[d.property] = source[d.field];
   let index = 0;
-  for await (const { row } of executeScan(driver, schema, group.scan)) {
-    counts.scanned += 1;
-    if (counts.scanned % batchSize === 0) report();
-    const key = decodeRowKey(schema, row.key);
-    if (group.strategy.kind === 'full-scan' && !rowMatches(schema, group.match, key, row)) continue;
-    const mutations = copyMutations(schema, columns, values, row);
-    if (mutations.length > 0) yield { index: index++, key, mutation: toMutation(schema, row, mutations) };
+  for await (const rows of executeScan(driver, schema, group.scan)) {
+    for (const { row } of rows) {
+      counts.scanned += 1;
+      if (counts.scanned % batchSize === 0) report();
+      const key = decodeRowKey(schema, row.key);
+      if (group.strategy.kind === 'full-scan' && !rowMatches(schema, group.match, key, row)) continue;
+      const mutations = copyMutations(schema, columns, values, row);
+      if (mutations.length > 0) yield { index: index++, key, mutation: toMutation(schema, row, mutations) };
+    }
   }
 }
 

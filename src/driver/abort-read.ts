@@ -6,8 +6,14 @@
  * const stream: ClientReadStream = table.createReadStream({ decode: false });
  * ```
  */
-export interface ClientReadStream extends AsyncIterable<unknown> {
+export interface ClientReadStream {
   end(): unknown;
+  on(event: 'data', listener: (row: unknown) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+  destroy(): unknown;
 }
 
 const LATE_START_MS = 100;

@@ -8,7 +8,7 @@ import type { GcRule } from '../schema/gc-rule-types.js';
 import { checkAndMutateRow, incrementCells } from './atomic-ops.js';
 import { toReadOptions } from './client-read-options.js';
 import { mutateManyRows, mutateOneRow } from './data-ops.js';
-import { ReadRowsSource } from './read-stream.js';
+import { openReadRows } from './read-stream.js';
 import type { ReadCounter } from './read-stream.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { checkEmulatorHost } from './emulator-host.js';
@@ -149,7 +149,7 @@ export class GoogleCloudDriver implements BigtableDriver {
   readRows(request: ReadRowsRequest): RowSource<RowData> {
     const options = toReadOptions(request);
     const open = options === undefined ? undefined : () => this.table(request.table).createReadStream(options);
-    return new ReadRowsSource(open, `readRows ${JSON.stringify(request.table)}`, this.#reads);
+    return openReadRows(open, `readRows ${JSON.stringify(request.table)}`, this.#reads);
   }
 
   checkAndMutate(request: CheckAndMutateRequest): Promise<boolean> {

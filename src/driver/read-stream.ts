@@ -1,5 +1,6 @@
 import type { RowData } from './driver.js';
-import type { RowSource } from '../scan/row-source.js';
+import type { BatchedRowSource } from '../scan/batch-source.js';
+import { withItemIterator } from '../scan/batch-source.js';
 import { DriverError } from '../errors/driver-error.js';
 import { fromClientRow } from './client-row.js';
 import { abortRead } from './abort-read.js';
@@ -18,103 +19,167 @@ export interface ReadCounter {
   active: number;
 }
 
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
-
 /**
- * A pull-based {@link RowSource} over one `createReadStream()`. The stream is
- * opened on the first `next()` (never, if the source is cancelled first) and
- * iterated with its async iterator, so with the stream's `highWaterMark: 0` a
- * slow consumer holds the server back through HTTP/2 flow control. `cancel()`
- * and the iterator's `return()` abort the gRPC call with `stream.end()`.
- * Errors reject `next()` as `DriverError`s with the gRPC code.
+ * How much a read holds for its consumer before it pauses the stream: at
+ * most `rows` rows and about `bytes` bytes of keys and cell values, whichever
+ * comes first. The client's stream has `highWaterMark: 0`, so a paused read
+ * holds the server back through HTTP/2 flow control: memory per read stays
+ * bounded. The bounds are generous on purpose: pausing and resuming the
+ * client's stream is costly (measured on an ordered merge of 8 buckets:
+ * several times more GC with 16 rows per read than with 1,024).
  * @internal
  * @example
  * ```ts
- * const source = new ReadRowsSource(() => table.createReadStream(options), 'readRows "t"', counter);
- * for await (const row of source) if (enough(row)) break; // return() cancels the read
+ * batch.length <= READ_BUFFER_LIMITS.rows; // for every batch a read hands over
  * ```
  */
-export class ReadRowsSource implements RowSource<RowData>, AsyncIterableIterator<RowData, undefined, undefined> {
+export const READ_BUFFER_LIMITS: { readonly rows: number; readonly bytes: number } = Object.freeze({ rows: 1024, bytes: 1024 * 1024 });
+
+type Phase = 'idle' | 'open' | 'ended' | 'failed' | 'cancelled';
+
+/**
+ * Reads one `createReadStream()` a batch at a time. The stream is opened on
+ * the first read (never, if the source is cancelled first) and runs in flowing
+ * mode into a buffer bounded by {@link READ_BUFFER_LIMITS}, paused when the
+ * buffer is full and resumed when the consumer takes it: one promise per batch
+ * instead of several per row. Rows buffered before an error are delivered
+ * first, then the error rejects as a `DriverError` with the gRPC code.
+ * `cancel()` aborts the gRPC call with `stream.end()` and drops the buffer.
+ * @internal
+ */
+class ReadRowsBatches {
   readonly #open: (() => ClientReadStream) | undefined;
   readonly #operation: string;
   readonly #counter: ReadCounter;
-  #state: 'idle' | 'open' | 'closed';
+  #phase: Phase = 'idle';
   #stream: ClientReadStream | undefined;
-  #rows: AsyncIterator<unknown> | undefined;
+  #rows: RowData[] = [];
+  #bytes = 0;
+  #paused = false;
+  #failure: DriverError | undefined;
+  #wake: (() => void) | undefined;
 
-  /** `open` undefined means an empty read: the source ends without any RPC. */
   constructor(open: (() => ClientReadStream) | undefined, operation: string, counter: ReadCounter) {
     this.#open = open;
     this.#operation = operation;
     this.#counter = counter;
-    this.#state = open === undefined ? 'closed' : 'idle';
+    if (open === undefined) this.#phase = 'ended';
   }
 
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  async next(): Promise<IteratorResult<RowData, undefined>> {
-    if (this.#state === 'idle') this.#start();
-    if (this.#state === 'closed' || this.#rows === undefined) return DONE;
-    let result: IteratorResult<unknown>;
-    try {
-      result = await this.#rows.next();
-    } catch (err) {
-      if (this.#isClosed()) return DONE;
-      this.#release();
-      throw new DriverError(this.#operation, err);
+  async nextBatch(): Promise<RowData[] | undefined> {
+    if (this.#phase === 'idle') this.#start();
+    while (this.#rows.length === 0) {
+      if (this.#phase === 'cancelled' || this.#phase === 'ended') return undefined;
+      if (this.#phase === 'failed') throw this.#failure;
+      await new Promise<void>((resolve) => (this.#wake = resolve));
     }
-    if (this.#isClosed()) return DONE;
-    if (result.done === true) {
-      this.#release();
-      return DONE;
+    const rows = this.#rows;
+    this.#rows = [];
+    this.#bytes = 0;
+    if (this.#paused && this.#phase === 'open') {
+      this.#paused = false;
+      this.#stream?.resume();
     }
-    try {
-      return { done: false, value: fromClientRow(result.value) };
-    } catch (err) {
-      this.cancel();
-      throw new DriverError(this.#operation, err);
-    }
-  }
-
-  async return(): Promise<IteratorResult<RowData, undefined>> {
-    this.cancel();
-    return DONE;
+    return rows;
   }
 
   cancel(): void {
-    if (this.#state === 'closed') return;
-    const wasOpen = this.#state === 'open';
+    const wasOpen = this.#phase === 'open';
+    if (this.#phase === 'cancelled') return;
+    this.#phase = 'cancelled';
+    this.#rows = [];
+    this.#bytes = 0;
+    if (wasOpen) this.#counter.active -= 1;
+    this.#notify();
     const stream = this.#stream;
-    const rows = this.#rows;
-    this.#release();
     if (!wasOpen || stream === undefined) return;
     abortRead(stream);
     Promise.resolve()
-      .then(() => rows?.return?.())
+      .then(() => stream.destroy())
       .catch(() => undefined);
   }
 
   #start(): void {
+    const open = this.#open as () => ClientReadStream;
+    let stream: ClientReadStream | undefined;
     try {
-      this.#stream = (this.#open as () => ClientReadStream)();
-      this.#rows = this.#stream[Symbol.asyncIterator]();
+      stream = open();
+      this.#stream = stream;
+      stream.on('error', (error) => this.#fail(new DriverError(this.#operation, error)));
+      stream.on('end', () => this.#finish('ended'));
+      stream.on('close', () => this.#fail(new DriverError(this.#operation, new Error('the read stream closed before its end'))));
+      stream.on('data', (row) => this.#push(row));
     } catch (err) {
-      this.#state = 'closed';
-      if (this.#stream !== undefined) abortRead(this.#stream);
-      throw new DriverError(this.#operation, err);
+      this.#phase = 'failed';
+      this.#failure = new DriverError(this.#operation, err);
+      if (stream !== undefined) abortRead(stream);
+      throw this.#failure;
     }
-    this.#state = 'open';
+    this.#phase = 'open';
     this.#counter.active += 1;
   }
 
-  #isClosed(): boolean {
-    return this.#state === 'closed';
+  #push(row: unknown): void {
+    if (this.#phase !== 'open') return;
+    let converted: RowData;
+    try {
+      converted = fromClientRow(row);
+    } catch (err) {
+      this.#fail(new DriverError(this.#operation, err));
+      if (this.#stream !== undefined) abortRead(this.#stream);
+      return;
+    }
+    this.#rows.push(converted);
+    this.#bytes += rowBytes(converted);
+    if ((this.#rows.length >= READ_BUFFER_LIMITS.rows || this.#bytes >= READ_BUFFER_LIMITS.bytes) && !this.#paused) {
+      this.#paused = true;
+      this.#stream?.pause();
+    }
+    this.#notify();
   }
 
-  #release(): void {
-    if (this.#state === 'open') this.#counter.active -= 1;
-    this.#state = 'closed';
+  #fail(failure: DriverError): void {
+    if (this.#phase !== 'open') return;
+    this.#failure = failure;
+    this.#finish('failed');
   }
+
+  #finish(phase: 'ended' | 'failed'): void {
+    if (this.#phase !== 'open') return;
+    this.#phase = phase;
+    this.#counter.active -= 1;
+    this.#notify();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}
+
+/** Bytes of a row's key and cell values: what a buffered row holds, give or take its objects. */
+function rowBytes(row: RowData): number {
+  let bytes = row.key.length;
+  for (const family in row.cells) {
+    const columns = row.cells[family] as RowData['cells'][string];
+    for (const qualifier in columns) for (const cell of columns[qualifier] ?? []) bytes += cell.value.length;
+  }
+  return bytes;
+}
+
+/**
+ * A {@link BatchedRowSource} over one `createReadStream()` (see
+ * {@link READ_BUFFER_LIMITS} for its bounded read-ahead). `open` undefined
+ * means an empty read: the source ends without any RPC.
+ * @internal
+ * @example
+ * ```ts
+ * const source = openReadRows(() => table.createReadStream(options), 'readRows "t"', counter);
+ * for await (const row of source) if (enough(row)) break; // return() cancels the read
+ * ```
+ */
+export function openReadRows(open: (() => ClientReadStream) | undefined, operation: string, counter: ReadCounter): BatchedRowSource<RowData> {
+  const batches = new ReadRowsBatches(open, operation, counter);
+  return withItemIterator({ nextBatch: () => batches.nextBatch(), cancel: () => batches.cancel() });
 }

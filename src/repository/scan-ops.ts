@@ -1,7 +1,8 @@
 import type { BigtableDriver } from '../driver/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { encodeCursor, decodeCursor, type SourceCursorState } from '../scan/cursor.js';
-import { executeScan, type SourceProgress } from '../scan/execute-scan.js';
+import { executeScan, logicalKey, type ScannedRow, type SourceProgress } from '../scan/execute-scan.js';
+import { flattenBatches } from '../scan/flatten-batches.js';
 import { hydrate } from '../scan/hydrate.js';
 import { planScan } from '../scan/plan-scan.js';
 import { resolveRead } from '../scan/read-options.js';
@@ -17,20 +18,16 @@ export interface Page<T> {
 }
 
 /**
- * Streams a scan's entities, pull-based: nothing is read ahead of the consumer
- * beyond one row per range. Breaking out cancels every read.
+ * Streams a scan's entities, pull-based: each range reads ahead of the
+ * consumer by at most one bounded batch (the driver's buffer). Entities are
+ * hydrated as the consumer takes them. Breaking out cancels every read.
  * @internal
  */
-export async function* iterateScan<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T>): AsyncGenerator<T> {
+export function iterateScan<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T>): AsyncIterableIterator<T> {
   const now = Date.now() * 1000;
   const plan = planScan(schema, query, now);
   const read = resolveRead(schema, query);
-  const rows = executeScan(driver, schema as EntitySchema, plan);
-  try {
-    for await (const { row } of rows) yield hydrate(schema, row, read, now);
-  } finally {
-    await rows.return?.();
-  }
+  return flattenBatches(executeScan(driver, schema as EntitySchema, plan), ({ row }) => hydrate(schema, row, read, now));
 }
 
 /**
@@ -48,14 +45,16 @@ export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T
   const progress = new Map<number, SourceProgress>();
   const delivered = new Map<number, Buffer>();
   const items: T[] = [];
-  let lastLogical: Buffer | undefined;
-  for await (const { row, source, logical } of executeScan(driver, schema as EntitySchema, plan, progress)) {
-    items.push(hydrate(schema, row, read, now));
-    delivered.set(source, row.key);
-    lastLogical = logical;
+  let last: ScannedRow | undefined;
+  for await (const rows of executeScan(driver, schema as EntitySchema, plan, progress)) {
+    for (const scanned of rows) {
+      items.push(hydrate(schema, scanned.row, read, now));
+      delivered.set(scanned.source, scanned.row.key);
+      last = scanned;
+    }
   }
-  if (items.length < query.limit || lastLogical === undefined) return { items, cursor: undefined };
-  if (plan.order === 'key') return { items, cursor: encodeCursor({ kind: 'ordered', lastKey: lastLogical, scope: plan.scope }) };
+  if (items.length < query.limit || last === undefined) return { items, cursor: undefined };
+  if (plan.order === 'key') return { items, cursor: encodeCursor({ kind: 'ordered', lastKey: logicalKey(last), scope: plan.scope }) };
   const previous = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const count = previous?.kind === 'unordered' ? previous.sources.length : plan.sources.length;
   const sources: SourceCursorState[] = Array.from({ length: count }, (_, id) => {

@@ -7,7 +7,8 @@ import { closeInBackground, openForSubscriber } from './to-observable.js';
  * iterator and pulls the next item only when the previous inner observable
  * completed. RxJS operators cannot ask their upstream to wait, so
  * `repo.scan(query).pipe(concatMap(p))` buffers every row of the scan
- * inside `concatMap` when `p` is slow; this reads no more than one row ahead.
+ * inside `concatMap` when `p` is slow; this takes the next row only when `p`'s
+ * observable completed, so the scan's reads stay within their bounded buffers.
  *
  * Cold like {@link Repository.scan}: `factory` runs once per subscription.
  * Unsubscribing cancels the inner observable and calls the iterator's

@@ -1,20 +1,20 @@
 import { isSaltedKey } from '../codec/physical-key.js';
 import type { BigtableDriver, RowData } from '../driver/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { mergeOrdered } from './k-way-merge.js';
-import { iterateSingleSource } from './single-source.js';
+import { mergeOrderedBatches } from './k-way-merge.js';
+import { singleSourceBatches } from './single-source.js';
 import { mapSource } from './mapped-source.js';
 import type { RowSource, RowSourceFactory } from './row-source.js';
 import type { ScanPlan, ScanSource } from './scan-plan.js';
-import { mergeUnordered } from './unordered-merge.js';
+import { mergeUnorderedBatches } from './unordered-merge.js';
 
 /** A row read by a scan, with where it came from. @internal */
 export interface ScannedRow {
   readonly row: RowData;
   /** `ScanSource.id` of the range it was read from. */
   readonly source: number;
-  /** Row key without its salt segment: the merge order. */
-  readonly logical: Buffer;
+  /** Bytes of the salt segment at the start of `row.key`; the rest is the logical key, the merge order. */
+  readonly segmentBytes: number;
 }
 
 /** Per-source progress, for cursors of unordered scans. @internal */
@@ -28,16 +28,22 @@ export interface SourceProgress {
 /**
  * Runs a scan plan: one pull-based read per source, merged by logical key
  * (k-way) or unordered with bounded concurrency, limited globally; a single
- * source is read directly. Leaving the loop early cancels every read.
+ * source is read directly. Rows come in batches (whatever the reads had
+ * ready), so the plumbing costs one promise per batch, not per row; iterate
+ * them with `flattenBatches`. Leaving the loop early cancels every read.
  * @internal
+ * @example
+ * ```ts
+ * for await (const { row } of flattenBatches(executeScan(driver, schema, plan), (scanned) => scanned)) use(row);
+ * ```
  */
-export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, progress?: Map<number, SourceProgress>): AsyncIterableIterator<ScannedRow> {
+export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, progress?: Map<number, SourceProgress>): AsyncIterableIterator<ScannedRow[]> {
   const factories: RowSourceFactory<ScannedRow>[] = plan.sources.map((source) => () => openSource(driver, schema, plan, source, progress));
   const [only] = factories;
-  if (factories.length === 1 && only !== undefined) return iterateSingleSource(only(), plan.limit);
+  if (factories.length === 1 && only !== undefined) return singleSourceBatches(only(), plan.limit);
   return plan.order === 'key'
-    ? mergeOrdered(factories, (a, b) => Buffer.compare(a.logical, b.logical), { limit: plan.limit })
-    : mergeUnordered(factories, { concurrency: plan.concurrency, limit: plan.limit });
+    ? mergeOrderedBatches(factories, compareLogical, { limit: plan.limit })
+    : mergeUnorderedBatches(factories, { concurrency: plan.concurrency, limit: plan.limit });
 }
 
 function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, source: ScanSource, progress: Map<number, SourceProgress> | undefined): RowSource<ScannedRow> {
@@ -57,10 +63,27 @@ function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan
     (row) => {
       if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) return undefined;
       state.lastYielded = row.key;
-      return { row, source: source.id, logical: row.key.subarray(segmentBytes) };
+      return { row, source: source.id, segmentBytes };
     },
     () => {
       state.done = true;
     },
   );
+}
+
+/** Orders scanned rows by logical key, comparing in place (no per-row subarray). */
+function compareLogical(a: ScannedRow, b: ScannedRow): number {
+  return a.row.key.compare(b.row.key, b.segmentBytes, b.row.key.length, a.segmentBytes, a.row.key.length);
+}
+
+/**
+ * The logical key of a scanned row (its key without the salt segment).
+ * @internal
+ * @example
+ * ```ts
+ * logicalKey({ row, source: 0, segmentBytes: 3 }); // row.key without '07#'
+ * ```
+ */
+export function logicalKey(scanned: ScannedRow): Buffer {
+  return scanned.row.key.subarray(scanned.segmentBytes);
 }

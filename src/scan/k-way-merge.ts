@@ -1,7 +1,9 @@
+import type { BatchSource } from './batch-source.js';
+import { flattenBatches } from './flatten-batches.js';
 import { checkLimit } from './merge-options.js';
 import { MinHeap } from './min-heap.js';
 import { createPullIterator, DONE, StopSignal, STOPPED } from './pull-iterator.js';
-import type { RowSourceFactory } from './row-source.js';
+import type { RowSource, RowSourceFactory } from './row-source.js';
 import { cancelAll, SourceHandle } from './source-handle.js';
 
 /**
@@ -18,19 +20,22 @@ export interface OrderedMergeOptions {
   readonly limit?: number;
 }
 
-interface Head<T> {
-  readonly item: T;
+interface Cursor<T> {
   readonly handle: SourceHandle<T>;
+  /** The source's current batch; `position` is its head item. */
+  items: T[];
+  position: number;
 }
 
 /**
  * K-way merge of sources that are each sorted by `compare`, yielding items in
  * global order. Equal items come out by source index (stable).
  *
- * - Pull-based: sources open on the first `next()`; each source has at most one
- *   item pulled ahead (its head in the heap), and the source that supplied the
- *   last item is pulled again only on the following `next()`. Memory is O(k)
- *   items plus each source's own buffer.
+ * - Pull-based: sources open on the first `next()`; each source holds at most
+ *   the batch it last handed over (see {@link BatchSource}; a plain
+ *   {@link RowSource} hands over one item at a time), and a source whose batch
+ *   ran out is pulled again only on the following `next()`. Memory is O(k)
+ *   batches plus each source's own buffer.
  * - Every source is open at once (each head is needed), so concurrency does not
  *   apply; use {@link mergeUnordered} to bound open reads.
  * - `limit`, `return()` (e.g. `break` in `for await`) and an error from any
@@ -47,44 +52,86 @@ export function mergeOrdered<T>(
   compare: (a: T, b: T) => number,
   options: OrderedMergeOptions = {},
 ): AsyncIterableIterator<T> {
+  return flattenBatches(mergeOrderedBatches(sources, compare, options), (item) => item);
+}
+
+/**
+ * {@link mergeOrdered} handing over batches: each `next()` yields every item
+ * that can be placed before some source has to be read again (all its sources'
+ * current batches are merged in one go), so a scan pays one promise per batch.
+ * @internal
+ * @example
+ * ```ts
+ * for await (const rows of mergeOrderedBatches(bucketSources, compareKeys)) rows.forEach(use);
+ * ```
+ */
+export function mergeOrderedBatches<T>(
+  sources: readonly RowSourceFactory<T>[],
+  compare: (a: T, b: T) => number,
+  options: OrderedMergeOptions = {},
+): AsyncIterableIterator<T[]> {
   const limit = checkLimit(options.limit);
   const factories = [...sources];
   const signal = new StopSignal();
   const handles: SourceHandle<T>[] = [];
-  const heap = new MinHeap<Head<T>>((a, b) => compare(a.item, b.item) || a.handle.index - b.handle.index);
+  const heap = new MinHeap<Cursor<T>>((a, b) => compare(a.items[a.position] as T, b.items[b.position] as T) || a.handle.index - b.handle.index);
   let started = false;
   let delivered = 0;
-  let lastSupplier: SourceHandle<T> | undefined;
+  let exhausted: Cursor<T> | undefined;
 
   const release = (): void => {
     signal.stop();
     cancelAll(handles);
   };
 
-  const refill = async (handle: SourceHandle<T>): Promise<void> => {
-    const outcome = await signal.race(handle.pull());
+  const refill = async (cursor: Cursor<T>): Promise<void> => {
+    const outcome = await signal.race(cursor.handle.pull());
     if (outcome === STOPPED || signal.stopped) return;
     if (outcome.kind === 'error') throw outcome.error;
-    if (outcome.kind === 'item') heap.push({ item: outcome.item, handle });
+    if (outcome.kind === 'done') return;
+    cursor.items = outcome.items;
+    cursor.position = 0;
+    heap.push(cursor);
   };
 
   const start = async (): Promise<void> => {
     started = true;
     factories.forEach((factory, index) => handles.push(SourceHandle.open(index, factory)));
-    await Promise.all(handles.map(refill));
+    await Promise.all(handles.map((handle) => refill({ handle, items: [], position: 0 })));
   };
 
-  const pull = async (): Promise<IteratorResult<T, undefined>> => {
+  const take = (): T[] => {
+    const out: T[] = [];
+    while (delivered < limit) {
+      const top = heap.peek();
+      if (top === undefined) break;
+      out.push(top.items[top.position] as T);
+      top.position += 1;
+      delivered += 1;
+      if (top.position < top.items.length) {
+        heap.updateTop();
+        continue;
+      }
+      heap.pop();
+      top.items = [];
+      exhausted = top;
+      break;
+    }
+    return out;
+  };
+
+  const pull = async (): Promise<IteratorResult<T[], undefined>> => {
     if (signal.stopped || delivered >= limit) return DONE;
     if (!started) await start();
-    else if (lastSupplier !== undefined) await refill(lastSupplier);
-    lastSupplier = undefined;
-    const head = signal.stopped ? undefined : heap.pop();
-    if (head === undefined) return DONE;
-    delivered += 1;
-    lastSupplier = head.handle;
+    else if (exhausted !== undefined) {
+      const cursor = exhausted;
+      exhausted = undefined;
+      await refill(cursor);
+    }
+    const out = signal.stopped ? [] : take();
+    if (out.length === 0) return DONE;
     if (delivered >= limit) release();
-    return { done: false, value: head.item };
+    return { done: false, value: out };
   };
 
   return createPullIterator({ pull, release });

@@ -35,12 +35,28 @@ export class MinHeap<T> {
     }
   }
 
+  /** The smallest item without removing it, or `undefined` when empty. */
+  peek(): T | undefined {
+    return this.#items[0];
+  }
+
+  /** Restores the order after the smallest item's priority grew (e.g. its source moved to its next item), in O(log n). */
+  updateTop(): void {
+    this.#siftDown();
+  }
+
   /** Removes and returns the smallest item, or `undefined` when empty, in O(log n). */
   pop(): T | undefined {
     const items = this.#items;
     if (items.length <= 1) return items.pop();
     const top = items[0] as T;
     items[0] = items.pop() as T;
+    this.#siftDown();
+    return top;
+  }
+
+  #siftDown(): void {
+    const items = this.#items;
     let parent = 0;
     for (;;) {
       const left = 2 * parent + 1;
@@ -48,7 +64,7 @@ export class MinHeap<T> {
       let smallest = parent;
       if (left < items.length && this.#before(left, smallest)) smallest = left;
       if (right < items.length && this.#before(right, smallest)) smallest = right;
-      if (smallest === parent) return top;
+      if (smallest === parent) return;
       this.#swap(parent, smallest);
       parent = smallest;
     }

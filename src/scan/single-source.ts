@@ -1,3 +1,5 @@
+import { toBatchSource } from './batch-source.js';
+import { flattenBatches } from './flatten-batches.js';
 import type { RowSource } from './row-source.js';
 
 /**
@@ -6,39 +8,58 @@ import type { RowSource } from './row-source.js';
  * heap nor per-row races. Stops after `limit` items; `return()` and errors
  * cancel the source at once, even while a read is pending.
  * @internal
+ * @example
+ * ```ts
+ * for await (const row of iterateSingleSource(driver.readRows(request), 100)) use(row);
+ * ```
  */
 export function iterateSingleSource<T>(source: RowSource<T>, limit: number | undefined): AsyncIterableIterator<T> {
-  const rows = source[Symbol.asyncIterator]();
+  return flattenBatches(singleSourceBatches(source, limit), (item) => item);
+}
+
+/**
+ * {@link iterateSingleSource} handing over the source's batches as they come
+ * (the last one cut to `limit`).
+ * @internal
+ * @example
+ * ```ts
+ * for await (const rows of singleSourceBatches(driver.readRows(request), undefined)) rows.forEach(use);
+ * ```
+ */
+export function singleSourceBatches<T>(source: RowSource<T>, limit: number | undefined): AsyncIterableIterator<T[]> {
+  const batches = toBatchSource(source);
   let delivered = 0;
   let closed = false;
   const close = (): void => {
     if (closed) return;
     closed = true;
-    source.cancel();
+    batches.cancel();
   };
   const done = (): IteratorReturnResult<undefined> => ({ done: true, value: undefined });
-  const iterator: AsyncIterableIterator<T> = {
-    async next(): Promise<IteratorResult<T>> {
+  const iterator: AsyncIterableIterator<T[]> = {
+    async next(): Promise<IteratorResult<T[]>> {
       if (closed) return done();
       if (limit !== undefined && delivered >= limit) {
         close();
         return done();
       }
       try {
-        const result = await rows.next();
+        const batch = await batches.nextBatch();
         if (closed) return done();
-        if (result.done === true) {
+        if (batch === undefined) {
           closed = true;
           return done();
         }
-        delivered += 1;
-        return result;
+        const items = limit === undefined || batch.length <= limit - delivered ? batch : batch.slice(0, limit - delivered);
+        delivered += items.length;
+        if (limit !== undefined && delivered >= limit) close();
+        return { done: false, value: items };
       } catch (error) {
         close();
         throw error;
       }
     },
-    async return(): Promise<IteratorResult<T>> {
+    async return(): Promise<IteratorResult<T[]>> {
       close();
       return done();
     },

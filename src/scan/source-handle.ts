@@ -1,24 +1,26 @@
-import type { RowSource, RowSourceFactory } from './row-source.js';
+import { toBatchSource, type BatchSource } from './batch-source.js';
+import type { RowSourceFactory } from './row-source.js';
 
 /**
- * What one pull from a source produced. Pulls never reject: errors are data here.
+ * What one pull from a source produced: the batch of items it had ready
+ * (never empty). Pulls never reject: errors are data here.
  * @internal
  *
  * @example
  * ```ts
  * const outcome = await handle.pull();
- * if (outcome.kind === 'item') use(outcome.item);
+ * if (outcome.kind === 'items') use(outcome.items);
  * ```
  */
 export type PullOutcome<T> =
-  | { readonly kind: 'item'; readonly item: T }
+  | { readonly kind: 'items'; readonly items: T[] }
   | { readonly kind: 'done' }
   | { readonly kind: 'error'; readonly error: unknown };
 
 const DONE_OUTCOME = { kind: 'done' } as const;
 
 /**
- * An opened source inside a merge: its index, its iterator, and whether it is
+ * An opened source inside a merge: its index, its batches, and whether it is
  * still open, ended by itself (done or error), or cancelled. A source is released
  * exactly once: either it ends by itself or it gets `cancel()`.
  * @internal
@@ -32,38 +34,28 @@ const DONE_OUTCOME = { kind: 'done' } as const;
  */
 export class SourceHandle<T> {
   readonly index: number;
-  readonly #source: RowSource<T>;
-  readonly #iterator: AsyncIterator<T>;
+  readonly #batches: BatchSource<T>;
   #state: 'open' | 'ended' | 'cancelled' = 'open';
 
-  private constructor(index: number, source: RowSource<T>, iterator: AsyncIterator<T>) {
+  private constructor(index: number, batches: BatchSource<T>) {
     this.index = index;
-    this.#source = source;
-    this.#iterator = iterator;
+    this.#batches = batches;
   }
 
-  /** Calls the factory and starts iterating; an error from either propagates. */
+  /** Calls the factory; an error from it propagates. */
   static open<T>(index: number, factory: RowSourceFactory<T>): SourceHandle<T> {
-    const source = factory();
-    let iterator: AsyncIterator<T>;
-    try {
-      iterator = source[Symbol.asyncIterator]();
-    } catch (error) {
-      source.cancel();
-      throw error;
-    }
-    return new SourceHandle(index, source, iterator);
+    return new SourceHandle(index, toBatchSource(factory()));
   }
 
-  /** Pulls exactly one item from the source. */
+  /** Pulls the next batch from the source: every item it has ready, at least one. */
   async pull(): Promise<PullOutcome<T>> {
     try {
-      const result = await this.#iterator.next();
-      if (result.done === true) {
+      const items = await this.#batches.nextBatch();
+      if (items === undefined) {
         this.#end();
         return DONE_OUTCOME;
       }
-      return { kind: 'item', item: result.value };
+      return { kind: 'items', items };
     } catch (error) {
       this.#end();
       return { kind: 'error', error };
@@ -71,21 +63,14 @@ export class SourceHandle<T> {
   }
 
   /**
-   * Cancels the read if the source is still open (idempotent), then closes its
-   * iterator in the background. The read is already stopped at that point, so an
-   * error from the iterator's `return()` has no one left to report to and is dropped.
+   * Cancels the read if the source is still open (idempotent). A source that
+   * is read item by item also gets its iterator closed in the background; an
+   * error from that has no one left to report to and is dropped.
    */
   cancel(): void {
     if (this.#state !== 'open') return;
     this.#state = 'cancelled';
-    try {
-      this.#source.cancel();
-    } finally {
-      const iterator = this.#iterator;
-      Promise.resolve()
-        .then(() => iterator.return?.())
-        .catch(() => undefined);
-    }
+    this.#batches.cancel();
   }
 
   #end(): void {

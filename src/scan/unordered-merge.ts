@@ -1,6 +1,8 @@
+import type { BatchSource } from './batch-source.js';
+import { flattenBatches } from './flatten-batches.js';
 import { checkConcurrency, checkLimit } from './merge-options.js';
 import { createPullIterator, DONE, StopSignal } from './pull-iterator.js';
-import type { RowSourceFactory } from './row-source.js';
+import type { RowSource, RowSourceFactory } from './row-source.js';
 import { cancelAll, SourceHandle } from './source-handle.js';
 import type { PullOutcome } from './source-handle.js';
 
@@ -29,9 +31,10 @@ interface Settled<T> {
  *
  * - At most `concurrency` sources are open; sources open in order, the next one
  *   when an open one finishes; sources the consumer never reaches never open.
- * - Pull-based: each open source has at most one pull in flight or one item
- *   waiting, and the source that supplied the last item is pulled again only on
- *   the following `next()`. Memory is O(concurrency) items.
+ * - Pull-based: each open source has at most one pull in flight or one batch
+ *   waiting (one item for a plain {@link RowSource}; see {@link BatchSource}),
+ *   and the source that supplied the last batch is pulled again only once that
+ *   batch was consumed. Memory is O(concurrency) batches.
  * - Ready items are served first come, first served, so no source starves.
  * - `limit`, `return()` and an error from any source cancel every open source.
  *
@@ -41,10 +44,20 @@ interface Settled<T> {
  * for await (const row of rows) await handle(row);
  * ```
  */
-export function mergeUnordered<T>(
-  sources: readonly RowSourceFactory<T>[],
-  options: UnorderedMergeOptions,
-): AsyncIterableIterator<T> {
+export function mergeUnordered<T>(sources: readonly RowSourceFactory<T>[], options: UnorderedMergeOptions): AsyncIterableIterator<T> {
+  return flattenBatches(mergeUnorderedBatches(sources, options), (item) => item);
+}
+
+/**
+ * {@link mergeUnordered} handing over batches: each `next()` yields the batch
+ * one source had ready (cut to the limit), so a scan pays one promise per batch.
+ * @internal
+ * @example
+ * ```ts
+ * for await (const rows of mergeUnorderedBatches(bucketSources, { concurrency: 4 })) rows.forEach(use);
+ * ```
+ */
+export function mergeUnorderedBatches<T>(sources: readonly RowSourceFactory<T>[], options: UnorderedMergeOptions): AsyncIterableIterator<T[]> {
   const concurrency = checkConcurrency(options.concurrency);
   const limit = checkLimit(options.limit);
   const factories = [...sources];
@@ -78,7 +91,7 @@ export function mergeUnordered<T>(
     cancelAll(open);
   };
 
-  const pull = async (): Promise<IteratorResult<T, undefined>> => {
+  const pull = async (): Promise<IteratorResult<T[], undefined>> => {
     if (signal.stopped || delivered >= limit) return DONE;
     if (lastSupplier !== undefined) request(lastSupplier);
     lastSupplier = undefined;
@@ -99,10 +112,11 @@ export function mergeUnordered<T>(
         fill();
         continue;
       }
-      delivered += 1;
+      const items = outcome.items.length <= limit - delivered ? outcome.items : outcome.items.slice(0, limit - delivered);
+      delivered += items.length;
       lastSupplier = handle;
       if (delivered >= limit) release();
-      return { done: false, value: outcome.item };
+      return { done: false, value: items };
     }
   };
 

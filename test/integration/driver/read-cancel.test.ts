@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
+import type { RowData } from '../../../src/driver/driver.js';
+import { READ_BUFFER_LIMITS } from '../../../src/driver/read-stream.js';
+import type { BatchedRowSource } from '../../../src/scan/batch-source.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
@@ -101,6 +104,30 @@ describe('readRows cancellation', () => {
       expect(await source[Symbol.asyncIterator]().next()).toEqual({ done: true, value: undefined });
     });
     expect(messages).toBe(0);
+    expect(driver.activeReads).toBe(0);
+  });
+});
+
+describe('readRows read-ahead', () => {
+  it('hands over rows in batches, and a consumer that stops pulling holds the server back', async () => {
+    const source = driver.readRows({ table }) as BatchedRowSource<RowData>;
+    let firstBatch = 0;
+    let waitingBatch = 0;
+    let seen = 0;
+    const messages = await countReadResponses(async () => {
+      firstBatch = (await source.nextBatch())?.length ?? 0;
+      await settle(500);
+      const batch = await source.nextBatch();
+      waitingBatch = batch?.length ?? 0;
+      seen = firstBatch + waitingBatch;
+      source.cancel();
+      await settle(300);
+    });
+    expect(firstBatch).toBeGreaterThanOrEqual(1);
+    expect(waitingBatch).toBeGreaterThan(1);
+    expect(waitingBatch * (VALUE.length + 7)).toBeLessThanOrEqual(READ_BUFFER_LIMITS.bytes + VALUE.length + 7);
+    expect(seen).toBeLessThan(ROWS);
+    expect(messages).toBeLessThan(ROWS);
     expect(driver.activeReads).toBe(0);
   });
 });

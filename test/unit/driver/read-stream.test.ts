@@ -1,0 +1,153 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { DriverError } from '../../../src/errors/driver-error.js';
+import { openReadRows, READ_BUFFER_LIMITS, type ReadCounter } from '../../../src/driver/read-stream.js';
+import type { ClientReadStream } from '../../../src/driver/abort-read.js';
+
+/** A client-like read stream: rows as `createReadStream({ decode: false })` emits them. */
+function fakeStream() {
+  const stream = new PassThrough({ objectMode: true, highWaterMark: 1 });
+  const calls = { end: 0, destroy: 0 };
+  const end = stream.end.bind(stream);
+  const destroy = stream.destroy.bind(stream);
+  Object.assign(stream, {
+    end: () => {
+      calls.end += 1;
+      return end();
+    },
+    destroy: (error?: Error) => {
+      calls.destroy += 1;
+      return destroy(error);
+    },
+  });
+  return { stream, calls, client: stream as unknown as ClientReadStream };
+}
+
+const clientRow = (i: number, valueBytes = 4) => ({ id: Buffer.from(`k${String(i).padStart(5, '0')}`), data: { f: { q: [{ value: Buffer.alloc(valueBytes, 0x61), timestamp: '1000' }] } } });
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('openReadRows (the driver read source)', () => {
+  it('hands over every row already received as one batch, and ends after the stream ended', async () => {
+    const { stream, client } = fakeStream();
+    const counter: ReadCounter = { active: 0 };
+    const source = openReadRows(() => client, 'readRows "t"', counter);
+    const first = source.nextBatch();
+    expect(counter.active).toBe(1);
+    for (let i = 0; i < 5; i++) stream.write(clientRow(i));
+    await tick();
+    const rows = await first;
+    expect(rows?.length).toBeGreaterThanOrEqual(1);
+    const rest: string[] = [];
+    stream.end();
+    for (let batch = await source.nextBatch(); batch !== undefined; batch = await source.nextBatch()) rest.push(...batch.map((r) => r.key.toString()));
+    expect([...(rows ?? []).map((r) => r.key.toString()), ...rest]).toEqual(['k00000', 'k00001', 'k00002', 'k00003', 'k00004']);
+    expect(counter.active).toBe(0);
+  });
+
+  it('pauses the stream once the buffer reaches its row limit and resumes it when the consumer takes the batch', async () => {
+    const { stream, client } = fakeStream();
+    const source = openReadRows(() => client, 'readRows "t"', { active: 0 });
+    const first = source.nextBatch();
+    const total = READ_BUFFER_LIMITS.rows * 2 + 10;
+    let written = 0;
+    const writeAll = async (): Promise<void> => {
+      while (written < total) {
+        if (!stream.write(clientRow(written++))) await new Promise((resolve) => stream.once('drain', resolve));
+      }
+    };
+    const writing = writeAll();
+    let seen = (await first)?.length ?? 0;
+    for (let i = 0; i < 10_000 && !stream.isPaused(); i++) await tick();
+    expect(stream.isPaused()).toBe(true);
+    const batch = await source.nextBatch();
+    expect(batch?.length).toBe(READ_BUFFER_LIMITS.rows);
+    expect(stream.isPaused()).toBe(false);
+    seen += batch?.length ?? 0;
+    const reading = (async () => {
+      for (let next = await source.nextBatch(); next !== undefined; next = await source.nextBatch()) seen += next.length;
+    })();
+    await writing;
+    stream.end();
+    await reading;
+    expect(seen).toBe(total);
+  });
+
+  it('pauses once about READ_BUFFER_LIMITS.bytes of values are buffered, whatever the row count', async () => {
+    const { stream, client } = fakeStream();
+    const source = openReadRows(() => client, 'readRows "t"', { active: 0 });
+    const first = source.nextBatch();
+    const big = Math.ceil(READ_BUFFER_LIMITS.bytes / 4);
+    for (let i = 0; i < 6; i++) stream.write(clientRow(i, big));
+    await first;
+    for (let i = 0; i < 5; i++) await tick();
+    const batch = await source.nextBatch();
+    expect(batch?.length).toBeLessThanOrEqual(5);
+    source.cancel();
+  });
+
+  it('delivers the rows received before an error, then rejects with a DriverError', async () => {
+    const { stream, client } = fakeStream();
+    const counter: ReadCounter = { active: 0 };
+    const source = openReadRows(() => client, 'readRows "t"', counter);
+    const first = source.nextBatch();
+    stream.write(clientRow(0));
+    stream.write(clientRow(1));
+    await tick();
+    stream.destroy(Object.assign(new Error('unavailable'), { code: 14 }));
+    const delivered = [...((await first) ?? [])];
+    const next = await source.nextBatch().catch((error: unknown) => error);
+    if (Array.isArray(next)) delivered.push(...next);
+    const failure = Array.isArray(next) ? await source.nextBatch().catch((error: unknown) => error) : next;
+    expect(delivered.map((r) => r.key.toString())).toEqual(['k00000', 'k00001']);
+    expect(failure).toBeInstanceOf(DriverError);
+    expect((failure as DriverError).grpcCode).toBe(14);
+    expect(counter.active).toBe(0);
+  });
+
+  it('cancel() ends the gRPC call, destroys the stream and resolves a pending read with undefined', async () => {
+    const { calls, client } = fakeStream();
+    const counter: ReadCounter = { active: 0 };
+    const source = openReadRows(() => client, 'readRows "t"', counter);
+    const pending = source.nextBatch();
+    expect(await Promise.race([pending, tick().then(() => 'pending')])).toBe('pending');
+    source.cancel();
+    source.cancel();
+    expect(await pending).toBeUndefined();
+    await tick();
+    expect(calls.end).toBeGreaterThanOrEqual(1);
+    expect(calls.destroy).toBeGreaterThanOrEqual(1);
+    expect(counter.active).toBe(0);
+    expect(await source.nextBatch()).toBeUndefined();
+  });
+
+  it('cancel() drops rows received but not yet handed over', async () => {
+    const { stream, client } = fakeStream();
+    const source = openReadRows(() => client, 'readRows "t"', { active: 0 });
+    const first = source.nextBatch();
+    stream.write(clientRow(0));
+    await first;
+    stream.write(clientRow(1));
+    await tick();
+    source.cancel();
+    expect(await source.nextBatch()).toBeUndefined();
+  });
+
+  it('a stream closed without an end or an error fails the read instead of leaving it pending', async () => {
+    const { stream, client } = fakeStream();
+    const counter: ReadCounter = { active: 0 };
+    const source = openReadRows(() => client, 'readRows "t"', counter);
+    const first = source.nextBatch();
+    stream.destroy();
+    await expect(first).rejects.toThrow(/closed before its end/);
+    expect(counter.active).toBe(0);
+  });
+
+  it('a row the conversion rejects fails the read with a DriverError and aborts the call', async () => {
+    const { stream, calls, client } = fakeStream();
+    const source = openReadRows(() => client, 'readRows "t"', { active: 0 });
+    const first = source.nextBatch();
+    stream.write({ id: Buffer.from('k'), data: { f: { q: [{ value: Symbol('not bytes'), timestamp: '1' }] } } });
+    await expect(first).rejects.toBeInstanceOf(DriverError);
+    expect(calls.end).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { flattenBatches } from '../../../src/scan/flatten-batches.js';
+import { collect } from '../../support/fake-sources.js';
+
+function batches(list: number[][], options: { failAt?: number } = {}) {
+  const state = { returned: 0, pulls: 0 };
+  let index = 0;
+  const iterator: AsyncIterator<number[]> = {
+    async next() {
+      state.pulls += 1;
+      if (options.failAt === index) throw new Error(`batch ${index} failed`);
+      const value = list[index++];
+      return value === undefined ? { done: true, value: undefined } : { done: false, value };
+    },
+    async return() {
+      state.returned += 1;
+      return { done: true, value: undefined };
+    },
+  };
+  return { iterator, state };
+}
+
+describe('flattenBatches', () => {
+  it('yields the mapped items of every batch in order, pulling a batch only when the previous one ran out', async () => {
+    const { iterator, state } = batches([[1, 2], [], [3]]);
+    expect(await collect(flattenBatches(iterator, (n) => n * 10))).toEqual([10, 20, 30]);
+    expect(state.pulls).toBe(4);
+    expect(state.returned).toBe(0);
+  });
+
+  it('return() closes the batches and later next() calls are done', async () => {
+    const { iterator, state } = batches([[1, 2], [3]]);
+    const items = flattenBatches(iterator, (n) => n);
+    expect(await items.next()).toEqual({ done: false, value: 1 });
+    expect(await items.return?.()).toEqual({ done: true, value: undefined });
+    expect(state.returned).toBe(1);
+    expect(await items.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('an error thrown by map closes the batches and is rethrown', async () => {
+    const { iterator, state } = batches([[1, 2, 3]]);
+    const items = flattenBatches(iterator, (n) => {
+      if (n === 2) throw new Error('cannot map 2');
+      return n;
+    });
+    await expect(collect(items)).rejects.toThrow('cannot map 2');
+    expect(state.returned).toBe(1);
+  });
+
+  it('an error from the batches is rethrown', async () => {
+    const { iterator } = batches([[1]], { failAt: 1 });
+    await expect(collect(flattenBatches(iterator, (n) => n))).rejects.toThrow('batch 1 failed');
+  });
+});
