@@ -19,7 +19,10 @@ export interface WriteFailure<T = unknown> {
 
 /**
  * Some entities of a bulk write failed; every other entity was persisted.
- * `failures` lists each failed entity with its gRPC code and message.
+ * `failures` lists each failed entity with its gRPC code and message. It is
+ * not enumerable, so logging the error (`console.error(err)`) prints the
+ * message, which names the first five failures, rather than every failed
+ * entity with its cause.
  *
  * @example
  * ```ts
@@ -31,7 +34,7 @@ export interface WriteFailure<T = unknown> {
  */
 export class PartialWriteError<T = unknown> extends BigtableMapperError {
   /** Every failed entity, in input order. */
-  readonly failures: readonly WriteFailure<T>[];
+  declare readonly failures: readonly WriteFailure<T>[];
   /** How many entities were persisted. */
   readonly succeeded: number;
 
@@ -42,7 +45,7 @@ export class PartialWriteError<T = unknown> extends BigtableMapperError {
     super(ErrorCode.PartialWrite, `${entity}: ${sorted.length} of ${sorted.length + succeeded} writes failed; the others were persisted.\n${lines.join('\n')}${more}`, {
       details: { entity, failed: sorted.length, succeeded },
     });
-    this.failures = Object.freeze(sorted);
+    Object.defineProperty(this, 'failures', { value: Object.freeze(sorted), enumerable: false, writable: false, configurable: false });
     this.succeeded = succeeded;
   }
 }
