@@ -1,9 +1,15 @@
 const LONE_SURROGATE = /\p{Surrogate}/u;
+/** `String.prototype.isWellFormed` (ES2024, in Node 20+) is typed from `lib: ES2024` on, so it is declared here. */
+interface WellFormedString {
+  isWellFormed(): boolean;
+}
+const NATIVE_WELL_FORMED = typeof (String.prototype as Partial<WellFormedString>).isWellFormed === 'function';
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * True when the string has a lone UTF-16 surrogate, which UTF-8 cannot store
- * (it would silently become U+FFFD).
+ * (it would silently become U+FFFD). Uses the native
+ * `String.prototype.isWellFormed` (Node 20+), else a Unicode regex.
  *
  * @example
  * ```ts
@@ -13,7 +19,7 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * @internal
  */
 export function hasLoneSurrogate(text: string): boolean {
-  return LONE_SURROGATE.test(text);
+  return NATIVE_WELL_FORMED ? !(text as unknown as WellFormedString).isWellFormed() : LONE_SURROGATE.test(text);
 }
 
 /**

@@ -11,6 +11,15 @@ function int64(value: bigint): Buffer {
   return bytes;
 }
 
+/** A safe integer as int64 big-endian, without a BigInt: high and low 32-bit words. */
+function safeInt64(value: number): Buffer {
+  const bytes = Buffer.allocUnsafe(8);
+  const high = Math.floor(value / 0x1_0000_0000);
+  bytes.writeInt32BE(high, 0);
+  bytes.writeUInt32BE(value - high * 0x1_0000_0000, 4);
+  return bytes;
+}
+
 function readInt64(ctx: ValueCodecContext, bytes: Buffer, type: string): bigint {
   expectLength(ctx, bytes, 8, type);
   return bytes.readBigInt64BE();
@@ -34,7 +43,7 @@ export function createIntValueCodec(ctx: ValueCodecContext): ValueCodec {
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
         throw valueError(ctx, value, "is not a valid int value: expected a safe integer number. Fix: round the value, or use type 'float' for fractions or 'bigint' beyond 2^53");
       }
-      return int64(BigInt(value));
+      return safeInt64(value);
     },
     decode(bytes: Buffer): unknown {
       const n = readInt64(ctx, bytes, 'int');
@@ -84,7 +93,7 @@ export function createDateValueCodec(ctx: ValueCodecContext): ValueCodec {
       if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
         throw valueError(ctx, value, 'is not a valid date value: expected a valid Date. Fix: pass a Date object (new Date(...)) that is not Invalid Date');
       }
-      return int64(BigInt(value.getTime()));
+      return safeInt64(value.getTime());
     },
     decode(bytes: Buffer): unknown {
       const ms = readInt64(ctx, bytes, 'date');

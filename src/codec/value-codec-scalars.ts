@@ -67,7 +67,9 @@ export function createBooleanValueCodec(ctx: ValueCodecContext): ValueCodec {
     type: 'boolean',
     encode(value: unknown): Buffer {
       if (typeof value !== 'boolean') throw valueError(ctx, value, 'is not a valid boolean value: expected true or false. Fix: convert the value with Boolean(...)');
-      return Buffer.from([value ? 1 : 0]);
+      const bytes = Buffer.allocUnsafe(1);
+      bytes[0] = value ? 1 : 0;
+      return bytes;
     },
     decode(bytes: Buffer): unknown {
       expectLength(ctx, bytes, 1, 'boolean');

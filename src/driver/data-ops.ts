@@ -47,32 +47,55 @@ export async function mutateOneRow(table: Table, mutation: CompiledMutation): Pr
  * ```
  */
 export async function mutateManyRows(table: Table, mutations: readonly CompiledMutation[]): Promise<RowMutationFailure[]> {
-  const indexOf = new Map<RawEntry, number>();
+  const entries: RawEntry[] = [];
+  const positions: number[] = [];
   let idempotent = true;
-  mutations.forEach((mutation, index) => {
+  for (let index = 0; index < mutations.length; index++) {
+    const mutation = mutations[index] as CompiledMutation;
     if (mutation.table !== table.id) {
       throw new ValidationError(
         `mutateRows ${JSON.stringify(table.id)}: mutation #${index} targets table ${JSON.stringify(mutation.table)}. Fix: send one table's mutations per call.`,
         { table: table.id, index, mutationTable: mutation.table },
       );
     }
-    if (mutation.mutations.length === 0) return;
-    indexOf.set(toRawEntry(mutation), index);
+    if (mutation.mutations.length === 0) continue;
+    entries.push(toRawEntry(mutation));
+    positions.push(index);
     idempotent &&= mutation.idempotent;
-  });
-  if (indexOf.size === 0) return [];
+  }
+  return sendEntries(table, entries, positions, idempotent);
+}
+
+/**
+ * Sends the raw entries; `positions[i]` is the input index of `entries[i]`.
+ * A separate function so that the compiled mutations are not kept alive
+ * while the RPC runs.
+ */
+async function sendEntries(table: Table, entries: RawEntry[], positions: readonly number[], idempotent: boolean): Promise<RowMutationFailure[]> {
+  if (entries.length === 0) return [];
   if (!idempotent) table.maxRetries = 0;
-  const operation = `mutateRows ${JSON.stringify(table.id)} (${indexOf.size} rows)`;
   try {
-    await table.mutate([...indexOf.keys()], { rawMutation: true });
+    await table.mutate(asOneNestedList(entries), { rawMutation: true });
     return [];
   } catch (err) {
+    const operation = `mutateRows ${JSON.stringify(table.id)} (${entries.length} rows)`;
     const partial = asPartialFailure(err);
     if (partial === undefined || partial.rpcFailed) throw new DriverError(operation, err, partial?.rpcCode);
+    const indexOf = new Map(entries.map((entry, i) => [entry, positions[i] as number]));
     return partial.errors.map((failure) => {
       const index = indexOf.get(failure.entry as RawEntry);
       if (index === undefined) throw new DriverError(`${operation}: a failed entry could not be matched to its input`, err);
       return { index, grpcCode: failure.code, message: failure.message };
     }).sort((a, b) => a.index - b.index);
   }
+}
+
+/**
+ * The entries wrapped in one more list. The client flattens its `entries`
+ * argument with `reduce((a, b) => a.concat(b), [])`: for a flat list of n
+ * entries that copies O(n²) elements (125,000 for a batch of 500), for a
+ * list holding one list it copies n. The entries sent are the same objects.
+ */
+function asOneNestedList(entries: RawEntry[]): RawEntry[] {
+  return [entries] as unknown as RawEntry[];
 }

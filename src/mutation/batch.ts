@@ -11,6 +11,39 @@ export interface BatchLimits {
   maxMutations?: number;
 }
 
+/** {@link BatchLimits} with the defaults and the cap applied. @example `{ maxEntries: 500, maxMutations: 100000 }` */
+export interface ResolvedBatchLimits {
+  readonly maxEntries: number;
+  readonly maxMutations: number;
+}
+
+/**
+ * Applies the defaults (500 rows) and the 100,000-mutation cap to batch limits.
+ *
+ * @example
+ * ```ts
+ * resolveBatchLimits({ maxMutations: 1_000_000 }); // { maxEntries: 500, maxMutations: 100000 }
+ * ```
+ */
+export function resolveBatchLimits(limits: BatchLimits = {}): ResolvedBatchLimits {
+  return { maxEntries: limits.maxEntries ?? 500, maxMutations: Math.min(limits.maxMutations ?? MAX_MUTATIONS_PER_REQUEST, MAX_MUTATIONS_PER_REQUEST) };
+}
+
+/**
+ * Whether the next row, with `size` cell mutations, must start a new batch:
+ * the current one (`entries` rows, `mutations` cell mutations) is not empty
+ * and is full, or would exceed the mutation limit with it.
+ *
+ * @example
+ * ```ts
+ * closesBatch(500, 5000, 10, resolveBatchLimits()); // true: 500 rows already
+ * closesBatch(0, 0, 200_000, resolveBatchLimits()); // false: an oversized row goes alone
+ * ```
+ */
+export function closesBatch(entries: number, mutations: number, size: number, limits: ResolvedBatchLimits): boolean {
+  return entries > 0 && (entries >= limits.maxEntries || mutations + size > limits.maxMutations);
+}
+
 /**
  * Groups compiled mutations into MutateRows batches within the entry and
  * mutation limits, lazily (works on endless async inputs).
@@ -24,13 +57,12 @@ export async function* batchMutations<E>(
   items: AsyncIterable<{ mutation: CompiledMutation } & E>,
   limits: BatchLimits = {},
 ): AsyncGenerator<({ mutation: CompiledMutation } & E)[]> {
-  const maxEntries = limits.maxEntries ?? 500;
-  const maxMutations = Math.min(limits.maxMutations ?? MAX_MUTATIONS_PER_REQUEST, MAX_MUTATIONS_PER_REQUEST);
+  const resolved = resolveBatchLimits(limits);
   let batch: ({ mutation: CompiledMutation } & E)[] = [];
   let mutations = 0;
   for await (const item of items) {
     const size = item.mutation.mutations.length;
-    if (batch.length > 0 && (batch.length >= maxEntries || mutations + size > maxMutations)) {
+    if (closesBatch(batch.length, mutations, size, resolved)) {
       yield batch;
       batch = [];
       mutations = 0;

@@ -13,23 +13,46 @@ import { cellQualifiers } from '../metadata/column-cells.js';
  * @internal
  */
 export function compileColumnValue(schema: EntitySchema, column: ColumnSchema, value: unknown, timestampMicros: number): CellMutation[] {
-  if (value === undefined) return [];
+  const cells: CellMutation[] = [];
+  pushColumnCells(schema, column, value, timestampMicros, cells);
+  return cells;
+}
+
+/**
+ * {@link compileColumnValue} appending to `out` (no array per column on the
+ * bulk-write path); true when it appended a `setCell`.
+ * @internal
+ * @example
+ * ```ts
+ * const cells: CellMutation[] = [];
+ * for (const column of schema.columns) pushColumnCells(schema, column, entity[column.property], micros, cells);
+ * ```
+ */
+export function pushColumnCells(schema: EntitySchema, column: ColumnSchema, value: unknown, timestampMicros: number, out: CellMutation[]): boolean {
+  if (value === undefined) return false;
   const { family, qualifier } = column;
-  if (value === null) return cellQualifiers(column).map((q) => ({ kind: 'deleteFromColumn', family, qualifier: q }));
+  if (value === null) {
+    for (const q of cellQualifiers(column)) out.push({ kind: 'deleteFromColumn', family, qualifier: q });
+    return false;
+  }
   if (column.layout === 'flatten') {
-    return encodeEmbedded({ entity: schema.name, property: column.property }, column, value).map((cell) => ({ kind: 'setCell', family, qualifier: cell.field.qualifier, timestampMicros, value: cell.value }));
+    const fields = encodeEmbedded({ entity: schema.name, property: column.property }, column, value);
+    for (const cell of fields) out.push({ kind: 'setCell', family, qualifier: cell.field.qualifier, timestampMicros, value: cell.value });
+    return fields.length > 0;
   }
   if (column.versioned && Array.isArray(value)) {
-    return value.map((version, i) => {
+    for (const [i, version] of value.entries()) {
       if (version === null || typeof version !== 'object' || !('value' in version)) {
         throw new ValidationError(`${schema.name}.${column.property}[${i}]: a versioned column holds { value, timestamp } objects. Fix: write [{ value, timestamp: new Date() }] or a plain value for a new version`, { entity: schema.name, property: column.property });
       }
       const { value: v, timestamp } = version as { value: unknown; timestamp?: unknown };
       const micros = timestamp === undefined ? timestampMicros : toMicros(schema, `${column.property}[${i}].timestamp`, timestamp);
-      return { kind: 'setCell', family, qualifier, timestampMicros: micros, value: column.codec.encode(v) };
-    });
+      out.push({ kind: 'setCell', family, qualifier, timestampMicros: micros, value: column.codec.encode(v) });
+    }
+    return value.length > 0;
   }
-  return [{ kind: 'setCell', family, qualifier, timestampMicros, value: column.codec.encode(value) }];
+  out.push({ kind: 'setCell', family, qualifier, timestampMicros, value: column.codec.encode(value) });
+  return true;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { encodeRowKey } from '../codec/physical-key.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { compileColumnValue, rowTimestampMicros } from './compile-cells.js';
+import { pushColumnCells, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from './compiled-mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
 
@@ -29,10 +29,7 @@ export function compileSave<T>(schema: EntitySchema<T>, entity: T, options: Comp
   const cells: CellMutation[] = [];
   let writes = false;
   for (const column of schema.columns) {
-    for (const cell of compileColumnValue(schema, column, record[column.property], micros)) {
-      cells.push(cell);
-      writes ||= cell.kind === 'setCell';
-    }
+    if (pushColumnCells(schema, column, record[column.property], micros, cells)) writes = true;
   }
   if (!writes) {
     throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: nothing to write, every column is undefined or null. Fix: set at least one column (a Bigtable row exists only while it has a cell), or use delete()`, { entity: schema.name, rowKey: text });

@@ -87,9 +87,9 @@ export class Repository<T extends object> {
    * @example `await repo.saveMany(readings, { batchSize: 500, concurrency: 2 });`
    */
   saveMany(entities: Iterable<T> | AsyncIterable<T>, options?: BulkWriteOptions): Promise<BulkWriteResult> {
-    const now = Date.now();
+    const compileOptions = { now: Date.now() };
     const input = bulkWithCopies(this.schema, entities, this.#sources);
-    return writeMany(this.#driver, this.schema.name, this.schema.table, input.entities, (e) => compileSave(this.schema, input.take(e), { now }), options);
+    return writeMany(this.#driver, this.schema.name, this.schema.table, input.entities, (e) => compileSave(this.schema, input.take(e), compileOptions), options);
   }
 
   /** Atomically adds `by` to an `int` column and returns the new value. @example `const hits = await repo.increment({ page: '/' }, 'hits');` */

@@ -1,9 +1,10 @@
 import type { BigtableDriver } from '../driver/driver.js';
 import { PartialWriteError, type WriteFailure } from '../errors/partial-write-error.js';
-import { batchMutations, type BatchLimits } from '../mutation/batch.js';
+import { resolveBatchLimits } from '../mutation/batch.js';
 import type { CompiledMutation } from '../mutation/compiled-mutation.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import { ValidationError } from '../errors/validation-error.js';
+import { takeMutations, WriteBatchReader } from './write-batches.js';
 
 /** Options of bulk writes. @example `{ batchSize: 500, concurrency: 2 }` */
 export interface BulkWriteOptions {
@@ -17,12 +18,6 @@ export interface BulkWriteOptions {
 export interface BulkWriteResult {
   /** Number of rows written. */
   readonly written: number;
-}
-
-interface Compiled<T> {
-  index: number;
-  entity: T;
-  mutation: CompiledMutation;
 }
 
 /**
@@ -42,34 +37,24 @@ export async function writeMany<T>(
   options: BulkWriteOptions = {},
 ): Promise<BulkWriteResult> {
   const concurrency = positiveInt('concurrency', options.concurrency ?? 2);
-  const limits: BatchLimits = { maxEntries: positiveInt('batchSize', options.batchSize ?? 500) };
+  const limits = resolveBatchLimits({ maxEntries: positiveInt('batchSize', options.batchSize ?? 500) });
   const failures: WriteFailure<T>[] = [];
   let written = 0;
-  async function* compiled(): AsyncGenerator<Compiled<T>> {
-    let index = 0;
-    for await (const entity of input as AsyncIterable<T>) {
-      const i = index++;
-      try {
-        yield { index: i, entity, mutation: compile(entity) };
-      } catch (err) {
-        failures.push({ index: i, entity, rowKey: '', grpcCode: undefined, message: err instanceof Error ? err.message : String(err), cause: err });
-      }
-    }
-  }
-  const batches = batchMutations(compiled(), limits);
+  const batches = new WriteBatchReader(input, compile, limits, (index, entity, err) => {
+    failures.push({ index, entity, rowKey: '', grpcCode: undefined, message: err instanceof Error ? err.message : String(err), cause: err });
+  });
   async function worker(): Promise<void> {
-    for (let next = await batches.next(); !next.done; next = await batches.next()) {
-      const batch = next.value;
+    for (let batch = await batches.next(); batch !== undefined; batch = await batches.next()) {
+      const { indices, entities, rowKeys } = batch;
       try {
-        const failed = await driver.mutateRows(table, batch.map((b) => b.mutation));
+        const failed = await driver.mutateRows(table, takeMutations(batch));
         for (const f of failed) {
-          const item = batch[f.index] as Compiled<T>;
-          failures.push({ index: item.index, entity: item.entity, rowKey: item.mutation.rowKeyText, grpcCode: f.grpcCode, message: f.message });
+          failures.push({ index: indices[f.index] as number, entity: entities[f.index] as T, rowKey: rowKeys[f.index] as string, grpcCode: f.grpcCode, message: f.message });
         }
-        written += batch.length - failed.length;
+        written += indices.length - failed.length;
       } catch (err) {
-        for (const item of batch) {
-          failures.push({ index: item.index, entity: item.entity, rowKey: item.mutation.rowKeyText, grpcCode: err instanceof DriverError ? err.grpcCode : extractGrpcCode(err), message: err instanceof Error ? err.message : String(err), cause: err });
+        for (const [i, index] of indices.entries()) {
+          failures.push({ index, entity: entities[i] as T, rowKey: rowKeys[i] as string, grpcCode: err instanceof DriverError ? err.grpcCode : extractGrpcCode(err), message: err instanceof Error ? err.message : String(err), cause: err });
         }
       }
     }

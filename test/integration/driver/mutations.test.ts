@@ -125,6 +125,16 @@ describe('GoogleCloudDriver.mutateRows', () => {
     expect(await readRow(table, 'r3')).toBeUndefined();
   });
 
+  it('maps failures to the input indexes when rows without mutations are left out of the request', async () => {
+    const table = await newTable();
+    const batch = [row(table, 'e0', []), row(table, 'r1', [set('nope', 'a', '1')]), row(table, 'r2', [set('f', 'a', '2')]), row(table, 'e3', []), row(table, 'r4', [set('nope', 'a', '4')])];
+    expect((await driver.mutateRows(table, batch)).map((f) => [f.index, f.grpcCode])).toEqual([
+      [1, 13],
+      [4, 13],
+    ]);
+    expect(flat(await readRow(table, 'r2'))).toEqual({ 'f:a': [`2@${T1}`] });
+  });
+
   it('resolves [] when everything succeeded', async () => {
     const table = await newTable();
     const batch = Array.from({ length: 50 }, (_, i) => row(table, `k${String(i).padStart(2, '0')}`, [set('f', 'a', String(i))]));

@@ -97,6 +97,34 @@ describe('saveMany', () => {
     ]);
   });
 
+  it('sends the same calls and reports the same failures for an array, a generator and an async iterable', async () => {
+    const bad = Object.assign(new Counter(), { name: 'c', n: 4, value: 1.5 });
+    const input = (): Counter[] => [0, 1, 2, 3].map((n) => counter(n)).concat(bad, [5, 6, 7, 8, 9, 10].map((n) => counter(n)));
+    const sources: [string, () => Iterable<Counter> | AsyncIterable<Counter>][] = [
+      ['array', input],
+      ['generator', function* (): Generator<Counter> { yield* input(); }],
+      ['async', async function* (): AsyncGenerator<Counter> { yield* input(); }],
+    ];
+    const outcomes = [];
+    for (const [name, source] of sources) {
+      driver = new FakeDriver();
+      repo = new Repository(driver, schema);
+      driver.reject(keyOf(6), GrpcCode.Internal, 'internal error');
+      const err = await failure(repo.saveMany(source(), { batchSize: 3, concurrency: 1 }));
+      outcomes.push({
+        name,
+        calls: driver.callsOf('mutateRows').map((c) => c.mutations.map((m) => m.rowKeyText)),
+        failures: err.failures.map((f) => [f.index, f.rowKey, f.grpcCode, f.message, (f.entity as Counter).n]),
+        succeeded: err.succeeded,
+      });
+    }
+    const [array, ...others] = outcomes;
+    expect(array?.calls).toEqual([[keyOf(0), keyOf(1), keyOf(2)], [keyOf(3), keyOf(5), keyOf(6)], [keyOf(7), keyOf(8), keyOf(9)], [keyOf(10)]]);
+    expect(array?.failures.map((f) => f.slice(0, 3))).toEqual([[4, '', undefined], [6, keyOf(6), 13]]);
+    expect(array?.succeeded).toBe(9);
+    for (const other of others) expect({ ...other, name: 'array' }).toEqual(array);
+  });
+
   it('never sends invalid entities, persists the others and reports each failure', async () => {
     driver.reject(keyOf(3), GrpcCode.Internal, 'internal error');
     const bad = Object.assign(new Counter(), { name: 'c', n: 1, value: 1.5 });

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { batchMutations, resolveBatchLimits, type BatchLimits } from '../../../src/mutation/batch.js';
+import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import { takeMutations, WriteBatchReader, type WriteBatch } from '../../../src/repository/write-batches.js';
+
+/** An input item: `cells` cell mutations, or a compile error when negative. */
+type Item = { id: number; cells: number };
+
+const cell: CellMutation = { kind: 'deleteFromRow' };
+
+function compile(item: Item): CompiledMutation {
+  if (item.cells < 0) throw new Error(`bad ${item.id}`);
+  return { table: 't', rowKey: Buffer.from(`k${item.id}`), rowKeyText: `k${item.id}`, mutations: new Array<CellMutation>(item.cells).fill(cell), idempotent: true };
+}
+
+const items = (sizes: readonly number[]): Item[] => sizes.map((cells, id) => ({ id, cells }));
+
+async function* asyncOf<T>(values: readonly T[]): AsyncGenerator<T> {
+  for (const value of values) yield value;
+}
+
+/** Every batch of a reader (as row keys per batch) and its compile errors (as `index:message`). */
+async function drain(input: Iterable<Item> | AsyncIterable<Item>, limits: BatchLimits): Promise<{ batches: string[][]; indices: number[][]; errors: string[] }> {
+  const errors: string[] = [];
+  const reader = new WriteBatchReader(input, compile, resolveBatchLimits(limits), (index, entity, err) => errors.push(`${index}:${entity.id}:${(err as Error).message}`));
+  const batches: WriteBatch<Item>[] = [];
+  for (let b = await reader.next(); b !== undefined; b = await reader.next()) batches.push(b);
+  expect(await reader.next()).toBeUndefined();
+  return { batches: batches.map((b) => b.rowKeys), indices: batches.map((b) => b.indices), errors };
+}
+
+describe('WriteBatchReader', () => {
+  it('gives a sync iterable, an async iterable and batchMutations the same batches and compile errors', async () => {
+    const sizes = [1, 40_000, -1, 40_000, 40_000, 2, -1, 60_000, 1, 1, 1, 1, 1, 1, 100_001, 1];
+    for (const limits of [{ maxEntries: 3 }, { maxEntries: 500 }, { maxEntries: 2, maxMutations: 3 }]) {
+      const fromArray = await drain(items(sizes), limits);
+      const fromGenerator = await drain((function* (): Generator<Item> { yield* items(sizes); })(), limits);
+      const fromAsync = await drain(asyncOf(items(sizes)), limits);
+      expect(fromGenerator).toEqual(fromArray);
+      expect(fromAsync).toEqual(fromArray);
+      const valid = items(sizes).filter((item) => item.cells >= 0).map((item) => ({ mutation: compile(item) }));
+      const reference: string[][] = [];
+      for await (const batch of batchMutations(asyncOf(valid), limits)) reference.push(batch.map((b) => b.mutation.rowKeyText));
+      expect(fromArray.batches).toEqual(reference);
+      expect(fromArray.errors).toEqual(['2:2:bad 2', '6:6:bad 6']);
+    }
+  });
+
+  it('keeps each row with its input index and entity', async () => {
+    const input = items([1, -1, 1, 1]);
+    const reader = new WriteBatchReader(input, compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined);
+    const first = await reader.next();
+    expect(first?.indices).toEqual([0, 2]);
+    expect(first?.entities).toEqual([input[0], input[2]]);
+    expect(first?.mutations.map((m) => m.rowKeyText)).toEqual(['k0', 'k2']);
+  });
+
+  it('reads a sync input lazily: a batch is read when asked for, up to the entry that closes it', async () => {
+    let pulled = 0;
+    function* counted(): Generator<Item> {
+      for (let id = 0; id < 10; id++) {
+        pulled += 1;
+        yield { id, cells: 1 };
+      }
+    }
+    const reader = new WriteBatchReader(counted(), compile, resolveBatchLimits({ maxEntries: 3 }), () => undefined);
+    expect(pulled).toBe(0);
+    expect((await reader.next())?.rowKeys).toEqual(['k0', 'k1', 'k2']);
+    expect(pulled).toBe(4);
+    expect((await reader.next())?.rowKeys).toEqual(['k3', 'k4', 'k5']);
+    expect(pulled).toBe(7);
+  });
+
+  it('serves overlapping calls one at a time, in order', async () => {
+    async function* slow(): AsyncGenerator<Item> {
+      for (let id = 0; id < 7; id++) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        yield { id, cells: 1 };
+      }
+    }
+    const reader = new WriteBatchReader(slow(), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined);
+    const results = await Promise.all([reader.next(), reader.next(), reader.next(), reader.next(), reader.next()]);
+    expect(results.map((b) => b?.rowKeys)).toEqual([['k0', 'k1'], ['k2', 'k3'], ['k4', 'k5'], ['k6'], undefined]);
+  });
+
+  it('awaits promises in a sync input, as for await does', async () => {
+    const input: Iterable<Item> = [{ id: 0, cells: 1 }, Promise.resolve({ id: 1, cells: 1 }) as unknown as Item, { id: 2, cells: 1 }];
+    expect((await drain(input, { maxEntries: 500 })).batches).toEqual([['k0', 'k1', 'k2']]);
+  });
+
+  it('rejects with the input’s error, then ends without the rows it had read', async () => {
+    function* failing(): Generator<Item> {
+      yield { id: 0, cells: 1 };
+      yield { id: 1, cells: 1 };
+      yield { id: 2, cells: 1 };
+      throw new Error('input broke');
+    }
+    for (const input of [failing(), (async function* (): AsyncGenerator<Item> { yield* failing(); })()]) {
+      const reader = new WriteBatchReader(input, compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined);
+      expect((await reader.next())?.rowKeys).toEqual(['k0', 'k1']);
+      await expect(reader.next()).rejects.toThrow('input broke');
+      expect(await reader.next()).toBeUndefined();
+    }
+  });
+});
+
+describe('takeMutations', () => {
+  it('hands the compiled rows over and leaves the batch’s report data', async () => {
+    const reader = new WriteBatchReader(items([1, 1]), compile, resolveBatchLimits(), () => undefined);
+    const batch = (await reader.next()) as WriteBatch<Item>;
+    const taken = takeMutations(batch);
+    expect(taken.map((m) => m.rowKeyText)).toEqual(['k0', 'k1']);
+    expect(batch.mutations).toEqual([]);
+    expect(batch.rowKeys).toEqual(['k0', 'k1']);
+    expect(batch.indices).toEqual([0, 1]);
+  });
+});
