@@ -43,6 +43,23 @@ export function prebuiltEntry(key: string, v: WideValues, timestampMicros: numbe
   };
 }
 
+/**
+ * A pre-built entry as a class instance: the client's `extend(true)` deep copy
+ * of every request passes class instances by reference (the same workaround
+ * the mapper's driver uses). @example `new PrebuiltInstance(prebuiltEntry(k, v, micros))`
+ */
+export class PrebuiltInstance {
+  /** Row key bytes. */
+  readonly rowKey: Buffer;
+  /** Raw mutations. */
+  readonly mutations: PrebuiltEntry['mutations'];
+
+  constructor(entry: PrebuiltEntry) {
+    this.rowKey = entry.rowKey;
+    this.mutations = entry.mutations;
+  }
+}
+
 /** A hand-built raw entry with one string cell `v` (the memory check's small rows). @example `smallEntry('m#0000000001', 'v…', micros)` */
 export function smallEntry(key: string, value: string, timestampMicros: number): PrebuiltEntry {
   return {
