@@ -15,6 +15,46 @@ import { DECODE_FIX, keyError, type KeyCodecContext } from './key-codec-context.
 export interface DigitsMapping {
   toAscending(value: unknown): bigint;
   fromAscending(ascending: bigint, text: string): unknown;
+  /**
+   * `fromAscending` without a BigInt, for an ascending value that is a safe
+   * integer; `undefined` where `fromAscending` throws (it is then called to
+   * throw). Used whenever the stored digits are exact as a number: always up
+   * to {@link MAX_NUMBER_WIDTH} digits, and for wider ascending components
+   * when the value is a safe integer.
+   */
+  fromAscendingNumber?(ascending: number): unknown;
+}
+
+/**
+ * Decodes a digits component from key bytes `[start, end)`: the value
+ * `decode` returns for that text, or `undefined` when the text path must
+ * decide (not exactly `width` ASCII digits, or no exact number path).
+ *
+ * @example
+ * ```ts
+ * digitsBytesDecoder(codec)?.(Buffer.from('row#0042'), 4, 8); // 42
+ * ```
+ * @internal
+ */
+export type DigitsBytesDecoder = (bytes: Uint8Array, start: number, end: number) => unknown;
+
+/** The widest digits text whose every value (below 10^15) is an exact JS number. */
+const MAX_NUMBER_WIDTH = 15;
+
+const bytesDecoders = new WeakMap<KeyComponentCodec, DigitsBytesDecoder>();
+
+/**
+ * The byte decoder of a digits codec that has a number path (`uint` and the
+ * epoch timestamps); `undefined` for any other codec.
+ *
+ * @example
+ * ```ts
+ * const decode = digitsBytesDecoder(schema.key.components[1].codec!);
+ * ```
+ * @internal
+ */
+export function digitsBytesDecoder(codec: KeyComponentCodec): DigitsBytesDecoder | undefined {
+  return bytesDecoders.get(codec);
 }
 
 /**
@@ -36,7 +76,15 @@ export function createDigitsCodec(ctx: KeyCodecContext, options: ResolvedKeyOpti
   const max = 10n ** BigInt(width) - 1n;
   const { descending } = options;
   const label = options.format ?? options.type;
-  return Object.freeze({
+  const fromNumber = mapping.fromAscendingNumber;
+  const exactWidth = width <= MAX_NUMBER_WIDTH;
+  const maxNumber = Number(max);
+  /** The value of stored digits read as a number; `undefined` when only the BigInt path can tell. */
+  const numberValue = (fromAscending: (ascending: number) => unknown, stored: number): unknown => {
+    if (exactWidth) return fromAscending(descending ? maxNumber - stored : stored);
+    return !descending && stored <= Number.MAX_SAFE_INTEGER ? fromAscending(stored) : undefined;
+  };
+  const codec: KeyComponentCodec = Object.freeze({
     type: options.type,
     width,
     descending,
@@ -49,6 +97,11 @@ export function createDigitsCodec(ctx: KeyCodecContext, options: ResolvedKeyOpti
       return (descending ? max - ascending : ascending).toString().padStart(width, '0');
     },
     decode(text: string): unknown {
+      if (fromNumber !== undefined && text.length === width) {
+        const stored = digitsValue(text);
+        const value = stored < 0 ? undefined : numberValue(fromNumber, stored);
+        if (value !== undefined) return value;
+      }
       if (text.length !== width || !/^[0-9]+$/.test(text)) {
         throw keyError(ctx, text, `is not a valid encoded ${label} key component: expected exactly ${width} digits`, DECODE_FIX);
       }
@@ -56,4 +109,39 @@ export function createDigitsCodec(ctx: KeyCodecContext, options: ResolvedKeyOpti
       return mapping.fromAscending(descending ? max - stored : stored, text);
     },
   });
+  if (fromNumber !== undefined) {
+    bytesDecoders.set(codec, (bytes, start, end) => {
+      if (end - start !== width) return undefined;
+      const stored = digitBytesValue(bytes, start, end);
+      return stored < 0 ? undefined : numberValue(fromNumber, stored);
+    });
+  }
+  return codec;
+}
+
+/**
+ * The value of ASCII digits (exact while it is a safe integer; larger values
+ * come out at or above 2^53); -1 when the text is empty or has any other character.
+ */
+function digitsValue(text: string): number {
+  if (text.length === 0) return -1;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** {@link digitsValue} of the bytes at `[start, end)`. */
+function digitBytesValue(bytes: Uint8Array, start: number, end: number): number {
+  if (end <= start) return -1;
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = (bytes[i] as number) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }

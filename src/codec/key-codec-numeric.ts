@@ -42,6 +42,7 @@ export function createUintCodec(ctx: KeyCodecContext, options: ResolvedKeyOption
       if (ascending > MAX_SAFE) throw keyError(ctx, text, 'is not a valid encoded uint key component: beyond Number.MAX_SAFE_INTEGER', DECODE_FIX);
       return Number(ascending);
     },
+    fromAscendingNumber: (ascending) => ascending,
   });
 }
 

@@ -5,6 +5,7 @@ import { createDigitsCodec } from './key-codec-digits.js';
 
 /** Largest epoch milliseconds a `Date` can hold. */
 const MAX_DATE_MS = 8_640_000_000_000_000n;
+const MAX_DATE_MS_NUMBER = Number(MAX_DATE_MS);
 const ISO_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
@@ -72,6 +73,10 @@ export function createEpochTimestampCodec(ctx: KeyCodecContext, options: Resolve
       const ms = seconds ? ascending * 1000n : ascending;
       if (ms > MAX_DATE_MS) throw keyError(ctx, text, `is not a valid encoded ${options.format} key component: beyond the largest Date`, DECODE_FIX);
       return new Date(Number(ms));
+    },
+    fromAscendingNumber(ascending) {
+      const ms = seconds ? ascending * 1000 : ascending;
+      return ms > MAX_DATE_MS_NUMBER ? undefined : new Date(ms);
     },
   });
 }

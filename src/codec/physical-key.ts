@@ -1,7 +1,8 @@
 import { KeyEncodingError } from '../errors/key-encoding-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { assertRowKeySize, decodeLogicalKey, encodeKeyComponents, joinLogicalKey, type KeySchema } from './row-key.js';
-import { parseSaltSegment, saltSegment } from './salt.js';
+import { decodeKeyBytes } from './row-key-bytes.js';
+import { parseSaltSegment, saltSegment, saltSegmentLength } from './salt.js';
 
 /** A physical row key. @example `{ key: <Buffer 30 37 23 …>, text: '07#s1#2023-05-01T12:00:00.000Z', logical: 's1#2023-…' }` */
 export interface EncodedRowKey {
@@ -45,8 +46,13 @@ export function encodeRowKey(schema: KeySchema, values: Readonly<Record<string, 
  * ```
  */
 export function decodeRowKey(schema: KeySchema, key: Buffer | string): Record<string, unknown> {
-  const text = typeof key === 'string' ? key : key.toString('utf8');
   const salt = schema.key.salt;
+  if (Buffer.isBuffer(key) && salt?.since === undefined) {
+    const start = salt === undefined ? 0 : saltSegmentLength(salt, key);
+    const values = start < 0 ? undefined : decodeKeyBytes(schema, key, start);
+    if (values !== undefined) return values;
+  }
+  const text = typeof key === 'string' ? key : key.toString();
   if (salt === undefined) return decodeLogicalKey(schema, text);
   const parsed = parseSaltSegment(salt, text);
   if (salt.since === undefined) {

@@ -1,6 +1,7 @@
 import { KeyEncodingError } from '../errors/key-encoding-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
+import type { KeyComponentCodec, KeyComponentSchema } from '../metadata/entity-schema.js';
 import { DECODE_FIX } from './key-codec-context.js';
 import { describeKeyLayout, type KeySchema } from './row-key-components.js';
 
@@ -17,28 +18,65 @@ import { describeKeyLayout, type KeySchema } from './row-key-components.js';
  * ```
  */
 export function decodeLogicalKey(schema: KeySchema, text: string): Record<string, unknown> {
+  // One pass with indexOf and no intermediate parts; anything unexpected (a
+  // layout mismatch, a component that does not decode) is left to decodeSplit,
+  // which throws the error the layout check or the codec calls for.
   const { components, separator } = schema.key;
-  const parts = text.split(separator);
-  const mismatch = (problem: string): ValidationError =>
-    new ValidationError(`${schema.name}: row key ${preview(text)} ${problem} (key layout ${describeKeyLayout(schema)}). Fix: ${DECODE_FIX}.`, {
-      entity: schema.name,
-      rowKey: text,
-    });
-  if (parts.length !== components.length) throw mismatch(`has ${parts.length} components, expected ${components.length}`);
   const values: Record<string, unknown> = {};
-  for (const [index, component] of components.entries()) {
-    const part = parts[index] as string;
+  const last = components.length - 1;
+  if (last < 0 || separator === '') return decodeSplit(schema, text);
+  let start = 0;
+  for (let index = 0; index <= last; index++) {
+    const next = text.indexOf(separator, start);
+    const end = index < last ? next : next === -1 ? text.length : -1;
+    if (end < 0) return decodeSplit(schema, text);
+    const component = components[index] as KeyComponentSchema;
     if (component.kind === 'literal') {
-      if (part !== component.literal) throw mismatch(`has ${preview(part)} at position ${index}, expected the literal ${preview(component.literal)}`);
-      continue;
+      const literal = component.literal as string;
+      if (end - start !== literal.length || !text.startsWith(literal, start)) return decodeSplit(schema, text);
+    } else {
+      try {
+        values[component.property as string] = (component.codec as KeyComponentCodec).decode(text.slice(start, end));
+      } catch {
+        return decodeSplit(schema, text);
+      }
     }
-    const property = component.property as string;
-    try {
-      values[property] = (component.codec as NonNullable<typeof component.codec>).decode(part);
-    } catch (err) {
-      if (!(err instanceof KeyEncodingError)) throw err;
-      throw new KeyEncodingError(schema.name, property, text, `is not a valid row key: component ${index} ${preview(part)} ${String(err.details.reason)}`, DECODE_FIX);
-    }
+    start = end + separator.length;
   }
   return values;
+}
+
+/** {@link decodeLogicalKey} by `split`, for keys whose layout does not match (it throws the error naming the problem). */
+function decodeSplit(schema: KeySchema, text: string): Record<string, unknown> {
+  const { components, separator } = schema.key;
+  const parts = text.split(separator);
+  if (parts.length !== components.length) throw layoutMismatch(schema, text, `has ${parts.length} components, expected ${components.length}`);
+  const values: Record<string, unknown> = {};
+  for (let index = 0; index < components.length; index++) {
+    const component = components[index] as KeyComponentSchema;
+    const part = parts[index] as string;
+    if (component.kind === 'literal') {
+      if (part !== component.literal) throw layoutMismatch(schema, text, `has ${preview(part)} at position ${index}, expected the literal ${preview(component.literal)}`);
+      continue;
+    }
+    values[component.property as string] = decodeComponent(schema, component, index, part, text);
+  }
+  return values;
+}
+
+/** One property component's value; a codec `KeyEncodingError` is rethrown naming the whole key text. */
+function decodeComponent(schema: KeySchema, component: KeyComponentSchema, index: number, part: string, text: string): unknown {
+  try {
+    return (component.codec as KeyComponentCodec).decode(part);
+  } catch (err) {
+    if (!(err instanceof KeyEncodingError)) throw err;
+    throw new KeyEncodingError(schema.name, component.property as string, text, `is not a valid row key: component ${index} ${preview(part)} ${String(err.details.reason)}`, DECODE_FIX);
+  }
+}
+
+function layoutMismatch(schema: KeySchema, text: string, problem: string): ValidationError {
+  return new ValidationError(`${schema.name}: row key ${preview(text)} ${problem} (key layout ${describeKeyLayout(schema)}). Fix: ${DECODE_FIX}.`, {
+    entity: schema.name,
+    rowKey: text,
+  });
 }

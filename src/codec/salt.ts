@@ -88,17 +88,65 @@ export function saltSegment(
  * ```
  */
 export function parseSaltSegment(salt: SaltSchema, physicalKeyText: string): { bucket: number; rest: string } | undefined {
-  const signed = (salt.allBuckets[0] ?? 0) < 0 && physicalKeyText.startsWith('-');
+  const low = salt.allBuckets[0] ?? 0;
+  const signed = low < 0 && physicalKeyText.startsWith('-');
   const start = signed ? 1 : 0;
   let end = start;
-  while (end < physicalKeyText.length && isDigit(physicalKeyText.charCodeAt(end))) end++;
+  let magnitude = 0;
+  while (end < physicalKeyText.length && isDigit(physicalKeyText.charCodeAt(end))) {
+    magnitude = magnitude * 10 + (physicalKeyText.charCodeAt(end) - 48);
+    end++;
+  }
   if (end === start || !physicalKeyText.startsWith(salt.separator, end)) return undefined;
-  const magnitude = Number(physicalKeyText.slice(start, end));
+  // A run of digits too long for an exact sum comes out at 2^53 or more, far outside the buckets.
   const bucket = signed ? -magnitude : magnitude;
-  if (bucket < (salt.allBuckets[0] ?? 0) || bucket > salt.buckets - 1) return undefined;
-  const segment = physicalKeyText.slice(0, end + salt.separator.length);
-  if (bucketText(salt, bucket) !== segment) return undefined;
-  return { bucket, rest: physicalKeyText.slice(segment.length) };
+  if (bucket < low || bucket > salt.buckets - 1) return undefined;
+  if (!isCanonicalBucket(salt, end - start, physicalKeyText.charCodeAt(start), signed && magnitude === 0)) return undefined;
+  return { bucket, rest: physicalKeyText.slice(end + salt.separator.length) };
+}
+
+/**
+ * {@link parseSaltSegment} of a physical key's UTF-8 bytes: the byte length
+ * of its salt segment (where the logical key starts), or -1 when the key does
+ * not start with a canonical one or the salt separator is not ASCII (then ask
+ * `parseSaltSegment` of the text). Reads the same segment as the text would,
+ * since its characters are all ASCII.
+ *
+ * @example
+ * ```ts
+ * saltSegmentLength(salt, Buffer.from('07#s1#2024')); // 3
+ * ```
+ * @internal
+ */
+export function saltSegmentLength(salt: SaltSchema, key: Uint8Array): number {
+  const low = salt.allBuckets[0] ?? 0;
+  const signed = low < 0 && key[0] === 45;
+  const start = signed ? 1 : 0;
+  let end = start;
+  let magnitude = 0;
+  while (end < key.length && isDigit(key[end] as number)) {
+    magnitude = magnitude * 10 + ((key[end] as number) - 48);
+    end++;
+  }
+  if (end === start) return -1;
+  const separator = salt.separator;
+  for (let i = 0; i < separator.length; i++) {
+    const code = separator.charCodeAt(i);
+    if (code >= 0x80 || key[end + i] !== code) return -1;
+  }
+  const bucket = signed ? -magnitude : magnitude;
+  if (bucket < low || bucket > salt.buckets - 1) return -1;
+  return isCanonicalBucket(salt, end - start, key[start] as number, signed && magnitude === 0) ? end + separator.length : -1;
+}
+
+/**
+ * Whether bucket digits read from a key are what {@link bucketText} writes for
+ * their value: exactly `width` digits, or more without a leading zero (a lone
+ * `0` has none), and no `-0`.
+ */
+function isCanonicalBucket(salt: SaltSchema, digits: number, firstDigit: number, negativeZero: boolean): boolean {
+  if (negativeZero) return false;
+  return digits === salt.width || (digits > salt.width && (firstDigit !== 48 || digits === 1));
 }
 
 /**

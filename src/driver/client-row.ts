@@ -14,11 +14,7 @@ type CellsByQualifier = Record<string, readonly CellData[]>;
  */
 export function cellValueBytes(value: unknown): Buffer {
   if (Buffer.isBuffer(value)) return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) {
-    const bytes = Buffer.alloc(8);
-    bytes.writeBigInt64BE(BigInt(value));
-    return bytes;
-  }
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return int64Bytes(value);
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   throw new TypeError(`unexpected cell value of type ${typeof value} from the client (expected bytes)`);
 }
@@ -33,14 +29,53 @@ export function cellValueBytes(value: unknown): Buffer {
  * ```
  */
 export function timestampMicros(value: unknown): number {
+  if (typeof value === 'string') {
+    const micros = decimalValue(value);
+    if (micros >= 0) return micros;
+  }
   const micros = Number(typeof value === 'number' ? value : String(value));
   if (!Number.isFinite(micros)) throw new TypeError(`unexpected cell timestamp ${String(value)} from the client`);
   return micros;
 }
 
+/** The 8 big-endian two's-complement bytes of a safe integer (what `writeBigInt64BE` writes, without a BigInt). */
+function int64Bytes(value: number): Buffer {
+  const bytes = Buffer.alloc(8);
+  const high = Math.floor(value / 0x1_0000_0000);
+  const low = value - high * 0x1_0000_0000;
+  bytes[0] = high >>> 24;
+  bytes[1] = high >>> 16;
+  bytes[2] = high >>> 8;
+  bytes[3] = high;
+  bytes[4] = low >>> 24;
+  bytes[5] = low >>> 16;
+  bytes[6] = low >>> 8;
+  bytes[7] = low;
+  return bytes;
+}
+
+/**
+ * The value of 1 to 16 ASCII digits when it is a safe integer (then the sum
+ * below is exact, so it equals `Number(text)`); -1 for anything else, left to
+ * `Number`.
+ */
+function decimalValue(text: string): number {
+  const length = text.length;
+  if (length === 0 || length > 16) return -1;
+  let value = 0;
+  for (let i = 0; i < length; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value <= Number.MAX_SAFE_INTEGER ? value : -1;
+}
+
 /**
  * Normalises a client `Row` read with `decode: false` (`row.id` a Buffer,
  * `row.data[family][qualifier] = [{ value, timestamp }]`, newest first) to {@link RowData}.
+ * A timestamp string equal to the previous cell's (cells written together
+ * share one) is converted once per run of equal strings.
  * @internal
  * @example
  * ```ts
@@ -50,29 +85,37 @@ export function timestampMicros(value: unknown): number {
 export function fromClientRow(row: unknown): RowData {
   const { id, data } = row as { id: unknown; data?: Record<string, Record<string, readonly { value: unknown; timestamp: unknown }[]>> };
   const key = Buffer.isBuffer(id) ? id : Buffer.from(String(id), 'utf8');
-  const cells: Record<string, CellsByQualifier> = {};
-  if (data === undefined) return { key, cells };
+  if (data === undefined) return { key, cells: {} };
+  // Copies of the client's objects already have every key, in order (an own
+  // `__proto__` key included), so filling them in adds no property.
+  const cells = { ...data } as unknown as Record<string, CellsByQualifier>;
+  let lastTimestamp: string | undefined;
+  let lastMicros = 0;
   for (const family of Object.keys(data)) {
     const columns = data[family] as Record<string, readonly { value: unknown; timestamp: unknown }[]>;
-    const out: Record<string, readonly CellData[]> = {};
+    const out = { ...columns } as unknown as Record<string, readonly CellData[]>;
     for (const qualifier of Object.keys(columns)) {
       const versions = columns[qualifier] as readonly { value: unknown; timestamp: unknown }[];
       const list: CellData[] = new Array<CellData>(versions.length);
       for (let i = 0; i < versions.length; i++) {
         const cell = versions[i] as { value: unknown; timestamp: unknown };
-        list[i] = { value: cellValueBytes(cell.value), timestampMicros: timestampMicros(cell.timestamp) };
+        const value = cellValueBytes(cell.value);
+        const timestamp = cell.timestamp;
+        if (typeof timestamp !== 'string') {
+          list[i] = { value, timestampMicros: timestampMicros(timestamp) };
+          continue;
+        }
+        if (timestamp !== lastTimestamp) {
+          lastMicros = timestampMicros(timestamp);
+          lastTimestamp = timestamp;
+        }
+        list[i] = { value, timestampMicros: lastMicros };
       }
-      put(out, qualifier, list);
+      out[qualifier] = list;
     }
-    put(cells, family, out);
+    cells[family] = out;
   }
   return { key, cells };
-}
-
-/** Sets an own enumerable property, also for the key `__proto__` (as `Object.fromEntries` does). */
-function put<V>(target: Record<string, V>, key: string, value: V): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /**

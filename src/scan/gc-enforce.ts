@@ -19,9 +19,11 @@ export function survivesGc(rule: GcRule | undefined, index: number, timestampMic
     case 'maxAge':
       return timestampMicros >= nowMicros - rule.seconds * 1_000_000;
     case 'union':
-      return rule.rules.every((r) => survivesGc(r, index, timestampMicros, nowMicros));
+      for (const r of rule.rules) if (!survivesGc(r, index, timestampMicros, nowMicros)) return false;
+      return true;
     case 'intersection':
-      return rule.rules.some((r) => survivesGc(r, index, timestampMicros, nowMicros));
+      for (const r of rule.rules) if (survivesGc(r, index, timestampMicros, nowMicros)) return true;
+      return false;
   }
 }
 

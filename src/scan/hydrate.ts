@@ -1,10 +1,13 @@
 import { decodeEmbedded } from '../codec/embedded-codec.js';
 import { decodeRowKey } from '../codec/physical-key.js';
 import type { CellData, RowData } from '../driver/driver.js';
-import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
+import type { EntitySchema, ValueCodec } from '../metadata/entity-schema.js';
 import type { GcRule } from '../schema/gc-rule-types.js';
 import { survivesGc } from './gc-enforce.js';
+import { hydratePlan, type ColumnHydration } from './hydrate-plan.js';
 import type { ResolvedRead } from './read-options.js';
+
+type FamilyCells = RowData['cells'][string];
 
 /**
  * Builds a typed entity from a row: key parts decoded from the row key, each
@@ -20,60 +23,73 @@ import type { ResolvedRead } from './read-options.js';
  * @internal
  */
 export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: ResolvedRead, nowMicros: number): T {
+  const plan = hydratePlan(schema as EntitySchema, read.columns);
   const entity = instantiate(schema.target) as Record<string, unknown>;
   Object.assign(entity, decodeRowKey(schema, row.key));
   let newest = -1;
-  for (const column of read.columns) {
+  for (const hydration of plan.columns) {
+    const { column, rule } = hydration;
+    const family = row.cells[column.family];
     if (column.layout === 'flatten') {
-      newest = Math.max(newest, hydrateEmbedded(schema, column, row, entity, nowMicros));
+      newest = Math.max(newest, hydrateEmbedded(schema.name, hydration, family, entity, nowMicros));
       continue;
     }
-    const cells = liveCells(schema, column, row.cells[column.family]?.[column.qualifier], nowMicros);
-    if (cells.length === 0) continue;
-    newest = Math.max(newest, cells[0]?.timestampMicros ?? -1);
+    const cells = family?.[column.qualifier];
+    if (cells === undefined || cells.length === 0) continue;
     if (column.versioned) {
-      const n = read.versions[column.property] ?? column.versions;
-      entity[column.property] = cells.slice(0, n).map((c) => ({ value: column.codec.decode(c.value), timestamp: new Date(c.timestampMicros / 1000) }));
-    } else {
-      entity[column.property] = column.codec.decode((cells[0] as CellData).value);
+      const live = rule === undefined ? cells : liveCells(rule, cells, nowMicros);
+      if (live.length === 0) continue;
+      newest = Math.max(newest, (live[0] as CellData).timestampMicros);
+      entity[column.property] = live.slice(0, read.versions[column.property] ?? column.versions).map(toVersion, column.codec);
+      continue;
     }
+    const first = rule === undefined ? 0 : firstLive(rule, cells, nowMicros);
+    if (first < 0) continue;
+    const cell = cells[first] as CellData;
+    newest = Math.max(newest, cell.timestampMicros);
+    entity[column.property] = column.codec.decode(cell.value);
   }
   if (schema.cellTimestamp !== undefined && newest >= 0) entity[schema.cellTimestamp] = new Date(Math.floor(newest / 1000));
   return entity as T;
 }
 
 /** Rebuilds a `flatten` column from its field cells; returns the newest field cell's time (-1 when none). */
-function hydrateEmbedded(schema: EntitySchema, column: ColumnSchema, row: RowData, entity: Record<string, unknown>, nowMicros: number): number {
+function hydrateEmbedded(entityName: string, { column, rule }: ColumnHydration, family: FamilyCells | undefined, entity: Record<string, unknown>, nowMicros: number): number {
   const latest = new Map<string, Buffer>();
   let newest = -1;
   for (const field of column.fields ?? []) {
-    const cell = liveCells(schema, column, row.cells[column.family]?.[field.qualifier], nowMicros)[0];
-    if (cell === undefined) continue;
+    const cells = family?.[field.qualifier];
+    if (cells === undefined || cells.length === 0) continue;
+    const first = rule === undefined ? 0 : firstLive(rule, cells, nowMicros);
+    if (first < 0) continue;
+    const cell = cells[first] as CellData;
     latest.set(field.qualifier, cell.value);
     newest = Math.max(newest, cell.timestampMicros);
   }
-  const value = decodeEmbedded({ entity: schema.name, property: column.property }, column, latest);
+  const value = decodeEmbedded({ entity: entityName, property: column.property }, column, latest);
   if (value !== undefined) entity[column.property] = value;
   return newest;
 }
 
-function liveCells(schema: EntitySchema, column: ColumnSchema, cells: readonly CellData[] | undefined, nowMicros: number): readonly CellData[] {
-  if (cells === undefined || cells.length === 0) return [];
-  const rule = gcRulesOf(schema).get(column.family);
-  if (rule === undefined) return cells;
-  return cells.filter((c, i) => survivesGc(rule, i, c.timestampMicros, nowMicros));
+/** A versioned column's entry; `this` is the column's codec. */
+function toVersion(this: ValueCodec, cell: CellData): { value: unknown; timestamp: Date } {
+  return { value: this.decode(cell.value), timestamp: new Date(cell.timestampMicros / 1000) };
 }
 
-const gcRules = new WeakMap<EntitySchema, ReadonlyMap<string, GcRule | undefined>>();
+/** Index of the newest cell the GC rule keeps, -1 when it condemns them all. */
+function firstLive(rule: GcRule, cells: readonly CellData[], nowMicros: number): number {
+  for (let i = 0; i < cells.length; i++) if (survivesGc(rule, i, (cells[i] as CellData).timestampMicros, nowMicros)) return i;
+  return -1;
+}
 
-/** Each family's GC rule, looked up once per schema instead of once per cell. */
-function gcRulesOf(schema: EntitySchema): ReadonlyMap<string, GcRule | undefined> {
-  let rules = gcRules.get(schema);
-  if (rules === undefined) {
-    rules = new Map(schema.families.map((f) => [f.name, f.gc]));
-    gcRules.set(schema, rules);
+/** The cells the GC rule keeps, in order. */
+function liveCells(rule: GcRule, cells: readonly CellData[], nowMicros: number): CellData[] {
+  const live: CellData[] = [];
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i] as CellData;
+    if (survivesGc(rule, i, cell.timestampMicros, nowMicros)) live.push(cell);
   }
-  return rules;
+  return live;
 }
 
 function instantiate(target: Function): object {

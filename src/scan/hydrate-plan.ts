@@ -1,0 +1,64 @@
+import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
+import type { GcRule } from '../schema/gc-rule-types.js';
+
+/**
+ * A selected column with its family's GC rule, looked up once per column list
+ * instead of once per row.
+ * @internal
+ * @example
+ * ```ts
+ * const { column, rule } = hydratePlan(schema, read.columns).columns[0];
+ * ```
+ */
+export interface ColumnHydration {
+  readonly column: ColumnSchema;
+  /** The family's GC rule; `undefined` when the family has none (every cell is live). */
+  readonly rule: GcRule | undefined;
+}
+
+/**
+ * A read's columns prepared for {@link hydrate}, in read order.
+ * @internal
+ * @example
+ * ```ts
+ * for (const { column, rule } of hydratePlan(schema, read.columns).columns) use(column, rule);
+ * ```
+ */
+export interface HydratePlan {
+  readonly schema: EntitySchema;
+  readonly columns: readonly ColumnHydration[];
+}
+
+const plans = new WeakMap<readonly ColumnSchema[], HydratePlan>();
+
+/**
+ * The plan of a column list, built once and then reused: a read of every
+ * column passes the schema's own `columns` array, so all such reads share one
+ * plan; a `select` gets a plan on its first row. Another schema with the same
+ * list gets a fresh plan.
+ * @internal
+ * @example
+ * ```ts
+ * const plan = hydratePlan(schema, resolveRead(schema, { select: ['temperature'] }).columns);
+ * ```
+ */
+export function hydratePlan(schema: EntitySchema, columns: readonly ColumnSchema[]): HydratePlan {
+  const cached = plans.get(columns);
+  if (cached !== undefined && cached.schema === schema) return cached;
+  const rules = gcRulesOf(schema);
+  const plan: HydratePlan = { schema, columns: columns.map((column) => ({ column, rule: rules.get(column.family) })) };
+  plans.set(columns, plan);
+  return plan;
+}
+
+const gcRules = new WeakMap<EntitySchema, ReadonlyMap<string, GcRule | undefined>>();
+
+/** Each family's GC rule by family name, built once per schema. */
+function gcRulesOf(schema: EntitySchema): ReadonlyMap<string, GcRule | undefined> {
+  let rules = gcRules.get(schema);
+  if (rules === undefined) {
+    rules = new Map(schema.families.map((f) => [f.name, f.gc]));
+    gcRules.set(schema, rules);
+  }
+  return rules;
+}
