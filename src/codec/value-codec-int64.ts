@@ -26,6 +26,17 @@ function readInt64(ctx: ValueCodecContext, bytes: Buffer, type: string): bigint 
 }
 
 /**
+ * The int64 as a number when it is a safe integer, else `undefined`, without
+ * a BigInt. `high * 2^32` is exact and adding `low` is exact below 2^53; past
+ * it, rounding never lands back inside the safe range, so the check is exact.
+ */
+function readSafeInt64(ctx: ValueCodecContext, bytes: Buffer, type: string): number | undefined {
+  expectLength(ctx, bytes, 8, type);
+  const value = bytes.readInt32BE(0) * 0x1_0000_0000 + bytes.readUInt32BE(4);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/**
  * `int` cells: 8-byte big-endian signed int64, the layout of Bigtable
  * ReadModifyWrite increments. Encodes safe-integer numbers; a stored value
  * outside the safe range fails to decode instead of losing precision.
@@ -46,11 +57,10 @@ export function createIntValueCodec(ctx: ValueCodecContext): ValueCodec {
       return safeInt64(value);
     },
     decode(bytes: Buffer): unknown {
+      const value = readSafeInt64(ctx, bytes, 'int');
+      if (value !== undefined) return value;
       const n = readInt64(ctx, bytes, 'int');
-      if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)) {
-        throw valueError(ctx, bytes, `is not a valid stored int value: ${n} is beyond the safe integer range. Fix: declare the column with type 'bigint'`);
-      }
-      return Number(n);
+      throw valueError(ctx, bytes, `is not a valid stored int value: ${n} is beyond the safe integer range. Fix: declare the column with type 'bigint'`);
     },
   } as const);
 }
@@ -96,11 +106,9 @@ export function createDateValueCodec(ctx: ValueCodecContext): ValueCodec {
       return safeInt64(value.getTime());
     },
     decode(bytes: Buffer): unknown {
-      const ms = readInt64(ctx, bytes, 'date');
-      if (ms > BigInt(MAX_DATE_MS) || ms < BigInt(-MAX_DATE_MS)) {
-        throw valueError(ctx, bytes, `is not a valid stored date value: ${ms} ms is beyond the range of Date. Fix: declare the column with type 'bigint'`);
-      }
-      return new Date(Number(ms));
+      const ms = readSafeInt64(ctx, bytes, 'date');
+      if (ms !== undefined && ms <= MAX_DATE_MS && ms >= -MAX_DATE_MS) return new Date(ms);
+      throw valueError(ctx, bytes, `is not a valid stored date value: ${readInt64(ctx, bytes, 'date')} ms is beyond the range of Date. Fix: declare the column with type 'bigint'`);
     },
   } as const);
 }
