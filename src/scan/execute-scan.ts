@@ -71,9 +71,32 @@ function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan
   );
 }
 
-/** Orders scanned rows by logical key, comparing in place (no per-row subarray). */
-function compareLogical(a: ScannedRow, b: ScannedRow): number {
-  return a.row.key.compare(b.row.key, b.segmentBytes, b.row.key.length, a.segmentBytes, a.row.key.length);
+/** Logical keys up to this many bytes are compared in JS; longer ones with the native compare. */
+const SHORT_KEY_BYTES = 64;
+
+/**
+ * Orders scanned rows by logical key (after each row's salt segment), in
+ * place: no subarray per row, and short keys (the usual case) compared in a
+ * JS loop, which beats a call into the native compare. Same sign as
+ * `Buffer.compare` of the two logical keys.
+ * @internal
+ * @example
+ * ```ts
+ * compareLogical({ row: a, source: 0, segmentBytes: 3 }, { row: b, source: 1, segmentBytes: 3 }) < 0; // a first
+ * ```
+ */
+export function compareLogical(a: ScannedRow, b: ScannedRow): number {
+  const x = a.row.key;
+  const y = b.row.key;
+  const xLength = x.length - a.segmentBytes;
+  const yLength = y.length - b.segmentBytes;
+  const shared = Math.min(xLength, yLength);
+  if (shared > SHORT_KEY_BYTES) return x.compare(y, b.segmentBytes, y.length, a.segmentBytes, x.length);
+  for (let i = 0; i < shared; i++) {
+    const difference = (x[a.segmentBytes + i] as number) - (y[b.segmentBytes + i] as number);
+    if (difference !== 0) return difference;
+  }
+  return xLength - yLength;
 }
 
 /**
