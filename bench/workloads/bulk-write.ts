@@ -3,7 +3,8 @@ import type { BenchContext } from '../context.js';
 import { defineWideRow, type WideValues } from '../entities.js';
 import { entities, plainRows, wideKey } from '../dataset.js';
 import { startClock } from '../measure.js';
-import { objectEntry, prebuiltEntry, PrebuiltInstance, rowData } from '../raw-entries.js';
+import type { Table } from '@google-cloud/bigtable';
+import { objectEntry, prebuiltEntry, PrebuiltInstance, rowData, type PrebuiltEntry } from '../raw-entries.js';
 import { bounded, inBatches } from '../raw-writes.js';
 import type { RunSample, ThroughputResult } from '../results.js';
 
@@ -41,6 +42,24 @@ export async function bulkWrite(ctx: BenchContext): Promise<ThroughputResult> {
     }
   };
 
+  /** A raw variant that sends pre-built entries of the same rows through `send`. */
+  const prebuiltVariant = (id: string, label: string, send: (table: Table, entries: PrebuiltEntry[]) => Promise<unknown>): Variant => ({
+    id,
+    label,
+    side: 'raw',
+    run: (warmup) => {
+      const n = size(warmup, rows);
+      return timedWrite(`w-${id}`, n, (tableId) => {
+        const table = ctx.table(tableId);
+        const input = plainRows(0, n);
+        return () => {
+          const micros = Date.now() * 1000;
+          return inBatches(n, BULK.batchSize, BULK.concurrency, (from, to) => send(table, input.slice(from, to).map((v) => prebuiltEntry(wideKey(v.id), v, micros))));
+        };
+      });
+    },
+  });
+
   const variants: Variant[] = [
     {
       id: 'mapper-save-many',
@@ -72,43 +91,10 @@ export async function bulkWrite(ctx: BenchContext): Promise<ThroughputResult> {
         });
       },
     },
-    {
-      id: 'raw-mutate-prebuilt',
-      label: 'raw mutate (pre-built rawMutation)',
-      side: 'raw',
-      run: (warmup) => {
-        const n = size(warmup, rows);
-        return timedWrite('w-prebuilt', n, (tableId) => {
-          const table = ctx.table(tableId);
-          const input = plainRows(0, n);
-          return () => {
-            const micros = Date.now() * 1000;
-            return inBatches(n, BULK.batchSize, BULK.concurrency, (from, to) =>
-              table.mutate(input.slice(from, to).map((v) => prebuiltEntry(wideKey(v.id), v, micros)), { rawMutation: true }),
-            );
-          };
-        });
-      },
-    },
-    {
-      id: 'raw-mutate-tuned',
-      label: "raw mutate (pre-built, with the mapper's two client workarounds)",
-      side: 'raw',
-      run: (warmup) => {
-        const n = size(warmup, rows);
-        return timedWrite('w-tuned', n, (tableId) => {
-          const table = ctx.table(tableId);
-          const input = plainRows(0, n);
-          return () => {
-            const micros = Date.now() * 1000;
-            return inBatches(n, BULK.batchSize, BULK.concurrency, (from, to) => {
-              const entries = input.slice(from, to).map((v) => new PrebuiltInstance(prebuiltEntry(wideKey(v.id), v, micros)));
-              return table.mutate([entries] as unknown as PrebuiltInstance[], { rawMutation: true });
-            });
-          };
-        });
-      },
-    },
+    prebuiltVariant('raw-mutate-prebuilt', 'raw mutate (pre-built rawMutation)', (table, entries) => table.mutate(entries, { rawMutation: true })),
+    prebuiltVariant('raw-mutate-tuned', "raw mutate (pre-built, with the mapper's two client workarounds)", (table, entries) =>
+      table.mutate([entries.map((entry) => new PrebuiltInstance(entry))] as unknown as PrebuiltInstance[], { rawMutation: true }),
+    ),
     {
       id: 'seed-row-save',
       label: `seed recipe: row.save each (${RECIPE_CONCURRENCY} in flight)`,
