@@ -1,6 +1,7 @@
 import type { KeyComponentCodec } from '../metadata/entity-schema.js';
 import type { ResolvedKeyOptions } from './key-codec-options.js';
 import { DECODE_FIX, keyError, type KeyCodecContext } from './key-codec-context.js';
+import { digitBytesValue, digitsValue } from '../util/ascii-digits.js';
 
 /**
  * Conversions between a component's values and the non-negative "ascending"
@@ -117,31 +118,4 @@ export function createDigitsCodec(ctx: KeyCodecContext, options: ResolvedKeyOpti
     });
   }
   return codec;
-}
-
-/**
- * The value of ASCII digits (exact while it is a safe integer; larger values
- * come out at or above 2^53); -1 when the text is empty or has any other character.
- */
-function digitsValue(text: string): number {
-  if (text.length === 0) return -1;
-  let value = 0;
-  for (let i = 0; i < text.length; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
-/** {@link digitsValue} of the bytes at `[start, end)`. */
-function digitBytesValue(bytes: Uint8Array, start: number, end: number): number {
-  if (end <= start) return -1;
-  let value = 0;
-  for (let i = start; i < end; i++) {
-    const digit = (bytes[i] as number) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
 }

@@ -1,4 +1,5 @@
 import type { ValueCodec } from '../metadata/entity-schema.js';
+import { safeInt64Bytes } from '../util/safe-int64-bytes.js';
 import { expectLength, valueError, type ValueCodecContext } from './value-codec-context.js';
 
 const INT64_MIN = -(2n ** 63n);
@@ -8,15 +9,6 @@ const MAX_DATE_MS = 8_640_000_000_000_000;
 function int64(value: bigint): Buffer {
   const bytes = Buffer.alloc(8);
   bytes.writeBigInt64BE(value);
-  return bytes;
-}
-
-/** A safe integer as int64 big-endian, without a BigInt: high and low 32-bit words. */
-function safeInt64(value: number): Buffer {
-  const bytes = Buffer.allocUnsafe(8);
-  const high = Math.floor(value / 0x1_0000_0000);
-  bytes.writeInt32BE(high, 0);
-  bytes.writeUInt32BE(value - high * 0x1_0000_0000, 4);
   return bytes;
 }
 
@@ -54,7 +46,7 @@ export function createIntValueCodec(ctx: ValueCodecContext): ValueCodec {
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
         throw valueError(ctx, value, "is not a valid int value: expected a safe integer number. Fix: round the value, or use type 'float' for fractions or 'bigint' beyond 2^53");
       }
-      return safeInt64(value);
+      return safeInt64Bytes(value);
     },
     decode(bytes: Buffer): unknown {
       const value = readSafeInt64(ctx, bytes, 'int');
@@ -103,7 +95,7 @@ export function createDateValueCodec(ctx: ValueCodecContext): ValueCodec {
       if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
         throw valueError(ctx, value, 'is not a valid date value: expected a valid Date. Fix: pass a Date object (new Date(...)) that is not Invalid Date');
       }
-      return safeInt64(value.getTime());
+      return safeInt64Bytes(value.getTime());
     },
     decode(bytes: Buffer): unknown {
       const ms = readSafeInt64(ctx, bytes, 'date');

@@ -1,3 +1,5 @@
+import { digitsValue } from '../util/ascii-digits.js';
+import { safeInt64Bytes } from '../util/safe-int64-bytes.js';
 import type { CellData, RowData } from './driver.js';
 
 type CellsByQualifier = Record<string, readonly CellData[]>;
@@ -14,7 +16,7 @@ type CellsByQualifier = Record<string, readonly CellData[]>;
  */
 export function cellValueBytes(value: unknown): Buffer {
   if (Buffer.isBuffer(value)) return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return int64Bytes(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return safeInt64Bytes(value);
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   throw new TypeError(`unexpected cell value of type ${typeof value} from the client (expected bytes)`);
 }
@@ -38,36 +40,12 @@ export function timestampMicros(value: unknown): number {
   return micros;
 }
 
-/** The 8 big-endian two's-complement bytes of a safe integer (what `writeBigInt64BE` writes, without a BigInt). */
-function int64Bytes(value: number): Buffer {
-  const bytes = Buffer.alloc(8);
-  const high = Math.floor(value / 0x1_0000_0000);
-  const low = value - high * 0x1_0000_0000;
-  bytes[0] = high >>> 24;
-  bytes[1] = high >>> 16;
-  bytes[2] = high >>> 8;
-  bytes[3] = high;
-  bytes[4] = low >>> 24;
-  bytes[5] = low >>> 16;
-  bytes[6] = low >>> 8;
-  bytes[7] = low;
-  return bytes;
-}
-
 /**
  * The value of 1 to 16 ASCII digits when it is a safe integer (then the sum
- * below is exact, so it equals `Number(text)`); -1 for anything else, left to
- * `Number`.
+ * is exact, so it equals `Number(text)`); -1 for anything else, left to `Number`.
  */
 function decimalValue(text: string): number {
-  const length = text.length;
-  if (length === 0 || length > 16) return -1;
-  let value = 0;
-  for (let i = 0; i < length; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
+  const value = text.length > 16 ? -1 : digitsValue(text);
   return value <= Number.MAX_SAFE_INTEGER ? value : -1;
 }
 
