@@ -1,3 +1,4 @@
+import { DONE } from './pull-iterator.js';
 import type { RowSource } from './row-source.js';
 
 /**
@@ -91,7 +92,6 @@ export function toBatchSource<T>(source: RowSource<T>): BatchSource<T> {
  * ```
  */
 export function withItemIterator<T>(batches: BatchSource<T>): BatchedRowSource<T> {
-  const done = (): IteratorReturnResult<undefined> => ({ done: true, value: undefined });
   let pending: T[] = [];
   let position = 0;
   const source: BatchedRowSource<T> = {
@@ -114,7 +114,7 @@ export function withItemIterator<T>(batches: BatchSource<T>): BatchedRowSource<T
         async next(): Promise<IteratorResult<T>> {
           while (position >= pending.length) {
             const batch = await batches.nextBatch();
-            if (batch === undefined) return done();
+            if (batch === undefined) return DONE;
             pending = batch;
             position = 0;
           }
@@ -122,7 +122,7 @@ export function withItemIterator<T>(batches: BatchSource<T>): BatchedRowSource<T
         },
         async return(): Promise<IteratorResult<T>> {
           source.cancel();
-          return done();
+          return DONE;
         },
       };
     },

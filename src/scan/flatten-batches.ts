@@ -1,4 +1,4 @@
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+import { DONE } from './pull-iterator.js';
 
 /**
  * Iterates the items of an iterator of batches, each mapped by `map`: `next()`

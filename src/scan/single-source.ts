@@ -1,5 +1,6 @@
 import { toBatchSource } from './batch-source.js';
 import { flattenBatches } from './flatten-batches.js';
+import { DONE } from './pull-iterator.js';
 import type { RowSource } from './row-source.js';
 
 /**
@@ -35,20 +36,19 @@ export function singleSourceBatches<T>(source: RowSource<T>, limit: number | und
     closed = true;
     batches.cancel();
   };
-  const done = (): IteratorReturnResult<undefined> => ({ done: true, value: undefined });
   const iterator: AsyncIterableIterator<T[]> = {
     async next(): Promise<IteratorResult<T[]>> {
-      if (closed) return done();
+      if (closed) return DONE;
       if (limit !== undefined && delivered >= limit) {
         close();
-        return done();
+        return DONE;
       }
       try {
         const batch = await batches.nextBatch();
-        if (closed) return done();
+        if (closed) return DONE;
         if (batch === undefined) {
           closed = true;
-          return done();
+          return DONE;
         }
         const items = limit === undefined || batch.length <= limit - delivered ? batch : batch.slice(0, limit - delivered);
         delivered += items.length;
@@ -61,7 +61,7 @@ export function singleSourceBatches<T>(source: RowSource<T>, limit: number | und
     },
     async return(): Promise<IteratorResult<T[]>> {
       close();
-      return done();
+      return DONE;
     },
     [Symbol.asyncIterator]() {
       return iterator;
