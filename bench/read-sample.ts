@@ -16,6 +16,11 @@ export function kept(): unknown {
   return sink;
 }
 
+/** `options` with `limit` added when there is one (warm-up runs read a few rows). @example `withLimit({ decode: false }, 100)` */
+export function withLimit<T extends object>(options: T, limit: number | undefined): T & { limit?: number } {
+  return limit === undefined ? options : { ...options, limit };
+}
+
 /**
  * Times one read: `read(onRow)` must call `onRow(row)` for every row the
  * consumer receives. Records wall and CPU time, time to the first row, peak

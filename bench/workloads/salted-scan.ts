@@ -2,7 +2,7 @@ import { alternate, ratio, type Variant } from '../alternate.js';
 import type { BenchContext } from '../context.js';
 import { saltedDataset } from '../datasets.js';
 import type { WideValues } from '../entities.js';
-import { measureRead } from '../read-sample.js';
+import { measureRead, withLimit } from '../read-sample.js';
 import { forEachRow, toWideValues, type RawRow } from '../raw-rows.js';
 import type { ThroughputResult } from '../results.js';
 
@@ -24,10 +24,6 @@ export async function saltedScan(ctx: BenchContext): Promise<ThroughputResult> {
   const saltedTable = ctx.table(data.saltedTableId);
   const unsaltedTable = ctx.table(data.unsaltedTableId);
   const limitOf = (warmup: boolean): number | undefined => (warmup ? Math.min(warmupRows, data.rows) : undefined);
-  const withLimit = <T extends object>(options: T, warmup: boolean): T & { limit?: number } => {
-    const limit = limitOf(warmup);
-    return limit === undefined ? options : { ...options, limit };
-  };
 
   const variants: Variant[] = [
     {
@@ -36,7 +32,7 @@ export async function saltedScan(ctx: BenchContext): Promise<ThroughputResult> {
       side: 'mapper',
       run: (warmup) =>
         measureRead(limitOf(warmup) ?? data.rows, async (onRow) => {
-          for await (const entity of repo.iterate(withLimit({}, warmup))) onRow(entity);
+          for await (const entity of repo.iterate(withLimit({}, limitOf(warmup)))) onRow(entity);
         }),
     },
     {
@@ -45,7 +41,7 @@ export async function saltedScan(ctx: BenchContext): Promise<ThroughputResult> {
       side: 'raw',
       run: (warmup) =>
         measureRead(limitOf(warmup) ?? data.rows, async (onRow) => {
-          await forEachRow(unsaltedTable.createReadStream(withLimit({ decode: false }, warmup)), (row) => onRow(toWideValues(row, 'event#'.length)));
+          await forEachRow(unsaltedTable.createReadStream(withLimit({ decode: false }, limitOf(warmup))), (row) => onRow(toWideValues(row, 'event#'.length)));
         }),
     },
     {
@@ -55,7 +51,7 @@ export async function saltedScan(ctx: BenchContext): Promise<ThroughputResult> {
       run: (warmup) =>
         measureRead(warmup ? undefined : data.rows, async (onRow) => {
           await Promise.all(
-            segments.map((prefix) => forEachRow(saltedTable.createReadStream(withLimit({ prefix, decode: false }, warmup)), (row) => onRow(toWideValues(row, prefix.length + 'event#'.length)))),
+            segments.map((prefix) => forEachRow(saltedTable.createReadStream(withLimit({ prefix, decode: false }, limitOf(warmup))), (row) => onRow(toWideValues(row, prefix.length + 'event#'.length)))),
           );
         }),
     },
@@ -65,7 +61,7 @@ export async function saltedScan(ctx: BenchContext): Promise<ThroughputResult> {
       side: 'raw',
       run: (warmup) =>
         measureRead(warmup ? undefined : data.rows, async (onRow) => {
-          const perBucket = await Promise.all(segments.map((prefix) => saltedTable.getRows(withLimit({ prefix, decode: false }, warmup))));
+          const perBucket = await Promise.all(segments.map((prefix) => saltedTable.getRows(withLimit({ prefix, decode: false }, limitOf(warmup)))));
           const all: { logical: string; value: WideValues }[] = [];
           for (const [rows] of perBucket) {
             for (const row of rows) {

@@ -1,7 +1,7 @@
 import { alternate, ratio, type Variant } from '../alternate.js';
 import type { BenchContext } from '../context.js';
 import { wideDataset } from '../datasets.js';
-import { measureRead } from '../read-sample.js';
+import { measureRead, withLimit } from '../read-sample.js';
 import { toClientFilter } from '../../src/driver/client-filter.js';
 import { forEachRow, toWideValues } from '../raw-rows.js';
 import type { ThroughputResult } from '../results.js';
@@ -31,8 +31,7 @@ export async function scanHydrate(ctx: BenchContext): Promise<ThroughputResult> 
       side: 'mapper',
       run: (warmup) =>
         measureRead(expected(warmup), async (onRow) => {
-          const limit = limitOf(warmup);
-          for await (const entity of repo.iterate(limit === undefined ? {} : { limit })) onRow(entity);
+          for await (const entity of repo.iterate(withLimit({}, limitOf(warmup)))) onRow(entity);
         }),
     },
     {
@@ -41,8 +40,7 @@ export async function scanHydrate(ctx: BenchContext): Promise<ThroughputResult> 
       side: 'raw',
       run: (warmup) =>
         measureRead(expected(warmup), async (onRow) => {
-          const limit = limitOf(warmup);
-          await forEachRow(table.createReadStream(limit === undefined ? { decode: false } : { decode: false, limit }), (row) => onRow(toWideValues(row, 4)));
+          await forEachRow(table.createReadStream(withLimit({ decode: false }, limitOf(warmup))), (row) => onRow(toWideValues(row, 4)));
         }),
     },
     {
@@ -51,9 +49,7 @@ export async function scanHydrate(ctx: BenchContext): Promise<ThroughputResult> 
       side: 'raw',
       run: (warmup) =>
         measureRead(expected(warmup), async (onRow) => {
-          const limit = limitOf(warmup);
-          const options = { decode: false, filter: mapperFilter };
-          await forEachRow(table.createReadStream(limit === undefined ? options : { ...options, limit }), (row) => onRow(toWideValues(row, 4)));
+          await forEachRow(table.createReadStream(withLimit({ decode: false, filter: mapperFilter }, limitOf(warmup))), (row) => onRow(toWideValues(row, 4)));
         }),
     },
   ];
