@@ -35,3 +35,17 @@ export function checkConcurrency(concurrency: number): number {
     { argument: 'concurrency', value: concurrency },
   );
 }
+
+/**
+ * The first `count` items of a batch: the batch itself when it has no more,
+ * so the last batch before a limit is cut and the others pass untouched.
+ * @internal
+ *
+ * @example
+ * ```ts
+ * firstItems([1, 2, 3], 2); // [1, 2]
+ * ```
+ */
+export function firstItems<T>(items: T[], count: number): T[] {
+  return items.length <= count ? items : items.slice(0, count);
+}

@@ -1,5 +1,6 @@
 import { toBatchSource } from './batch-source.js';
 import { flattenBatches } from './flatten-batches.js';
+import { firstItems } from './merge-options.js';
 import { DONE } from './pull-iterator.js';
 import type { RowSource } from './row-source.js';
 
@@ -50,7 +51,7 @@ export function singleSourceBatches<T>(source: RowSource<T>, limit: number | und
           closed = true;
           return DONE;
         }
-        const items = limit === undefined || batch.length <= limit - delivered ? batch : batch.slice(0, limit - delivered);
+        const items = limit === undefined ? batch : firstItems(batch, limit - delivered);
         delivered += items.length;
         if (limit !== undefined && delivered >= limit) close();
         return { done: false, value: items };

@@ -1,6 +1,6 @@
 import type { BatchSource } from './batch-source.js';
 import { flattenBatches } from './flatten-batches.js';
-import { checkConcurrency, checkLimit } from './merge-options.js';
+import { checkConcurrency, checkLimit, firstItems } from './merge-options.js';
 import { createPullIterator, DONE, StopSignal } from './pull-iterator.js';
 import type { RowSource, RowSourceFactory } from './row-source.js';
 import { cancelAll, SourceHandle } from './source-handle.js';
@@ -112,7 +112,7 @@ export function mergeUnorderedBatches<T>(sources: readonly RowSourceFactory<T>[]
         fill();
         continue;
       }
-      const items = outcome.items.length <= limit - delivered ? outcome.items : outcome.items.slice(0, limit - delivered);
+      const items = firstItems(outcome.items, limit - delivered);
       delivered += items.length;
       lastSupplier = handle;
       if (delivered >= limit) release();
