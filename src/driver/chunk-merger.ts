@@ -1,0 +1,229 @@
+import type { CellData, RowData } from './driver.js';
+import { timestampMicros } from './client-row.js';
+
+/**
+ * One `CellChunk` of a `ReadRowsResponse`, as the generated client decodes it
+ * (unset fields are `undefined`, `null` or their zero value).
+ * @internal
+ * @example
+ * ```ts
+ * const chunk: ReadRowsChunk = { rowKey: Buffer.from('k'), familyName: { value: 'f' }, qualifier: { value: Buffer.from('q') }, timestampMicros: '1000', value: Buffer.from('v'), commitRow: true };
+ * ```
+ */
+export interface ReadRowsChunk {
+  readonly rowKey?: Uint8Array | null;
+  readonly familyName?: { readonly value?: string | null } | null;
+  readonly qualifier?: { readonly value?: Uint8Array | null } | null;
+  readonly timestampMicros?: unknown;
+  readonly value?: Uint8Array | null;
+  readonly valueSize?: number | null;
+  readonly resetRow?: boolean | null;
+  readonly commitRow?: boolean | null;
+}
+
+/**
+ * The server sent chunks that break the ReadRows protocol (a row key that does
+ * not increase, a reset that carries data, a row left open at the end, ...).
+ * The read fails with it as the `DriverError`'s cause; it is never retried.
+ * @internal
+ * @example
+ * ```ts
+ * new InvalidChunkError('a row key must be set on the first chunk of a row');
+ * ```
+ */
+export class InvalidChunkError extends Error {
+  constructor(problem: string) {
+    super(`invalid ReadRows response: ${problem}`);
+    this.name = 'InvalidChunkError';
+  }
+}
+
+type Columns = Record<string, CellData[]>;
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Receives a committed row and the bytes of its key and values.
+ * @internal
+ * @example
+ * ```ts
+ * const sink: MergedRowSink = (row, bytes) => buffer.push(row);
+ * ```
+ */
+export type MergedRowSink = (row: RowData, bytes: number) => void;
+
+/**
+ * Merges a ReadRows response stream's cell chunks into {@link RowData} rows,
+ * following the protocol: the first chunk of a row names its key, family and
+ * qualifier; later chunks carry the family and qualifier over until they
+ * change; a value may be split over chunks (`valueSize` set on all but the
+ * last); `resetRow` drops the row so far; `commitRow` completes it. Row keys
+ * must strictly increase across rows. Values stay the bytes the server sent
+ * (no number or string decoding), cells of a column stay newest first.
+ * Throws {@link InvalidChunkError} on a protocol violation.
+ * @internal
+ * @example
+ * ```ts
+ * const merger = new ChunkMerger();
+ * stream.on('data', (response) => merger.push(response.chunks, (row) => rows.push(row)));
+ * stream.on('end', () => merger.finish());
+ * ```
+ */
+export class ChunkMerger {
+  /** Key of the last committed row; `undefined` before the first. */
+  lastKey: Buffer | undefined;
+  #key: Buffer | undefined;
+  #cells: Record<string, Columns> = {};
+  #family: Columns | undefined;
+  #versions: CellData[] | undefined;
+  #bytes = 0;
+  #partValues: Buffer[] | undefined;
+  #partTimestamp = 0;
+  #lastTimestamp: unknown;
+  #lastMicros = 0;
+
+  /** Whether a row has started and not yet been committed or reset. */
+  get inRow(): boolean {
+    return this.#key !== undefined;
+  }
+
+  /** Merges one response's chunks; calls `emit` for each committed row, in order. */
+  push(chunks: readonly ReadRowsChunk[], emit: MergedRowSink): void {
+    for (const chunk of chunks) this.#chunk(chunk, emit);
+  }
+
+  /** Checks the stream ended between rows; a row left open is an {@link InvalidChunkError}. */
+  finish(): void {
+    if (this.#key !== undefined) throw new InvalidChunkError('the stream ended inside a row that was never committed');
+  }
+
+  #chunk(chunk: ReadRowsChunk, emit: MergedRowSink): void {
+    if (chunk.resetRow === true) {
+      this.#reset(chunk);
+      return;
+    }
+    if (this.#partValues !== undefined) this.#continueValue(chunk);
+    else this.#startCell(chunk);
+    const valueSize = chunk.valueSize ?? 0;
+    if (valueSize > 0) {
+      if (chunk.commitRow === true) throw new InvalidChunkError('a chunk with valueSize set cannot commit its row');
+      return;
+    }
+    if (chunk.commitRow === true) this.#commit(emit);
+  }
+
+  #startCell(chunk: ReadRowsChunk): void {
+    const rowKey = chunk.rowKey;
+    const hasKey = rowKey != null && rowKey.length > 0;
+    if (this.#key === undefined) {
+      if (!hasKey) throw new InvalidChunkError('a row key must be set on the first chunk of a row');
+      const key = asBuffer(rowKey);
+      const last = this.lastKey;
+      if (last !== undefined && Buffer.compare(key, last) <= 0) throw new InvalidChunkError(`row key ${key.toString('hex')} does not follow ${last.toString('hex')} (keys must strictly increase)`);
+      if (chunk.familyName == null) throw new InvalidChunkError('the first chunk of a row must name a family');
+      this.#key = key;
+      this.#bytes = key.length;
+    } else if (hasKey && !this.#key.equals(asBuffer(rowKey))) {
+      throw new InvalidChunkError('a new row key arrived before the previous row was committed');
+    }
+    // A wrapper without a value is the empty string or empty bytes (proto3 defaults).
+    const family = chunk.familyName == null ? undefined : (chunk.familyName.value ?? '');
+    const qualifier = chunk.qualifier == null ? undefined : (chunk.qualifier.value ?? EMPTY);
+    if (family !== undefined) {
+      if (qualifier === undefined) throw new InvalidChunkError(`a chunk naming family "${family}" must also name a qualifier`);
+      this.#family = ownEntry(this.#cells, family, () => ({}));
+    }
+    if (qualifier !== undefined) {
+      const columns = this.#family;
+      if (columns === undefined) throw new InvalidChunkError('a qualifier arrived before any family');
+      this.#versions = ownEntry(columns, asBuffer(qualifier).toString('utf8'), (): CellData[] => []);
+    }
+    const micros = this.#micros(chunk.timestampMicros);
+    const value = chunk.value == null ? EMPTY : asBuffer(chunk.value);
+    if ((chunk.valueSize ?? 0) > 0) {
+      this.#partValues = [value];
+      this.#partTimestamp = micros;
+      return;
+    }
+    this.#addCell(value, micros);
+  }
+
+  #continueValue(chunk: ReadRowsChunk): void {
+    if ((chunk.rowKey != null && chunk.rowKey.length > 0) || chunk.familyName != null || chunk.qualifier != null || hasTimestamp(chunk)) {
+      throw new InvalidChunkError('a chunk that continues a split value must carry only value bytes');
+    }
+    const parts = this.#partValues as Buffer[];
+    if (chunk.value != null && chunk.value.length > 0) parts.push(asBuffer(chunk.value));
+    if ((chunk.valueSize ?? 0) > 0) return;
+    this.#partValues = undefined;
+    this.#addCell(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts), this.#partTimestamp);
+  }
+
+  #addCell(value: Buffer, micros: number): void {
+    this.#bytes += value.length;
+    (this.#versions as CellData[]).push({ value, timestampMicros: micros });
+  }
+
+  /** Cells written together share one timestamp string: parse each run once. */
+  #micros(raw: unknown): number {
+    if (raw == null) return 0;
+    if (raw !== this.#lastTimestamp) {
+      this.#lastMicros = timestampMicros(raw);
+      this.#lastTimestamp = raw;
+    }
+    return this.#lastMicros;
+  }
+
+  #reset(chunk: ReadRowsChunk): void {
+    if (this.#key === undefined) throw new InvalidChunkError('a reset arrived outside a row');
+    const hasData = (chunk.rowKey != null && chunk.rowKey.length > 0) || chunk.familyName != null || chunk.qualifier != null || (chunk.value != null && chunk.value.length > 0) || (chunk.valueSize ?? 0) > 0 || chunk.commitRow === true || hasTimestamp(chunk);
+    if (hasData) throw new InvalidChunkError('a reset chunk must carry no data');
+    this.#clear();
+  }
+
+  #commit(emit: MergedRowSink): void {
+    const row: RowData = { key: this.#key as Buffer, cells: this.#cells };
+    const bytes = this.#bytes;
+    this.lastKey = row.key;
+    this.#clear();
+    emit(row, bytes);
+  }
+
+  #clear(): void {
+    this.#key = undefined;
+    this.#cells = {};
+    this.#family = undefined;
+    this.#versions = undefined;
+    this.#partValues = undefined;
+    this.#bytes = 0;
+  }
+}
+
+/** The bytes as a Buffer without copying. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * `record[name]` when it is an own property, else a new value stored as one
+ * (even for `__proto__`): names like `constructor` or `__proto__` never reach
+ * `Object.prototype`.
+ */
+function ownEntry<T>(record: Record<string, T>, name: string, create: () => T): T {
+  if (Object.hasOwn(record, name)) return record[name] as T;
+  const value = create();
+  if (name === '__proto__') Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+  else record[name] = value;
+  return value;
+}
+
+/** Whether a chunk sets a timestamp other than 0 (one that cannot be read counts as set). */
+function hasTimestamp(chunk: ReadRowsChunk): boolean {
+  const raw = chunk.timestampMicros;
+  if (raw == null || raw === '0' || raw === 0) return false;
+  try {
+    return timestampMicros(raw) !== 0;
+  } catch {
+    return true;
+  }
+}
