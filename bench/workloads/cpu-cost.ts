@@ -1,11 +1,13 @@
+import { ChunkTransformer } from '@google-cloud/bigtable/build/src/chunktransformer.js';
 import { Mutation } from '@google-cloud/bigtable/build/src/mutation.js';
 import { compileEntity, encodeRowKey } from '../../src/index.js';
-import { fromClientRow } from '../../src/driver/client-row.js';
+import { ChunkMerger } from '../../src/driver/chunk-merger.js';
+import type { RowData } from '../../src/driver/driver.js';
 import { toRawEntry } from '../../src/driver/client-mutation.js';
 import { compileSave } from '../../src/mutation/compile-save.js';
 import { hydrate } from '../../src/scan/hydrate.js';
 import { resolveRead } from '../../src/scan/read-options.js';
-import { clientRow } from '../client-row-fixture.js';
+import { clientRow, rowChunks } from '../client-row-fixture.js';
 import { nsPerCall } from '../cpu-timer.js';
 import { defineSaltedEvent, defineWideRow, type WideValues } from '../entities.js';
 import { entities, eventKey, plainRows, wideKey } from '../dataset.js';
@@ -19,10 +21,10 @@ const DISTINCT = 1_000;
 /**
  * Workload 5, CPU only (no database): nanoseconds per entity of each step the
  * mapper adds (key encoding, salting, `compileSave`, the driver's conversion
- * to a raw entry, the driver's row normalisation, `hydrate`) next to the raw
- * client's own per-row work (building an object entry and its
- * `Mutation.parse`, building a pre-built entry, turning a client row into a
- * plain object).
+ * to a raw entry, the driver's merge of ReadRows chunks into a row, `hydrate`)
+ * next to the raw client's own per-row work (building an object entry and its
+ * `Mutation.parse`, building a pre-built entry, its `ChunkTransformer` merging
+ * the same chunks, turning a client row into a plain object).
  * @example `const result = cpuCost(ctx);`
  */
 export function cpuCost(ctx: BenchContext): CpuResult {
@@ -38,6 +40,13 @@ export function cpuCost(ctx: BenchContext): CpuResult {
   const at = <T>(list: readonly T[], i: number): T => list[i % DISTINCT] as T;
   const wideInputs = (): WideValues[] => entities(Wide, 0, DISTINCT);
   const clientRows = (): RawRow[] => plainRows(0, DISTINCT).map((v) => clientRow(wideKey(v.id), v, String(now * 1000)));
+  const responses = () => plainRows(0, DISTINCT).map((v) => ({ chunks: rowChunks(wideKey(v.id), v, String(now * 1000)), lastScannedRowKey: Buffer.alloc(0) }));
+  const merged = (): RowData[] => {
+    const rows: RowData[] = [];
+    const merger = new ChunkMerger();
+    for (const response of responses()) merger.push(response.chunks, (row) => rows.push(row));
+    return rows;
+  };
 
   /** Prepares an item's inputs just before timing it, so no item's retained data slows another's allocations. */
   const measure = (id: string, label: string, side: CpuItem['side'], prepare: () => (i: number) => unknown): CpuItem => {
@@ -66,12 +75,19 @@ export function cpuCost(ctx: BenchContext): CpuResult {
       const compiled = wideInputs().map((e) => compileSave(wide, e, { now }));
       return (i) => toRawEntry(at(compiled, i));
     }),
-    measure('from-client-row', 'mapper driver: client row -> RowData', 'mapper', () => {
-      const rows = clientRows();
-      return (i) => fromClientRow(at(rows, i));
+    measure('merge-chunks', 'mapper driver: ReadRows chunks -> RowData', 'mapper', () => {
+      const list = responses();
+      const merger = new ChunkMerger();
+      let row: RowData | undefined;
+      const take = (r: RowData): void => void (row = r);
+      return (i) => {
+        merger.lastKey = undefined;
+        merger.push(at(list, i).chunks, take);
+        return row;
+      };
     }),
     measure('hydrate', 'mapper: hydrate (RowData -> entity)', 'mapper', () => {
-      const rows = clientRows().map(fromClientRow);
+      const rows = merged();
       const read = resolveRead(wide as never);
       return (i) => hydrate(wide, at(rows, i), read, now * 1000);
     }),
@@ -87,6 +103,18 @@ export function cpuCost(ctx: BenchContext): CpuResult {
       const plain = plainRows(0, DISTINCT);
       return (i) => prebuiltEntry(wideKey(at(plain, i).id), at(plain, i), now * 1000);
     }),
+    measure('raw-chunk-transformer', 'raw: client ChunkTransformer (chunks -> client row)', 'raw', () => {
+      const list = responses();
+      const transformer = new ChunkTransformer({ decode: false } as never) as unknown as { lastRowKey: unknown; push: (row: unknown) => boolean; _transform: (data: unknown, encoding: string, next: () => void) => void };
+      let row: unknown;
+      transformer.push = (r) => ((row = r), true);
+      const next = (): void => undefined;
+      return (i) => {
+        transformer.lastRowKey = undefined;
+        transformer._transform(at(list, i), 'utf8', next);
+        return row;
+      };
+    }),
     measure('raw-row-to-object', 'raw: client row -> plain object', 'raw', () => {
       const rows = clientRows();
       return (i) => toWideValues(at(rows, i), 4);
@@ -95,7 +123,7 @@ export function cpuCost(ctx: BenchContext): CpuResult {
   const ns = (id: string): number => items.find((x) => x.id === id)?.nsPerEntity ?? Number.NaN;
   const speed = (id: string, label: string, raw: number, mapper: number): Ratio => ({ id, label, value: Math.round((raw / mapper) * 1000) / 1000 });
   const mapperWrite = ns('compile-save') + ns('to-raw-entry');
-  const mapperRead = ns('from-client-row') + ns('hydrate');
+  const mapperRead = ns('merge-chunks') + ns('hydrate');
   return {
     kind: 'cpu',
     id: 'cpu',
@@ -105,7 +133,7 @@ export function cpuCost(ctx: BenchContext): CpuResult {
     ratios: [
       speed('write-vs-object-entry', 'write path speed: raw (object entry + Mutation.parse) ns / mapper (compileSave + raw entry) ns', ns('raw-mutation-parse'), mapperWrite),
       speed('write-vs-prebuilt', 'write path speed: raw pre-built entry ns / mapper (compileSave + raw entry) ns', ns('raw-prebuilt-entry'), mapperWrite),
-      speed('read-vs-plain-object', 'read path speed: raw row -> object ns / mapper (RowData + hydrate) ns', ns('raw-row-to-object'), mapperRead),
+      speed('read-vs-plain-object', 'read path speed: raw (ChunkTransformer + row -> object) ns / mapper (chunks -> RowData + hydrate) ns', ns('raw-chunk-transformer') + ns('raw-row-to-object'), mapperRead),
     ],
   };
 }

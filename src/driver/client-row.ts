@@ -1,22 +1,16 @@
 import { digitsValue } from '../util/ascii-digits.js';
-import { safeInt64Bytes } from '../util/safe-int64-bytes.js';
 import type { CellData, RowData } from './driver.js';
 
-type CellsByQualifier = Record<string, readonly CellData[]>;
-
 /**
- * The bytes of a cell value read with `decode: false`. The client still turns
- * an 8-byte value whose int64 is a safe integer into a JS `number`; that
- * number is converted back to the exact 8 big-endian bytes.
+ * The bytes of a value in a response message, as a Buffer without copying.
  * @internal
  * @example
  * ```ts
- * cellValueBytes(7); // <Buffer 00 00 00 00 00 00 00 07>
+ * cellValueBytes(new Uint8Array([1, 2])); // <Buffer 01 02>
  * ```
  */
 export function cellValueBytes(value: unknown): Buffer {
   if (Buffer.isBuffer(value)) return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return safeInt64Bytes(value);
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   throw new TypeError(`unexpected cell value of type ${typeof value} from the client (expected bytes)`);
 }
@@ -47,53 +41,6 @@ export function timestampMicros(value: unknown): number {
 function decimalValue(text: string): number {
   const value = text.length > 16 ? -1 : digitsValue(text);
   return value <= Number.MAX_SAFE_INTEGER ? value : -1;
-}
-
-/**
- * Normalises a client `Row` read with `decode: false` (`row.id` a Buffer,
- * `row.data[family][qualifier] = [{ value, timestamp }]`, newest first) to {@link RowData}.
- * A timestamp string equal to the previous cell's (cells written together
- * share one) is converted once per run of equal strings.
- * @internal
- * @example
- * ```ts
- * for await (const row of table.createReadStream({ decode: false })) use(fromClientRow(row));
- * ```
- */
-export function fromClientRow(row: unknown): RowData {
-  const { id, data } = row as { id: unknown; data?: Record<string, Record<string, readonly { value: unknown; timestamp: unknown }[]>> };
-  const key = Buffer.isBuffer(id) ? id : Buffer.from(String(id), 'utf8');
-  if (data === undefined) return { key, cells: {} };
-  // Copies of the client's objects already have every key, in order (an own
-  // `__proto__` key included), so filling them in adds no property.
-  const cells = { ...data } as unknown as Record<string, CellsByQualifier>;
-  let lastTimestamp: string | undefined;
-  let lastMicros = 0;
-  for (const family of Object.keys(data)) {
-    const columns = data[family] as Record<string, readonly { value: unknown; timestamp: unknown }[]>;
-    const out = { ...columns } as unknown as Record<string, readonly CellData[]>;
-    for (const qualifier of Object.keys(columns)) {
-      const versions = columns[qualifier] as readonly { value: unknown; timestamp: unknown }[];
-      const list: CellData[] = new Array<CellData>(versions.length);
-      for (let i = 0; i < versions.length; i++) {
-        const cell = versions[i] as { value: unknown; timestamp: unknown };
-        const value = cellValueBytes(cell.value);
-        const timestamp = cell.timestamp;
-        if (typeof timestamp !== 'string') {
-          list[i] = { value, timestampMicros: timestampMicros(timestamp) };
-          continue;
-        }
-        if (timestamp !== lastTimestamp) {
-          lastMicros = timestampMicros(timestamp);
-          lastTimestamp = timestamp;
-        }
-        list[i] = { value, timestampMicros: lastMicros };
-      }
-      out[qualifier] = list;
-    }
-    cells[family] = out;
-  }
-  return { key, cells };
 }
 
 /**

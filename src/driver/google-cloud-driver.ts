@@ -6,7 +6,10 @@ import type { CompiledMutation } from '../mutation/compiled-mutation.js';
 import type { RowSource } from '../scan/row-source.js';
 import type { GcRule } from '../schema/gc-rule-types.js';
 import { checkAndMutateRow, incrementCells } from './atomic-ops.js';
-import { toReadOptions } from './client-read-options.js';
+import { planRead } from './read-plan.js';
+import { ReadRowsCall } from './read-rows-call.js';
+import { requestReadRows, toReadRowsMessage } from './read-rows-rpc.js';
+import { clientReadRetryPolicy } from './read-retry.js';
 import { mutateManyRows, mutateOneRow } from './data-ops.js';
 import { openReadRows } from './read-stream.js';
 import type { ReadCounter } from './read-stream.js';
@@ -147,8 +150,10 @@ export class GoogleCloudDriver implements BigtableDriver {
   }
 
   readRows(request: ReadRowsRequest): RowSource<RowData> {
-    const options = toReadOptions(request);
-    const open = options === undefined ? undefined : () => this.table(request.table).createReadStream(options);
+    const plan = planRead(request);
+    const table = this.table(request.table);
+    const { bigtable } = this;
+    const open = plan === undefined ? undefined : () => new ReadRowsCall(plan, (part, attempt) => requestReadRows(bigtable, toReadRowsMessage(part, table.name, bigtable.appProfileId), attempt), clientReadRetryPolicy(table.maxRetries));
     return openReadRows(open, `readRows ${JSON.stringify(request.table)}`, this.#reads);
   }
 

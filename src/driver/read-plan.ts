@@ -1,7 +1,6 @@
-import type { GetRowsOptions } from '@google-cloud/bigtable';
 import type { KeyRange, ReadRowsRequest } from './driver.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { toClientFilter } from './client-filter.js';
+import { toClientFilter, type ClientFilter } from './client-filter.js';
 
 /**
  * A range bound in the client's form (`Filter.createRange`: `inclusive` defaults to true).
@@ -54,32 +53,72 @@ export function toClientRange(range: KeyRange): ClientRange | undefined {
 }
 
 /**
- * Builds fresh `createReadStream` options (`decode: false`) for a request, or
- * `undefined` when the request provably reads nothing: `limit: 0`, or `ranges`
- * and/or `keys` given but all empty. Without `ranges` and `keys` the whole
- * table is read. Throws `ValidationError` for a negative or fractional limit.
+ * What one ReadRows call asks for, in the client's terms: row ranges and keys
+ * (both empty: the whole table), the row limit and the client filter. Plans
+ * are immutable; {@link resumeReadPlan} derives the rest of a read after a
+ * failed attempt.
  * @internal
  * @example
  * ```ts
- * const options = toReadOptions({ table: 't', keys: [Buffer.from('k')], limit: 1 });
- * if (options) table.createReadStream(options);
+ * const plan: ReadPlan = { ranges: [{ start: { value: Buffer.from('a#'), inclusive: true } }], keys: [], limit: undefined, filter: undefined };
  * ```
  */
-export function toReadOptions(request: ReadRowsRequest): GetRowsOptions | undefined {
+export interface ReadPlan {
+  readonly ranges: readonly ClientRange[];
+  readonly keys: readonly Buffer[];
+  readonly limit: number | undefined;
+  readonly filter: ClientFilter | undefined;
+}
+
+/**
+ * Plans a request, or returns `undefined` when it provably reads nothing:
+ * `limit: 0`, or `ranges` and/or `keys` given but all empty. Without `ranges`
+ * and `keys` the whole table is read. Throws `ValidationError` for a negative
+ * or fractional limit.
+ * @internal
+ * @example
+ * ```ts
+ * const plan = planRead({ table: 't', keys: [Buffer.from('k')], limit: 1 });
+ * if (plan) send(toReadRowsMessage(plan, table.name));
+ * ```
+ */
+export function planRead(request: ReadRowsRequest): ReadPlan | undefined {
   const { limit } = request;
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
     throw new ValidationError(`readRows ${JSON.stringify(request.table)}: limit ${String(limit)} is not a non-negative integer. Fix: pass a row count.`, { limit });
   }
   if (limit === 0) return undefined;
-  const options: GetRowsOptions = { decode: false };
+  let ranges: ClientRange[] = [{}];
+  let keys: Buffer[] = [];
   if (request.ranges !== undefined || request.keys !== undefined) {
-    const ranges = (request.ranges ?? []).map(toClientRange).filter((r): r is ClientRange => r !== undefined);
-    const keys = (request.keys ?? []).filter((key) => key.length > 0);
+    ranges = (request.ranges ?? []).map(toClientRange).filter((r): r is ClientRange => r !== undefined);
+    keys = (request.keys ?? []).filter((key) => key.length > 0);
     if (ranges.length === 0 && keys.length === 0) return undefined;
-    if (ranges.length > 0) options.ranges = ranges;
-    if (keys.length > 0) options.keys = keys as unknown as string[];
   }
-  if (limit !== undefined) options.limit = limit;
-  if (request.filter !== undefined) options.filter = toClientFilter(request.filter);
-  return options;
+  return { ranges, keys, limit, filter: request.filter === undefined ? undefined : toClientFilter(request.filter) };
+}
+
+/**
+ * The rest of a read once every row up to `lastKey` has been delivered and
+ * `rowsRead` rows counted against the limit: ranges start after `lastKey` (or
+ * go, when they end at or before it), keys up to `lastKey` go. `undefined`
+ * when nothing is left to read.
+ * @internal
+ * @example
+ * ```ts
+ * resumeReadPlan(plan, Buffer.from('k5'), 5); // ranges now start after 'k5', limit 5 lower
+ * ```
+ */
+export function resumeReadPlan(plan: ReadPlan, lastKey: Buffer, rowsRead: number): ReadPlan | undefined {
+  const limit = plan.limit === undefined ? undefined : plan.limit - rowsRead;
+  if (limit !== undefined && limit <= 0) return undefined;
+  const ranges: ClientRange[] = [];
+  for (const range of plan.ranges) {
+    if (range.end !== undefined && Buffer.compare(range.end.value, lastKey) <= 0) continue;
+    if (range.start === undefined || Buffer.compare(range.start.value, lastKey) <= 0) ranges.push({ ...range, start: { value: lastKey, inclusive: false } });
+    else ranges.push(range);
+  }
+  const keys = plan.keys.filter((key) => Buffer.compare(key, lastKey) > 0);
+  if (ranges.length === 0 && keys.length === 0) return undefined;
+  return { ranges, keys, limit, filter: plan.filter };
 }

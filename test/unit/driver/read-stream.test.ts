@@ -1,42 +1,34 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { DriverError } from '../../../src/errors/driver-error.js';
 import { openReadRows, READ_BUFFER_LIMITS, type ReadCounter } from '../../../src/driver/read-stream.js';
-import type { ClientReadStream } from '../../../src/driver/abort-read.js';
+import { ReadRowsCall, type ReadRetryPolicy } from '../../../src/driver/read-rows-call.js';
+import { planRead } from '../../../src/driver/read-plan.js';
+import { fakeAttempt, fakeRows, responseOf } from '../../support/fake-read-attempt.js';
 
-/** A client-like read stream: rows as `createReadStream({ decode: false })` emits them. */
-function fakeStream() {
-  const stream = new PassThrough({ objectMode: true, highWaterMark: 1 });
-  const calls = { end: 0, destroy: 0 };
-  const end = stream.end.bind(stream);
-  const destroy = stream.destroy.bind(stream);
-  Object.assign(stream, {
-    end: () => {
-      calls.end += 1;
-      return end();
-    },
-    destroy: (error?: Error) => {
-      calls.destroy += 1;
-      return destroy(error);
-    },
-  });
-  return { stream, calls, client: stream as unknown as ClientReadStream };
+const noRetry: ReadRetryPolicy = { maxRetries: 0, isRetryable: () => false, delayMs: () => 0 };
+
+/** One fake RPC attempt behind the real {@link ReadRowsCall}: what `openReadRows` gets from the driver. */
+function fakeRead() {
+  const fake = fakeAttempt();
+  const plan = planRead({ table: 't' });
+  if (plan === undefined) throw new Error('a whole-table read has a plan');
+  return { ...fake, open: () => new ReadRowsCall(plan, () => fake.attempt, noRetry) };
 }
 
-const clientRow = (i: number, valueBytes = 4) => ({ id: Buffer.from(`k${String(i).padStart(5, '0')}`), data: { f: { q: [{ value: Buffer.alloc(valueBytes, 0x61), timestamp: '1000' }] } } });
+const row = (i: number, valueBytes = 4) => responseOf(fakeRows(i, 1, valueBytes));
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('openReadRows (the driver read source)', () => {
   it('hands over the rows that arrived in one turn of the event loop as one batch, and ends after the stream ended', async () => {
-    const { stream, client } = fakeStream();
+    const { stream, open } = fakeRead();
     const counter: ReadCounter = { active: 0 };
-    const source = openReadRows(() => client, 'readRows "t"', counter);
+    const source = openReadRows(open, 'readRows "t"', counter);
     const first = source.nextBatch();
     expect(counter.active).toBe(1);
     await tick();
-    stream.write(clientRow(0));
+    stream.write(row(0));
     let chain = Promise.resolve();
-    for (let i = 1; i < 5; i++) chain = chain.then(() => void stream.write(clientRow(i)));
+    for (let i = 1; i < 5; i++) chain = chain.then(() => void stream.write(row(i)));
     const rows = await first;
     expect(rows?.length).toBe(5);
     const rest: string[] = [];
@@ -47,14 +39,14 @@ describe('openReadRows (the driver read source)', () => {
   });
 
   it('pauses the stream once the buffer reaches its row limit and resumes it when the consumer takes the batch', async () => {
-    const { stream, client } = fakeStream();
-    const source = openReadRows(() => client, 'readRows "t"', { active: 0 });
+    const { stream, open } = fakeRead();
+    const source = openReadRows(open, 'readRows "t"', { active: 0 });
     const first = source.nextBatch();
     const total = READ_BUFFER_LIMITS.rows * 2 + 10;
     let written = 0;
     const writeAll = async (): Promise<void> => {
       while (written < total) {
-        if (!stream.write(clientRow(written++))) await new Promise((resolve) => stream.once('drain', resolve));
+        if (!stream.write(row(written++))) await new Promise((resolve) => stream.once('drain', resolve));
       }
     };
     const writing = writeAll();
@@ -75,11 +67,11 @@ describe('openReadRows (the driver read source)', () => {
   });
 
   it('pauses once about READ_BUFFER_LIMITS.bytes of values are buffered, whatever the row count', async () => {
-    const { stream, client } = fakeStream();
-    const source = openReadRows(() => client, 'readRows "t"', { active: 0 });
+    const { stream, open } = fakeRead();
+    const source = openReadRows(open, 'readRows "t"', { active: 0 });
     const first = source.nextBatch();
     const big = Math.ceil(READ_BUFFER_LIMITS.bytes / 4);
-    for (let i = 0; i < 6; i++) stream.write(clientRow(i, big));
+    for (let i = 0; i < 6; i++) stream.write(row(i, big));
     await first;
     for (let i = 0; i < 5; i++) await tick();
     const batch = await source.nextBatch();
@@ -88,12 +80,12 @@ describe('openReadRows (the driver read source)', () => {
   });
 
   it('delivers the rows received before an error, then rejects with a DriverError', async () => {
-    const { stream, client } = fakeStream();
+    const { stream, open } = fakeRead();
     const counter: ReadCounter = { active: 0 };
-    const source = openReadRows(() => client, 'readRows "t"', counter);
+    const source = openReadRows(open, 'readRows "t"', counter);
     const first = source.nextBatch();
-    stream.write(clientRow(0));
-    stream.write(clientRow(1));
+    stream.write(row(0));
+    stream.write(row(1));
     await tick();
     stream.destroy(Object.assign(new Error('unavailable'), { code: 14 }));
     const delivered = [...((await first) ?? [])];
@@ -106,50 +98,51 @@ describe('openReadRows (the driver read source)', () => {
     expect(counter.active).toBe(0);
   });
 
-  it('cancel() ends the gRPC call, destroys the stream and resolves a pending read with undefined', async () => {
-    const { calls, client } = fakeStream();
+  it('cancel() aborts the gRPC call, destroys the stream and resolves a pending read with undefined', async () => {
+    const { calls, open } = fakeRead();
     const counter: ReadCounter = { active: 0 };
-    const source = openReadRows(() => client, 'readRows "t"', counter);
+    const source = openReadRows(open, 'readRows "t"', counter);
     const pending = source.nextBatch();
     expect(await Promise.race([pending, tick().then(() => 'pending')])).toBe('pending');
     source.cancel();
     source.cancel();
     expect(await pending).toBeUndefined();
     await tick();
-    expect(calls.end).toBeGreaterThanOrEqual(1);
+    expect(calls.abort).toBeGreaterThanOrEqual(1);
     expect(calls.destroy).toBeGreaterThanOrEqual(1);
     expect(counter.active).toBe(0);
     expect(await source.nextBatch()).toBeUndefined();
   });
 
   it('cancel() drops rows received but not yet handed over', async () => {
-    const { stream, client } = fakeStream();
-    const source = openReadRows(() => client, 'readRows "t"', { active: 0 });
+    const { stream, open } = fakeRead();
+    const source = openReadRows(open, 'readRows "t"', { active: 0 });
     const first = source.nextBatch();
-    stream.write(clientRow(0));
+    stream.write(row(0));
     await first;
-    stream.write(clientRow(1));
+    stream.write(row(1));
     await tick();
     source.cancel();
     expect(await source.nextBatch()).toBeUndefined();
   });
 
   it('a stream closed without an end or an error fails the read instead of leaving it pending', async () => {
-    const { stream, client } = fakeStream();
+    const { stream, open } = fakeRead();
     const counter: ReadCounter = { active: 0 };
-    const source = openReadRows(() => client, 'readRows "t"', counter);
+    const source = openReadRows(open, 'readRows "t"', counter);
     const first = source.nextBatch();
     stream.destroy();
     await expect(first).rejects.toThrow(/closed before its end/);
     expect(counter.active).toBe(0);
   });
 
-  it('a row the conversion rejects fails the read with a DriverError and aborts the call', async () => {
-    const { stream, calls, client } = fakeStream();
-    const source = openReadRows(() => client, 'readRows "t"', { active: 0 });
+  it('chunks that break the protocol fail the read with a DriverError and abort the call', async () => {
+    const { stream, calls, open } = fakeRead();
+    const source = openReadRows(open, 'readRows "t"', { active: 0 });
     const first = source.nextBatch();
-    stream.write({ id: Buffer.from('k'), data: { f: { q: [{ value: Symbol('not bytes'), timestamp: '1' }] } } });
+    stream.write({ chunks: [{ rowKey: Buffer.from('k'), familyName: { value: 'f' }, qualifier: { value: Buffer.from('q') }, value: Buffer.from('v'), valueSize: 3, commitRow: true }] });
+    await expect(first).rejects.toThrow(/readRows "t" failed: invalid ReadRows response: a chunk with valueSize set cannot commit its row/);
     await expect(first).rejects.toBeInstanceOf(DriverError);
-    expect(calls.end).toBeGreaterThanOrEqual(1);
+    expect(calls.abort).toBeGreaterThanOrEqual(1);
   });
 });

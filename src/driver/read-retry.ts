@@ -1,0 +1,42 @@
+import type { ReadRetryPolicy } from './read-rows-call.js';
+
+/** gRPC codes a read is retried after: DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
+const RETRYABLE_CODES: ReadonlySet<number> = new Set([4, 8, 10, 14]);
+const INTERNAL = 13;
+const CLOSED_CLIENT = 'The client has already been closed.';
+
+/**
+ * The read retry policy of `table.createReadStream()` in `@google-cloud/bigtable`:
+ * up to `maxRetries` (default 10) consecutive retries after DEADLINE_EXCEEDED,
+ * RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE or an INTERNAL "RST_STREAM" error,
+ * waiting 10 ms × 2^n plus up to 100 ms of jitter, at most 60 s. A closed
+ * client is not retried.
+ * @internal
+ * @example
+ * ```ts
+ * const policy = clientReadRetryPolicy(table.maxRetries);
+ * policy.isRetryable({ code: 14 }); // true
+ * ```
+ */
+export function clientReadRetryPolicy(maxRetries: number | undefined): ReadRetryPolicy {
+  return {
+    maxRetries: typeof maxRetries === 'number' ? maxRetries : 10,
+    isRetryable: isRetryableReadError,
+    delayMs: (consecutiveErrors) => Math.min(10 * 2 ** consecutiveErrors + Math.floor(Math.random() * 100), 60_000),
+  };
+}
+
+/**
+ * Whether a failed ReadRows attempt is worth another one.
+ * @internal
+ * @example
+ * ```ts
+ * isRetryableReadError({ code: 13, message: 'Received RST_STREAM with code 2' }); // true
+ * ```
+ */
+export function isRetryableReadError(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (message === CLOSED_CLIENT || typeof code !== 'number') return false;
+  if (RETRYABLE_CODES.has(code)) return true;
+  return code === INTERNAL && typeof message === 'string' && /rst[_ ]stream/i.test(message);
+}

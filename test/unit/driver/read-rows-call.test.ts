@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidChunkError } from '../../../src/driver/chunk-merger.js';
+import type { RowData } from '../../../src/driver/driver.js';
+import { planRead, type ReadPlan } from '../../../src/driver/read-plan.js';
+import { clientReadRetryPolicy, isRetryableReadError } from '../../../src/driver/read-retry.js';
+import { ReadRowsCall, type ReadRetryPolicy } from '../../../src/driver/read-rows-call.js';
+import { chunksOf, fakeAttempt, fakeRows, responseOf, type FakeAttempt } from '../../support/fake-read-attempt.js';
+
+const unavailable = (): Error => Object.assign(new Error('unavailable'), { code: 14 });
+const retryAll = (maxRetries = 3): ReadRetryPolicy => ({ maxRetries, isRetryable: isRetryableReadError, delayMs: () => 1 });
+const wait = (ms = 5): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A ReadRowsCall over fake attempts, recording each attempt's plan and what reaches the sink. */
+function harness(plan: ReadPlan, retry: ReadRetryPolicy = retryAll()) {
+  const attempts: { plan: ReadPlan; fake: FakeAttempt }[] = [];
+  const rows: RowData[] = [];
+  const outcome: { ended: boolean; error: unknown } = { ended: false, error: undefined };
+  const call = new ReadRowsCall(
+    plan,
+    (part) => {
+      const fake = fakeAttempt();
+      attempts.push({ plan: part, fake });
+      return fake.attempt;
+    },
+    retry,
+  );
+  call.start({ row: (row) => rows.push(row), end: () => (outcome.ended = true), fail: (error) => (outcome.error = error) });
+  const keys = (): string[] => rows.map((r) => r.key.toString());
+  const last = (): FakeAttempt => (attempts.at(-1) as { fake: FakeAttempt }).fake;
+  return { call, attempts, rows, outcome, keys, last };
+}
+
+const whole = planRead({ table: 't' }) as ReadPlan;
+
+describe('ReadRowsCall', () => {
+  it('merges the chunks of every response into rows, in order, and ends when the stream ends', async () => {
+    const h = harness(whole);
+    h.last().stream.write(responseOf(fakeRows(0, 2)));
+    h.last().stream.write({ chunks: chunksOf(fakeRows(2, 1)) });
+    h.last().stream.end();
+    await wait();
+    expect(h.keys()).toEqual(['k00000', 'k00001', 'k00002']);
+    expect(h.rows[0]?.cells).toEqual({ f: { q: [{ value: Buffer.from('aaaa'), timestampMicros: 1000 }] } });
+    expect(h.outcome).toEqual({ ended: true, error: undefined });
+    expect(h.attempts).toHaveLength(1);
+  });
+
+  it('after a retryable error, asks for the rest of the read after the last row delivered, without repeating a row', async () => {
+    const h = harness(planRead({ table: 't', limit: 10 }) as ReadPlan);
+    h.last().stream.write(responseOf(fakeRows(0, 3)));
+    h.last().stream.write({ chunks: chunksOf(fakeRows(3, 1)).map((c) => ({ ...c, commitRow: false })) });
+    h.last().stream.destroy(unavailable());
+    await wait();
+    expect(h.attempts).toHaveLength(2);
+    expect(h.attempts[1]?.plan).toEqual({ ranges: [{ start: { value: Buffer.from('k00002'), inclusive: false } }], keys: [], limit: 7, filter: undefined });
+    h.last().stream.write(responseOf(fakeRows(3, 2)));
+    h.last().stream.end();
+    await wait();
+    expect(h.keys()).toEqual(['k00000', 'k00001', 'k00002', 'k00003', 'k00004']);
+    expect(h.outcome.ended).toBe(true);
+  });
+
+  it('resumes after the last key the server reported scanning, and rejects a row that does not follow it', async () => {
+    const h = harness(whole);
+    h.last().stream.write(responseOf(fakeRows(0, 1), 'k00050'));
+    h.last().stream.destroy(unavailable());
+    await wait();
+    expect(h.attempts[1]?.plan.ranges).toEqual([{ start: { value: Buffer.from('k00050'), inclusive: false } }]);
+    h.last().stream.write(responseOf(fakeRows(40, 1)));
+    await wait();
+    expect(h.outcome.error).toBeInstanceOf(InvalidChunkError);
+    expect(h.attempts).toHaveLength(2);
+  });
+
+  it('ends without another attempt when the error comes after the limit was reached', async () => {
+    const h = harness(planRead({ table: 't', limit: 2 }) as ReadPlan);
+    h.last().stream.write(responseOf(fakeRows(0, 2)));
+    h.last().stream.destroy(unavailable());
+    await wait();
+    expect(h.attempts).toHaveLength(1);
+    expect(h.outcome).toEqual({ ended: true, error: undefined });
+  });
+
+  it('fails at once on an error that is not retryable, with the error itself', async () => {
+    const h = harness(whole);
+    const notFound = Object.assign(new Error('table not found'), { code: 5 });
+    h.last().stream.destroy(notFound);
+    await wait();
+    expect(h.attempts).toHaveLength(1);
+    expect(h.outcome.error).toBe(notFound);
+  });
+
+  it('gives up after maxRetries errors in a row, and data between errors resets the count', async () => {
+    const h = harness(whole, retryAll(2));
+    for (let i = 0; i < 2; i++) {
+      h.last().stream.destroy(unavailable());
+      await wait();
+    }
+    h.last().stream.write(responseOf(fakeRows(0, 1)));
+    for (let i = 0; i < 2; i++) {
+      h.last().stream.destroy(unavailable());
+      await wait();
+    }
+    expect(h.outcome.error).toBeUndefined();
+    h.last().stream.destroy(unavailable());
+    await wait();
+    expect(h.attempts).toHaveLength(5);
+    expect((h.outcome.error as { code?: number }).code).toBe(14);
+  });
+
+  it('does not retry a stream that ended inside a row: the read fails with InvalidChunkError', async () => {
+    const h = harness(whole);
+    h.last().stream.write({ chunks: chunksOf(fakeRows(0, 1)).map((c) => ({ ...c, commitRow: false })) });
+    h.last().stream.end();
+    await wait();
+    expect(h.outcome.error).toBeInstanceOf(InvalidChunkError);
+    expect((h.outcome.error as Error).message).toMatch(/ended inside a row/);
+  });
+
+  it('a cancel during the retry delay starts no new attempt and tells the sink nothing', async () => {
+    const h = harness(whole, { ...retryAll(), delayMs: () => 20 });
+    h.last().stream.destroy(unavailable());
+    await wait(1);
+    h.call.cancel();
+    await wait(40);
+    expect(h.attempts).toHaveLength(1);
+    expect(h.outcome).toEqual({ ended: false, error: undefined });
+  });
+
+  it('cancel() aborts the running attempt and ignores whatever it still sends', async () => {
+    const h = harness(whole);
+    h.call.cancel();
+    h.last().stream.write(responseOf(fakeRows(0, 1)));
+    await wait();
+    expect(h.last().calls.abort).toBeGreaterThanOrEqual(1);
+    expect(h.rows).toHaveLength(0);
+    expect(h.outcome).toEqual({ ended: false, error: undefined });
+  });
+
+  it('a read paused when an attempt fails starts the next attempt paused', async () => {
+    const h = harness(whole);
+    h.call.pause();
+    h.last().stream.destroy(unavailable());
+    await wait();
+    expect(h.last().stream.isPaused()).toBe(true);
+    h.call.resume();
+    expect(h.last().stream.isPaused()).toBe(false);
+  });
+});
+
+describe('the read retry policy', () => {
+  it('retries DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE and RST_STREAM, nothing else', () => {
+    for (const code of [4, 8, 10, 14]) expect(isRetryableReadError({ code, message: 'x' })).toBe(true);
+    expect(isRetryableReadError({ code: 13, message: 'Received RST_STREAM with code 2' })).toBe(true);
+    for (const code of [1, 3, 5, 7, 13]) expect(isRetryableReadError({ code, message: 'x' })).toBe(false);
+    expect(isRetryableReadError({ code: 10, message: 'The client has already been closed.' })).toBe(false);
+    expect(isRetryableReadError(new Error('no code'))).toBe(false);
+    expect(isRetryableReadError(undefined)).toBe(false);
+  });
+
+  it("doubles the delay from 20 ms with up to 100 ms of jitter, at most 60 s, and takes the table's maxRetries", () => {
+    const policy = clientReadRetryPolicy(undefined);
+    expect(policy.maxRetries).toBe(10);
+    expect(clientReadRetryPolicy(3).maxRetries).toBe(3);
+    for (let i = 0; i < 50; i++) {
+      expect(policy.delayMs(1)).toBeGreaterThanOrEqual(20);
+      expect(policy.delayMs(1)).toBeLessThan(120);
+      expect(policy.delayMs(3)).toBeGreaterThanOrEqual(80);
+      expect(policy.delayMs(30)).toBe(60_000);
+    }
+  });
+});
