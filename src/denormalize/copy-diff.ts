@@ -3,6 +3,7 @@ import { cellQualifiers } from '../metadata/column-cells.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import { compileColumnValue } from '../mutation/compile-cells.js';
 import type { CellMutation } from '../mutation/compiled-mutation.js';
+import { ownCells } from '../scan/own-cells.js';
 
 /**
  * The newest cell of a column as a propagation scan returns it. The scan
@@ -41,7 +42,7 @@ export function copyMutations(schema: EntitySchema, columns: readonly ColumnSche
   for (const column of columns) {
     const current = new Map<string, CellData>();
     for (const q of cellQualifiers(column)) {
-      const cell = latestCell(row.cells[column.family]?.[q]);
+      const cell = latestCell(ownCells(row, column.family, q));
       if (cell !== undefined) current.set(q, cell);
     }
     const stamp = current.size > 0 ? Math.max(...[...current.values()].map((c) => c.timestampMicros)) : rowNewest >= 0 ? rowNewest : Date.now() * 1000;

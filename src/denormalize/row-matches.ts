@@ -1,6 +1,7 @@
 import type { RowData } from '../driver/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { latestCell } from './copy-diff.js';
+import { ownCells } from '../scan/own-cells.js';
 
 /**
  * Whether a row of a full-scan propagation belongs to the source: every
@@ -17,7 +18,7 @@ export function rowMatches(schema: EntitySchema, match: Readonly<Record<string, 
     const component = schema.key.components.find((c) => c.property === property);
     if (component?.codec !== undefined) return key[property] !== undefined && component.codec.encode(key[property]) === component.codec.encode(expected);
     const column = schema.columnsByProperty[property];
-    const cell = column === undefined ? undefined : latestCell(row.cells[column.family]?.[column.qualifier]);
+    const cell = column === undefined ? undefined : latestCell(ownCells(row, column.family, column.qualifier));
     return column !== undefined && cell !== undefined && cell.value.equals(column.codec.encode(expected));
   });
 }

@@ -3,6 +3,7 @@ import type { BigtableDriver } from '../driver/driver.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { asRecord } from '../mutation/compile-save.js';
+import { ownCells } from '../scan/own-cells.js';
 
 /**
  * Atomically adds `by` to an `int` counter column (ReadModifyWriteRow; a
@@ -21,7 +22,7 @@ export async function incrementColumn<T>(driver: BigtableDriver, schema: EntityS
   }
   const { key: rowKey } = encodeRowKey(schema, asRecord(schema, key));
   const row = await driver.increment(schema.table, rowKey, [{ family: column.family, qualifier: column.qualifier, amount: BigInt(by) }]);
-  const cell = row.cells[column.family]?.[column.qualifier]?.[0];
+  const cell = ownCells(row, column.family, column.qualifier)?.[0];
   if (cell === undefined) throw new ValidationError(`${schema.name}.${field}: the server returned no cell for the increment`, { entity: schema.name, property: field });
   return column.codec.decode(cell.value) as number;
 }

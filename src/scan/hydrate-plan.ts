@@ -1,5 +1,6 @@
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import type { GcRule } from '../schema/gc-rule-types.js';
+import { inheritedName } from './own-cells.js';
 
 /**
  * A selected column with its family's GC rule, looked up once per column list
@@ -14,6 +15,8 @@ export interface ColumnHydration {
   readonly column: ColumnSchema;
   /** The family's GC rule; `undefined` when the family has none (every cell is live). */
   readonly rule: GcRule | undefined;
+  /** The family or a qualifier is named like an `Object.prototype` member: look cells up as own properties only. */
+  readonly inherited: boolean;
 }
 
 /**
@@ -46,9 +49,14 @@ export function hydratePlan(schema: EntitySchema, columns: readonly ColumnSchema
   const cached = plans.get(columns);
   if (cached !== undefined && cached.schema === schema) return cached;
   const rules = gcRulesOf(schema);
-  const plan: HydratePlan = { schema, columns: columns.map((column) => ({ column, rule: rules.get(column.family) })) };
+  const plan: HydratePlan = { schema, columns: columns.map((column) => ({ column, rule: rules.get(column.family), inherited: namesInherited(column) })) };
   plans.set(columns, plan);
   return plan;
+}
+
+/** Whether any name a column reads cells under is an `Object.prototype` member. */
+function namesInherited(column: ColumnSchema): boolean {
+  return inheritedName(column.family) || inheritedName(column.qualifier) || (column.fields ?? []).some((field) => inheritedName(field.qualifier));
 }
 
 const gcRules = new WeakMap<EntitySchema, ReadonlyMap<string, GcRule | undefined>>();

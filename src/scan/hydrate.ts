@@ -5,6 +5,7 @@ import type { EntitySchema, ValueCodec } from '../metadata/entity-schema.js';
 import type { GcRule } from '../schema/gc-rule-types.js';
 import { survivesGc } from './gc-enforce.js';
 import { hydratePlan, type ColumnHydration } from './hydrate-plan.js';
+import { ownColumn, ownFamily } from './own-cells.js';
 import type { ResolvedRead } from './read-options.js';
 
 type FamilyCells = RowData['cells'][string];
@@ -28,13 +29,13 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
   Object.assign(entity, decodeRowKey(schema, row.key));
   let newest = -1;
   for (const hydration of plan.columns) {
-    const { column, rule } = hydration;
-    const family = row.cells[column.family];
+    const { column, rule, inherited } = hydration;
+    const family = inherited ? ownFamily(row, column.family) : row.cells[column.family];
     if (column.layout === 'flatten') {
       newest = Math.max(newest, hydrateEmbedded(schema.name, hydration, family, entity, nowMicros));
       continue;
     }
-    const cells = family?.[column.qualifier];
+    const cells = inherited ? ownColumn(family, column.qualifier) : family?.[column.qualifier];
     if (cells === undefined || cells.length === 0) continue;
     if (column.versioned) {
       const live = rule === undefined ? cells : liveCells(rule, cells, nowMicros);
@@ -54,11 +55,11 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
 }
 
 /** Rebuilds a `flatten` column from its field cells; returns the newest field cell's time (-1 when none). */
-function hydrateEmbedded(entityName: string, { column, rule }: ColumnHydration, family: FamilyCells | undefined, entity: Record<string, unknown>, nowMicros: number): number {
+function hydrateEmbedded(entityName: string, { column, rule, inherited }: ColumnHydration, family: FamilyCells | undefined, entity: Record<string, unknown>, nowMicros: number): number {
   const latest = new Map<string, Buffer>();
   let newest = -1;
   for (const field of column.fields ?? []) {
-    const cells = family?.[field.qualifier];
+    const cells = inherited ? ownColumn(family, field.qualifier) : family?.[field.qualifier];
     if (cells === undefined || cells.length === 0) continue;
     const first = rule === undefined ? 0 : firstLive(rule, cells, nowMicros);
     if (first < 0) continue;

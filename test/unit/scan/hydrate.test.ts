@@ -217,3 +217,43 @@ describe('hydrate', () => {
     expect(() => hydrate(schema, row({ s: { count: [cell(Buffer.from([1, 2, 3]))] } }), all, NOW)).toThrow(/Device\.count/);
   });
 });
+
+@Entity({ table: 'odd-names' })
+@Family('constructor')
+@Family('s')
+class OddNames {
+  @KeyPart(0, { type: 'string' }) id!: string;
+  @Column({ family: 'constructor', qualifier: 'name', type: 'string' }) label?: string;
+  @Column({ family: 's', qualifier: 'hasOwnProperty', type: 'int' }) owned?: number;
+  @Column({ family: 's', qualifier: 'toString', type: 'string', versions: 2 }) text?: Versioned<string>;
+}
+
+describe('hydrate with families and qualifiers named like Object.prototype members', () => {
+  const schema = compileEntity(OddNames);
+  const all = resolveRead(schema);
+  const oddRow = (cells: RowData['cells']): RowData => ({ key: Buffer.from('o1'), cells });
+
+  it('leaves absent columns undefined instead of reading inherited members', () => {
+    const entity = hydrate(schema, oddRow({}), all, NOW);
+    expect(entity).toMatchObject({ id: 'o1' });
+    expect(entity.label).toBeUndefined();
+    expect(entity.owned).toBeUndefined();
+    expect(entity.text).toBeUndefined();
+    const onlyOther = hydrate(schema, oddRow({ s: { other: [{ value: Buffer.from('x'), timestampMicros: NOW }] } }), all, NOW);
+    expect(onlyOther.owned).toBeUndefined();
+  });
+
+  it('reads the columns when the row holds them', () => {
+    const eight = Buffer.alloc(8);
+    eight.writeBigInt64BE(5n);
+    const cells: Record<string, Record<string, CellData[]>> = {};
+    Object.defineProperty(cells, 'constructor', { value: { name: [{ value: Buffer.from('lab'), timestampMicros: NOW }] }, enumerable: true });
+    cells['s'] = {};
+    Object.defineProperty(cells['s'], 'hasOwnProperty', { value: [{ value: eight, timestampMicros: NOW }], enumerable: true });
+    Object.defineProperty(cells['s'], 'toString', { value: [{ value: Buffer.from('b'), timestampMicros: NOW }, { value: Buffer.from('a'), timestampMicros: NOW - SECOND }], enumerable: true });
+    const entity = hydrate(schema, oddRow(cells), all, NOW);
+    expect(entity.label).toBe('lab');
+    expect(entity.owned).toBe(5);
+    expect(entity.text?.map((v) => v.value)).toEqual(['b', 'a']);
+  });
+});
