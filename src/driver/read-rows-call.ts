@@ -147,7 +147,13 @@ export class ReadRowsCall implements RowFeed {
     this.#timer = undefined;
     const merger = new ChunkMerger();
     merger.lastKey = this.#resumeAfter;
-    const stream = this.#open(plan, this.#attempts++);
+    let stream: ReadAttemptStream;
+    try {
+      stream = this.#open(plan, this.#attempts++);
+    } catch (error) {
+      this.#finish(error);
+      return;
+    }
     this.#stream = stream;
     let settled = false;
     const current = (): boolean => !settled && !this.#done && this.#stream === stream;

@@ -170,3 +170,26 @@ describe('the read retry policy', () => {
     }
   });
 });
+
+describe('ReadRowsCall when an attempt cannot start', () => {
+  it('fails the read (not the process) when opening a retry attempt throws', async () => {
+    let opened = 0;
+    const first = fakeAttempt();
+    const outcome: { error: unknown; ended: boolean } = { error: undefined, ended: false };
+    const call = new ReadRowsCall(
+      whole,
+      () => {
+        opened += 1;
+        if (opened === 1) return first.attempt;
+        throw new Error('the client has no channel');
+      },
+      retryAll(),
+    );
+    call.start({ row: () => undefined, end: () => (outcome.ended = true), fail: (error) => (outcome.error = error) });
+    first.stream.destroy(unavailable());
+    await wait(20);
+    expect(opened).toBe(2);
+    expect((outcome.error as Error).message).toBe('the client has no channel');
+    expect(outcome.ended).toBe(false);
+  });
+});
