@@ -1,7 +1,8 @@
 import type { BigtableDriver } from '../driver/driver.js';
-import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import type { WriteFailure } from '../errors/partial-write-error.js';
-import { batchMutations } from '../mutation/batch.js';
+import { resolveBatchLimits } from '../mutation/batch.js';
+import { sendBatches } from '../repository/send-batches.js';
+import { WriteBatchReader } from '../repository/write-batches.js';
 import type { CompiledMutation } from '../mutation/compiled-mutation.js';
 
 /** One row's copy rewrite. @internal @example `{ index: 0, key: { sensorId: 's1', ts }, mutation }` */
@@ -16,7 +17,8 @@ export interface CopyUpdate {
  * Writes copy updates in MutateRows batches of `batchSize` rows with
  * `concurrency` calls in flight, pulling updates lazily (the scan runs only
  * as fast as the writes). `onWritten(n)` follows every batch; the rows that
- * failed are returned, the others are persisted.
+ * failed are returned, the others are persisted. (Taking a prepared
+ * mutation cannot fail, so there are no compile errors to report.)
  * @internal
  * @example
  * ```ts
@@ -31,24 +33,7 @@ export async function writeCopies(
   onWritten: (count: number) => void,
 ): Promise<WriteFailure<Record<string, unknown>>[]> {
   const failures: WriteFailure<Record<string, unknown>>[] = [];
-  const batches = batchMutations(updates, { maxEntries: options.batchSize });
-  async function worker(): Promise<void> {
-    for (let next = await batches.next(); next.done !== true; next = await batches.next()) {
-      const batch = next.value;
-      try {
-        const failed = await driver.mutateRows(table, batch.map((b) => b.mutation));
-        for (const f of failed) {
-          const item = batch[f.index] as CopyUpdate;
-          failures.push({ index: item.index, entity: item.key, rowKey: item.mutation.rowKeyText, grpcCode: f.grpcCode, message: f.message });
-        }
-        onWritten(batch.length - failed.length);
-      } catch (err) {
-        for (const item of batch) {
-          failures.push({ index: item.index, entity: item.key, rowKey: item.mutation.rowKeyText, grpcCode: err instanceof DriverError ? err.grpcCode : extractGrpcCode(err), message: err instanceof Error ? err.message : String(err), cause: err });
-        }
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  const reader = new WriteBatchReader(updates, (update) => update.mutation, resolveBatchLimits({ maxEntries: options.batchSize }), () => undefined);
+  await sendBatches(driver, table, reader, options.concurrency, (failure) => failures.push({ ...failure, index: failure.entity.index, entity: failure.entity.key }), onWritten);
   return failures;
 }

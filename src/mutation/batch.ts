@@ -1,5 +1,3 @@
-import type { CompiledMutation } from './compiled-mutation.js';
-
 /** Bigtable's limit of mutations in one MutateRows request. @example `MAX_MUTATIONS_PER_REQUEST // 100000` */
 export const MAX_MUTATIONS_PER_REQUEST = 100_000;
 
@@ -42,33 +40,4 @@ export function resolveBatchLimits(limits: BatchLimits = {}): ResolvedBatchLimit
  */
 export function closesBatch(entries: number, mutations: number, size: number, limits: ResolvedBatchLimits): boolean {
   return entries > 0 && (entries >= limits.maxEntries || mutations + size > limits.maxMutations);
-}
-
-/**
- * Groups compiled mutations into MutateRows batches within the entry and
- * mutation limits, lazily (works on endless async inputs).
- *
- * @example
- * ```ts
- * for await (const batch of batchMutations(compiled, { maxEntries: 500 })) await driver.mutateRows(table, batch.map((b) => b.mutation));
- * ```
- */
-export async function* batchMutations<E>(
-  items: AsyncIterable<{ mutation: CompiledMutation } & E>,
-  limits: BatchLimits = {},
-): AsyncGenerator<({ mutation: CompiledMutation } & E)[]> {
-  const resolved = resolveBatchLimits(limits);
-  let batch: ({ mutation: CompiledMutation } & E)[] = [];
-  let mutations = 0;
-  for await (const item of items) {
-    const size = item.mutation.mutations.length;
-    if (closesBatch(batch.length, mutations, size, resolved)) {
-      yield batch;
-      batch = [];
-      mutations = 0;
-    }
-    batch.push(item);
-    mutations += size;
-  }
-  if (batch.length > 0) yield batch;
 }

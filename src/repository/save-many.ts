@@ -2,9 +2,9 @@ import type { BigtableDriver } from '../driver/driver.js';
 import { PartialWriteError, type WriteFailure } from '../errors/partial-write-error.js';
 import { resolveBatchLimits } from '../mutation/batch.js';
 import type { CompiledMutation } from '../mutation/compiled-mutation.js';
-import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { takeMutations, WriteBatchReader } from './write-batches.js';
+import { sendBatches } from './send-batches.js';
+import { WriteBatchReader } from './write-batches.js';
 
 /** Options of bulk writes. @example `{ batchSize: 500, concurrency: 2 }` */
 export interface BulkWriteOptions {
@@ -43,23 +43,7 @@ export async function writeMany<T>(
   const batches = new WriteBatchReader(input, compile, limits, (index, entity, err) => {
     failures.push({ index, entity, rowKey: '', grpcCode: undefined, message: err instanceof Error ? err.message : String(err), cause: err });
   });
-  async function worker(): Promise<void> {
-    for (let batch = await batches.next(); batch !== undefined; batch = await batches.next()) {
-      const { indices, entities, rowKeys } = batch;
-      try {
-        const failed = await driver.mutateRows(table, takeMutations(batch));
-        for (const f of failed) {
-          failures.push({ index: indices[f.index] as number, entity: entities[f.index] as T, rowKey: rowKeys[f.index] as string, grpcCode: f.grpcCode, message: f.message });
-        }
-        written += indices.length - failed.length;
-      } catch (err) {
-        for (const [i, index] of indices.entries()) {
-          failures.push({ index, entity: entities[i] as T, rowKey: rowKeys[i] as string, grpcCode: err instanceof DriverError ? err.grpcCode : extractGrpcCode(err), message: err instanceof Error ? err.message : String(err), cause: err });
-        }
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await sendBatches(driver, table, batches, concurrency, (failure) => failures.push(failure), (count) => (written += count));
   if (failures.length > 0) throw new PartialWriteError<T>(entityName, failures, written);
   return { written };
 }

@@ -45,7 +45,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /**
  * Reads a bulk write's input lazily and compiles it into MutateRows batches
- * (the same batches as `batchMutations`), one batch per `next()`: an
+ * within the entry and mutation limits ({@link closesBatch}), one batch per `next()`: an
  * entity is read and compiled only when a batch is asked for, and the entity
  * that closes a batch opens the next one. Calls are served in order, one at
  * a time, so several workers can share a reader. A sync iterable is read

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchMutations, resolveBatchLimits, type BatchLimits } from '../../../src/mutation/batch.js';
+import { resolveBatchLimits, type BatchLimits } from '../../../src/mutation/batch.js';
 import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
 import { takeMutations, WriteBatchReader, type WriteBatch } from '../../../src/repository/write-batches.js';
 
@@ -30,7 +30,7 @@ async function drain(input: Iterable<Item> | AsyncIterable<Item>, limits: BatchL
 }
 
 describe('WriteBatchReader', () => {
-  it('gives a sync iterable, an async iterable and batchMutations the same batches and compile errors', async () => {
+  it('gives a sync iterable, a generator and an async iterable the same batches and compile errors', async () => {
     const sizes = [1, 40_000, -1, 40_000, 40_000, 2, -1, 60_000, 1, 1, 1, 1, 1, 1, 100_001, 1];
     for (const limits of [{ maxEntries: 3 }, { maxEntries: 500 }, { maxEntries: 2, maxMutations: 3 }]) {
       const fromArray = await drain(items(sizes), limits);
@@ -38,10 +38,6 @@ describe('WriteBatchReader', () => {
       const fromAsync = await drain(asyncOf(items(sizes)), limits);
       expect(fromGenerator).toEqual(fromArray);
       expect(fromAsync).toEqual(fromArray);
-      const valid = items(sizes).filter((item) => item.cells >= 0).map((item) => ({ mutation: compile(item) }));
-      const reference: string[][] = [];
-      for await (const batch of batchMutations(asyncOf(valid), limits)) reference.push(batch.map((b) => b.mutation.rowKeyText));
-      expect(fromArray.batches).toEqual(reference);
       expect(fromArray.errors).toEqual(['2:2:bad 2', '6:6:bad 6']);
     }
   });
@@ -101,6 +97,57 @@ describe('WriteBatchReader', () => {
       await expect(reader.next()).rejects.toThrow('input broke');
       expect(await reader.next()).toBeUndefined();
     }
+  });
+});
+
+/** The row ids of each batch a reader makes of rows with these cell counts. */
+async function idsOf(sizes: readonly number[], limits: BatchLimits = {}): Promise<number[][]> {
+  const reader = new WriteBatchReader(asyncOf(items(sizes)), compile, resolveBatchLimits(limits), () => undefined);
+  const out: number[][] = [];
+  for (let b = await reader.next(); b !== undefined; b = await reader.next()) out.push(b.entities.map((item) => item.id));
+  return out;
+}
+
+describe('WriteBatchReader batch limits', () => {
+  it('splits by maxEntries, keeping input order', async () => {
+    expect(await idsOf([1, 1, 1, 1, 1, 1, 1], { maxEntries: 3 })).toEqual([[0, 1, 2], [3, 4, 5], [6]]);
+  });
+
+  it('defaults to 500 entries per batch', async () => {
+    expect((await idsOf(new Array<number>(1001).fill(2))).map((b) => b.length)).toEqual([500, 500, 1]);
+  });
+
+  it('never puts more than 100,000 cell mutations in one batch, and fills one exactly up to the cap', async () => {
+    expect(await idsOf([40_000, 40_000, 40_000, 60_000, 40_000, 1], { maxEntries: 500 })).toEqual([[0, 1], [2, 3], [4, 5]]);
+    expect((await idsOf([50_000, 50_000, 1])).map((b) => b.length)).toEqual([2, 1]);
+  });
+
+  it('caps a larger maxMutations at 100,000 and honours a smaller one', async () => {
+    expect((await idsOf([60_000, 60_000], { maxMutations: 1_000_000 })).map((b) => b.length)).toEqual([1, 1]);
+    expect((await idsOf([2, 2, 2, 2, 2], { maxMutations: 5 })).map((b) => b.length)).toEqual([2, 2, 1]);
+  });
+
+  it('sends an entry larger than the cap alone (the server then rejects only that request)', async () => {
+    expect(await idsOf([1, 100_001, 1])).toEqual([[0], [1], [2]]);
+  });
+
+  it('makes no batch of an empty input', async () => {
+    expect(await idsOf([])).toEqual([]);
+  });
+
+  it('reads an endless async input lazily, one batch at a time', async () => {
+    let pulled = 0;
+    async function* endless(): AsyncGenerator<Item> {
+      for (let id = 0; ; id++) {
+        pulled += 1;
+        yield { id, cells: 1 };
+      }
+    }
+    const reader = new WriteBatchReader(endless(), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined);
+    expect((await reader.next())?.rowKeys).toEqual(['k0', 'k1']);
+    expect(pulled).toBe(3); // the third item is what closes the first batch
+    expect((await reader.next())?.rowKeys).toEqual(['k2', 'k3']);
+    expect(pulled).toBe(5);
   });
 });
 
