@@ -41,6 +41,7 @@ export class InvalidChunkError extends Error {
 type Columns = Record<string, CellData[]>;
 
 const EMPTY = Buffer.alloc(0);
+const MAX_REMEMBERED_QUALIFIERS = 256;
 
 /**
  * Receives a committed row and the bytes of its key and values.
@@ -75,7 +76,11 @@ export class ChunkMerger {
   #key: Buffer | undefined;
   #cells: Record<string, Columns> = {};
   #family: Columns | undefined;
+  #familyName: string | undefined;
   #versions: CellData[] | undefined;
+  /** Qualifiers met so far in this row; with `#names`, what the previous rows' qualifiers decoded to, by position. */
+  #qualifiers = 0;
+  readonly #names: { bytes: Buffer; name: string }[] = [];
   #bytes = 0;
   #partValues: Buffer[] | undefined;
   #partTimestamp = 0;
@@ -123,7 +128,7 @@ export class ChunkMerger {
       if (chunk.familyName == null) throw new InvalidChunkError('the first chunk of a row must name a family');
       this.#key = key;
       this.#bytes = key.length;
-    } else if (hasKey && !this.#key.equals(asBuffer(rowKey))) {
+    } else if (hasKey && !sameBytes(this.#key, asBuffer(rowKey))) {
       throw new InvalidChunkError('a new row key arrived before the previous row was committed');
     }
     // A wrapper without a value is the empty string or empty bytes (proto3 defaults).
@@ -131,12 +136,15 @@ export class ChunkMerger {
     const qualifier = chunk.qualifier == null ? undefined : (chunk.qualifier.value ?? EMPTY);
     if (family !== undefined) {
       if (qualifier === undefined) throw new InvalidChunkError(`a chunk naming family "${family}" must also name a qualifier`);
-      this.#family = ownEntry(this.#cells, family, () => ({}));
+      if (family !== this.#familyName) {
+        this.#family = ownEntry(this.#cells, family, () => ({}));
+        this.#familyName = family;
+      }
     }
     if (qualifier !== undefined) {
       const columns = this.#family;
       if (columns === undefined) throw new InvalidChunkError('a qualifier arrived before any family');
-      this.#versions = ownEntry(columns, asBuffer(qualifier).toString('utf8'), (): CellData[] => []);
+      this.#versions = ownEntry(columns, this.#qualifierName(asBuffer(qualifier)), (): CellData[] => []);
     }
     const micros = this.#micros(chunk.timestampMicros);
     const value = chunk.value == null ? EMPTY : asBuffer(chunk.value);
@@ -146,6 +154,21 @@ export class ChunkMerger {
       return;
     }
     this.#addCell(value, micros);
+  }
+
+  /**
+   * The qualifier as text. Rows of a table tend to list the same columns in
+   * the same order, so the name decoded at this position in an earlier row is
+   * reused when the bytes match.
+   */
+  #qualifierName(bytes: Buffer): string {
+    const position = this.#qualifiers++;
+    const known = this.#names[position];
+    if (known !== undefined && sameBytes(known.bytes, bytes)) return known.name;
+    const name = bytes.toString('utf8');
+    // A copy: the remembered bytes must not keep a whole response message alive.
+    if (position < MAX_REMEMBERED_QUALIFIERS) this.#names[position] = { bytes: Buffer.from(bytes), name };
+    return name;
   }
 
   #continueValue(chunk: ReadRowsChunk): void {
@@ -193,10 +216,21 @@ export class ChunkMerger {
     this.#key = undefined;
     this.#cells = {};
     this.#family = undefined;
+    this.#familyName = undefined;
     this.#versions = undefined;
+    this.#qualifiers = 0;
     this.#partValues = undefined;
     this.#bytes = 0;
   }
+}
+
+/** Whether two byte strings are equal: a plain loop for short ones (most keys and qualifiers), `equals` beyond. */
+function sameBytes(a: Buffer, b: Buffer): boolean {
+  const length = a.length;
+  if (length !== b.length) return false;
+  if (length > 32) return a.equals(b);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The bytes as a Buffer without copying. */

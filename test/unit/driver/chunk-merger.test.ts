@@ -1036,3 +1036,28 @@ describe('ChunkMerger: property', () => {
     );
   });
 });
+
+describe('ChunkMerger qualifier names remembered across rows', () => {
+  const cellChunk = (key: string | undefined, qualifier: Buffer, commit: boolean): ReadRowsChunk => ({
+    ...(key === undefined ? {} : { rowKey: Buffer.from(key), familyName: { value: 'f' } }),
+    qualifier: { value: qualifier },
+    timestampMicros: '1',
+    value: Buffer.from('v'),
+    commitRow: commit,
+  });
+
+  it('decodes each row’s own qualifiers, whatever order or bytes earlier rows had at the same position', () => {
+    const merger = new ChunkMerger();
+    const rows: RowData[] = [];
+    const reused = Buffer.from('ab');
+    merger.push([cellChunk('r1', reused, false), cellChunk(undefined, Buffer.from('cd'), true)], (row) => rows.push(row));
+    reused.write('cd'); // a caller reusing its buffer must not change what the merger remembers
+    merger.push([cellChunk('r2', Buffer.from('cd'), false), cellChunk(undefined, Buffer.from('ab'), true)], (row) => rows.push(row));
+    merger.push([cellChunk('r3', Buffer.from('ab'), false), cellChunk(undefined, Buffer.from('ce'), false), cellChunk(undefined, Buffer.from('é', 'utf8'), true)], (row) => rows.push(row));
+    expect(rows.map((row) => Object.keys(row.cells['f'] ?? {}))).toEqual([
+      ['ab', 'cd'],
+      ['cd', 'ab'],
+      ['ab', 'ce', 'é'],
+    ]);
+  });
+});
