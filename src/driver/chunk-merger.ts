@@ -1,5 +1,6 @@
 import type { CellData, RowData } from './driver.js';
-import { timestampMicros } from './client-row.js';
+import { sameBytes } from '../util/compare-bytes.js';
+import { responseBytes, timestampMicros } from './client-row.js';
 
 /**
  * One `CellChunk` of a `ReadRowsResponse`, as the generated client decodes it
@@ -109,8 +110,7 @@ export class ChunkMerger {
     }
     if (this.#partValues !== undefined) this.#continueValue(chunk);
     else this.#startCell(chunk);
-    const valueSize = chunk.valueSize ?? 0;
-    if (valueSize > 0) {
+    if (splitsValue(chunk)) {
       if (chunk.commitRow === true) throw new InvalidChunkError('a chunk with valueSize set cannot commit its row');
       return;
     }
@@ -119,16 +119,16 @@ export class ChunkMerger {
 
   #startCell(chunk: ReadRowsChunk): void {
     const rowKey = chunk.rowKey;
-    const hasKey = rowKey != null && rowKey.length > 0;
+    const hasKey = hasRowKey(chunk);
     if (this.#key === undefined) {
       if (!hasKey) throw new InvalidChunkError('a row key must be set on the first chunk of a row');
-      const key = asBuffer(rowKey);
+      const key = responseBytes(rowKey as Uint8Array);
       const last = this.lastKey;
       if (last !== undefined && Buffer.compare(key, last) <= 0) throw new InvalidChunkError(`row key ${key.toString('hex')} does not follow ${last.toString('hex')} (keys must strictly increase)`);
       if (chunk.familyName == null) throw new InvalidChunkError('the first chunk of a row must name a family');
       this.#key = key;
       this.#bytes = key.length;
-    } else if (hasKey && !sameBytes(this.#key, asBuffer(rowKey))) {
+    } else if (hasKey && !sameBytes(this.#key, responseBytes(rowKey as Uint8Array))) {
       throw new InvalidChunkError('a new row key arrived before the previous row was committed');
     }
     // A wrapper without a value is the empty string or empty bytes (proto3 defaults).
@@ -144,11 +144,11 @@ export class ChunkMerger {
     if (qualifier !== undefined) {
       const columns = this.#family;
       if (columns === undefined) throw new InvalidChunkError('a qualifier arrived before any family');
-      this.#versions = ownEntry(columns, this.#qualifierName(asBuffer(qualifier)), (): CellData[] => []);
+      this.#versions = ownEntry(columns, this.#qualifierName(responseBytes(qualifier)), (): CellData[] => []);
     }
     const micros = this.#micros(chunk.timestampMicros);
-    const value = chunk.value == null ? EMPTY : asBuffer(chunk.value);
-    if ((chunk.valueSize ?? 0) > 0) {
+    const value = chunk.value == null ? EMPTY : responseBytes(chunk.value);
+    if (splitsValue(chunk)) {
       this.#partValues = [value];
       this.#partTimestamp = micros;
       return;
@@ -172,12 +172,12 @@ export class ChunkMerger {
   }
 
   #continueValue(chunk: ReadRowsChunk): void {
-    if ((chunk.rowKey != null && chunk.rowKey.length > 0) || chunk.familyName != null || chunk.qualifier != null || hasTimestamp(chunk)) {
+    if (hasRowKey(chunk) || chunk.familyName != null || chunk.qualifier != null || hasTimestamp(chunk)) {
       throw new InvalidChunkError('a chunk that continues a split value must carry only value bytes');
     }
     const parts = this.#partValues as Buffer[];
-    if (chunk.value != null && chunk.value.length > 0) parts.push(asBuffer(chunk.value));
-    if ((chunk.valueSize ?? 0) > 0) return;
+    if (chunk.value != null && chunk.value.length > 0) parts.push(responseBytes(chunk.value));
+    if (splitsValue(chunk)) return;
     this.#partValues = undefined;
     this.#addCell(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts), this.#partTimestamp);
   }
@@ -199,7 +199,7 @@ export class ChunkMerger {
 
   #reset(chunk: ReadRowsChunk): void {
     if (this.#key === undefined) throw new InvalidChunkError('a reset arrived outside a row');
-    const hasData = (chunk.rowKey != null && chunk.rowKey.length > 0) || chunk.familyName != null || chunk.qualifier != null || (chunk.value != null && chunk.value.length > 0) || (chunk.valueSize ?? 0) > 0 || chunk.commitRow === true || hasTimestamp(chunk);
+    const hasData = hasRowKey(chunk) || chunk.familyName != null || chunk.qualifier != null || (chunk.value != null && chunk.value.length > 0) || splitsValue(chunk) || chunk.commitRow === true || hasTimestamp(chunk);
     if (hasData) throw new InvalidChunkError('a reset chunk must carry no data');
     this.#clear();
   }
@@ -224,20 +224,6 @@ export class ChunkMerger {
   }
 }
 
-/** Whether two byte strings are equal: a plain loop for short ones (most keys and qualifiers), `equals` beyond. */
-function sameBytes(a: Buffer, b: Buffer): boolean {
-  const length = a.length;
-  if (length !== b.length) return false;
-  if (length > 32) return a.equals(b);
-  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** The bytes as a Buffer without copying. */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 /**
  * `record[name]` when it is an own property, else a new value stored as one
  * (even for `__proto__`): names like `constructor` or `__proto__` never reach
@@ -249,6 +235,16 @@ function ownEntry<T>(record: Record<string, T>, name: string, create: () => T): 
   if (name === '__proto__') Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
   else record[name] = value;
   return value;
+}
+
+/** Whether a chunk names a row key (an empty one counts as none). */
+function hasRowKey(chunk: ReadRowsChunk): boolean {
+  return chunk.rowKey != null && chunk.rowKey.length > 0;
+}
+
+/** Whether a chunk carries part of a split value (more parts follow). */
+function splitsValue(chunk: ReadRowsChunk): boolean {
+  return (chunk.valueSize ?? 0) > 0;
 }
 
 /** Whether a chunk sets a timestamp other than 0 (one that cannot be read counts as set). */

@@ -2,14 +2,15 @@ import { digitsValue } from '../util/ascii-digits.js';
 import type { CellData, RowData } from './driver.js';
 
 /**
- * The bytes of a value in a response message, as a Buffer without copying.
+ * Bytes of a response message (a row key, qualifier or cell value) as a
+ * Buffer, without copying.
  * @internal
  * @example
  * ```ts
- * cellValueBytes(new Uint8Array([1, 2])); // <Buffer 01 02>
+ * responseBytes(new Uint8Array([1, 2])); // <Buffer 01 02>
  * ```
  */
-export function cellValueBytes(value: unknown): Buffer {
+export function responseBytes(value: unknown): Buffer {
   if (Buffer.isBuffer(value)) return value;
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   throw new TypeError(`unexpected cell value of type ${typeof value} from the client (expected bytes)`);
@@ -74,10 +75,10 @@ export function fromProtoRow(row: ProtoRow | null | undefined, fallbackKey: Buff
     const columns = families.get(family.name) ?? new Map<string, CellData[]>();
     families.set(family.name, columns);
     for (const column of family.columns ?? []) {
-      const qualifier = cellValueBytes(column.qualifier).toString('utf8');
+      const qualifier = responseBytes(column.qualifier).toString('utf8');
       const versions = columns.get(qualifier) ?? [];
       columns.set(qualifier, versions);
-      for (const cell of column.cells ?? []) versions.push({ value: cellValueBytes(cell.value), timestampMicros: timestampMicros(cell.timestampMicros) });
+      for (const cell of column.cells ?? []) versions.push({ value: responseBytes(cell.value), timestampMicros: timestampMicros(cell.timestampMicros) });
     }
   }
   const cells = Object.fromEntries([...families].map(([name, columns]) => [name, Object.fromEntries(columns)]));

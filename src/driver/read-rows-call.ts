@@ -2,6 +2,7 @@ import type { RowData } from './driver.js';
 import { ChunkMerger, type ReadRowsChunk } from './chunk-merger.js';
 import { resumeReadPlan, type ReadPlan } from './read-plan.js';
 import { abortRead, type AbortableRead } from './abort-read.js';
+import { responseBytes } from './client-row.js';
 
 /**
  * One `ReadRowsResponse` as the generated client decodes it.
@@ -155,23 +156,21 @@ export class ReadRowsCall implements RowFeed {
       return;
     }
     this.#stream = stream;
-    let settled = false;
-    const current = (): boolean => !settled && !this.#done && this.#stream === stream;
+    // Settling an attempt (end, error, failure, cancel) takes it out of #stream, so later events from it are ignored.
+    const current = (): boolean => this.#stream === stream;
     stream.on('data', (response) => {
       if (!current()) return;
       this.#consecutiveErrors = 0;
       try {
         merger.push(response.chunks ?? [], this.#onRow);
         const scanned = response.lastScannedRowKey;
-        if (scanned != null && scanned.length > 0 && !merger.inRow) this.#scannedUpTo(merger, Buffer.from(scanned.buffer, scanned.byteOffset, scanned.byteLength));
+        if (scanned != null && scanned.length > 0 && !merger.inRow) this.#scannedUpTo(merger, responseBytes(scanned));
       } catch (error) {
-        settled = true;
         this.#finish(error);
       }
     });
     stream.on('end', () => {
       if (!current()) return;
-      settled = true;
       try {
         merger.finish();
       } catch (error) {
@@ -182,12 +181,10 @@ export class ReadRowsCall implements RowFeed {
     });
     stream.on('error', (error) => {
       if (!current()) return;
-      settled = true;
       this.#failed(error);
     });
     stream.on('close', () => {
       if (!current()) return;
-      settled = true;
       this.#failed(new Error('the read stream closed before its end'));
     });
     if (this.#paused) stream.pause();

@@ -1,4 +1,5 @@
 import { isSaltedKey } from '../codec/physical-key.js';
+import { compareBytesFrom } from '../util/compare-bytes.js';
 import type { BigtableDriver, RowData } from '../driver/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { mergeOrderedBatches } from './k-way-merge.js';
@@ -71,14 +72,10 @@ function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan
   );
 }
 
-/** Logical keys up to this many bytes are compared in JS; longer ones with the native compare. */
-const SHORT_KEY_BYTES = 64;
-
 /**
  * Orders scanned rows by logical key (after each row's salt segment), in
- * place: no subarray per row, and short keys (the usual case) compared in a
- * JS loop, which beats a call into the native compare. Same sign as
- * `Buffer.compare` of the two logical keys.
+ * place ({@link compareBytesFrom}: no subarray per row, short keys compared in
+ * a JS loop). Same sign as `Buffer.compare` of the two logical keys.
  * @internal
  * @example
  * ```ts
@@ -86,17 +83,7 @@ const SHORT_KEY_BYTES = 64;
  * ```
  */
 export function compareLogical(a: ScannedRow, b: ScannedRow): number {
-  const x = a.row.key;
-  const y = b.row.key;
-  const xLength = x.length - a.segmentBytes;
-  const yLength = y.length - b.segmentBytes;
-  const shared = Math.min(xLength, yLength);
-  if (shared > SHORT_KEY_BYTES) return x.compare(y, b.segmentBytes, y.length, a.segmentBytes, x.length);
-  for (let i = 0; i < shared; i++) {
-    const difference = (x[a.segmentBytes + i] as number) - (y[b.segmentBytes + i] as number);
-    if (difference !== 0) return difference;
-  }
-  return xLength - yLength;
+  return compareBytesFrom(a.row.key, a.segmentBytes, b.row.key, b.segmentBytes);
 }
 
 /**

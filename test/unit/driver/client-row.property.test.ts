@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cellValueBytes, timestampMicros } from '../../../src/driver/client-row.js';
+import { responseBytes, timestampMicros } from '../../../src/driver/client-row.js';
 
 /** `timestampMicros` before the digit fast path. */
 function referenceMicros(value: unknown): number {
@@ -50,14 +50,14 @@ describe('response value and timestamp conversion', () => {
     );
   });
 
-  it('cellValueBytes passes bytes through without copying and rejects anything else', () => {
+  it('responseBytes passes bytes through without copying and rejects anything else', () => {
     const backing = Buffer.from('xxabcxx');
     const view = new Uint8Array(backing.buffer, backing.byteOffset + 2, 3);
-    const bytes = cellValueBytes(view);
+    const bytes = responseBytes(view);
     expect(bytes.toString()).toBe('abc');
     expect(bytes.buffer).toBe(backing.buffer);
-    expect(cellValueBytes(backing)).toBe(backing);
-    for (const value of [7, 'text', null, undefined]) expect(() => cellValueBytes(value)).toThrow(/unexpected cell value of type/);
+    expect(responseBytes(backing)).toBe(backing);
+    for (const value of [7, 'text', null, undefined]) expect(() => responseBytes(value)).toThrow(/unexpected cell value of type/);
   });
 
   it('keeps the exactness boundary of the digit fast path', () => {
