@@ -1,5 +1,4 @@
 import type { BatchSource } from './batch-source.js';
-import { flattenBatches } from './flatten-batches.js';
 import { checkLimit } from './merge-options.js';
 import { MinHeap } from './min-heap.js';
 import { createPullIterator, DONE, StopSignal, STOPPED } from './pull-iterator.js';
@@ -7,7 +6,7 @@ import type { RowSource, RowSourceFactory } from './row-source.js';
 import { cancelAll, SourceHandle } from './source-handle.js';
 
 /**
- * Options of {@link mergeOrdered}. There is no `concurrency`: an ordered merge
+ * Options of {@link mergeOrderedBatches}. There is no `concurrency`: an ordered merge
  * needs the head item of every source, so every source is open at once.
  *
  * @example
@@ -29,7 +28,10 @@ interface Cursor<T> {
 
 /**
  * K-way merge of sources that are each sorted by `compare`, yielding items in
- * global order. Equal items come out by source index (stable).
+ * global order, a batch at a time: each `next()` yields every item that can be
+ * placed before some source has to be read again (all its sources' current
+ * batches are merged in one go), so a scan pays one promise per batch. Equal
+ * items come out by source index (stable).
  *
  * - Pull-based: sources open on the first `next()`; each source holds at most
  *   the batch it last handed over (see {@link BatchSource}; a plain
@@ -37,28 +39,9 @@ interface Cursor<T> {
  *   ran out is pulled again only on the following `next()`. Memory is O(k)
  *   batches plus each source's own buffer.
  * - Every source is open at once (each head is needed), so concurrency does not
- *   apply; use {@link mergeUnordered} to bound open reads.
+ *   apply; use {@link mergeUnorderedBatches} to bound open reads.
  * - `limit`, `return()` (e.g. `break` in `for await`) and an error from any
  *   source cancel every source still open; the error is rethrown.
- *
- * @example
- * ```ts
- * const rows = mergeOrdered(bucketSources, (a, b) => Buffer.compare(a.key, b.key), { limit: 50 });
- * for await (const row of rows) console.log(row.key.toString());
- * ```
- */
-export function mergeOrdered<T>(
-  sources: readonly RowSourceFactory<T>[],
-  compare: (a: T, b: T) => number,
-  options: OrderedMergeOptions = {},
-): AsyncIterableIterator<T> {
-  return flattenBatches(mergeOrderedBatches(sources, compare, options), (item) => item);
-}
-
-/**
- * {@link mergeOrdered} handing over batches: each `next()` yields every item
- * that can be placed before some source has to be read again (all its sources'
- * current batches are merged in one go), so a scan pays one promise per batch.
  * @internal
  * @example
  * ```ts

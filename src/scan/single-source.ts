@@ -1,27 +1,14 @@
 import { toBatchSource } from './batch-source.js';
-import { flattenBatches } from './flatten-batches.js';
 import { firstItems } from './merge-options.js';
 import { DONE } from './pull-iterator.js';
 import type { RowSource } from './row-source.js';
 
 /**
- * Iterates one source directly, without a merge: a scan of a single key range
- * (an unsalted entity, or a salted one whose bucket is fixed) needs neither a
- * heap nor per-row races. Stops after `limit` items; `return()` and errors
- * cancel the source at once, even while a read is pending.
- * @internal
- * @example
- * ```ts
- * for await (const row of iterateSingleSource(driver.readRows(request), 100)) use(row);
- * ```
- */
-export function iterateSingleSource<T>(source: RowSource<T>, limit: number | undefined): AsyncIterableIterator<T> {
-  return flattenBatches(singleSourceBatches(source, limit), (item) => item);
-}
-
-/**
- * {@link iterateSingleSource} handing over the source's batches as they come
- * (the last one cut to `limit`).
+ * Reads one source directly, without a merge, handing over its batches as
+ * they come (the last one cut to `limit`): a scan of a single key range (an
+ * unsalted entity, or a salted one whose bucket is fixed) needs neither a heap
+ * nor per-row races. `return()` and errors cancel the source at once, even
+ * while a read is pending.
  * @internal
  * @example
  * ```ts

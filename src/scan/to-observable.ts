@@ -6,7 +6,7 @@ import { Observable } from 'rxjs';
  *
  * @example
  * ```ts
- * const iterator = toAsyncIterator(mergeOrdered(sources, compareRows));
+ * const iterator = toAsyncIterator(readings.iterate({ where: { sensorId: 's1' } }));
  * ```
  */
 export function toAsyncIterator<T>(made: AsyncIterator<T> | AsyncIterable<T>): AsyncIterator<T> {
@@ -59,12 +59,12 @@ export function closeInBackground(iterator: AsyncIterator<unknown>): void {
  *   buffer them themselves; for slow asynchronous work use
  *   {@link concatMapFromIterable}, or iterate the async iterable directly.
  * - Unsubscribing (including `take(n)`, `first()`) calls the iterator's `return()`,
- *   which for {@link mergeOrdered} / {@link mergeUnordered} cancels every source.
+ *   which for a scan's iterator cancels every read it has open.
  * - Errors from the iterator (or the factory) go to `error`.
  *
  * @example
  * ```ts
- * const rows$ = iterableToObservable(() => mergeOrdered(openBuckets(), compareRows));
+ * const rows$ = iterableToObservable(() => readings.iterate({ where: { sensorId: 's1' } }));
  * rows$.pipe(take(10)).subscribe((row) => console.log(row)); // cancels all buckets after 10
  * ```
  */

@@ -1,5 +1,4 @@
 import type { BatchSource } from './batch-source.js';
-import { flattenBatches } from './flatten-batches.js';
 import { checkConcurrency, checkLimit, firstItems } from './merge-options.js';
 import { createPullIterator, DONE, StopSignal } from './pull-iterator.js';
 import type { RowSource, RowSourceFactory } from './row-source.js';
@@ -7,7 +6,7 @@ import { cancelAll, SourceHandle } from './source-handle.js';
 import type { PullOutcome } from './source-handle.js';
 
 /**
- * Options of {@link mergeUnordered}.
+ * Options of {@link mergeUnorderedBatches}.
  *
  * @example
  * ```ts
@@ -27,7 +26,9 @@ interface Settled<T> {
 }
 
 /**
- * Merges sources without ordering: yields whichever item is ready first.
+ * Merges sources without ordering, a batch at a time: each `next()` yields
+ * the batch one source had ready first (cut to the limit), so a scan pays one
+ * promise per batch.
  *
  * - At most `concurrency` sources are open; sources open in order, the next one
  *   when an open one finishes; sources the consumer never reaches never open.
@@ -35,22 +36,8 @@ interface Settled<T> {
  *   waiting (one item for a plain {@link RowSource}; see {@link BatchSource}),
  *   and the source that supplied the last batch is pulled again only once that
  *   batch was consumed. Memory is O(concurrency) batches.
- * - Ready items are served first come, first served, so no source starves.
+ * - Ready batches are served first come, first served, so no source starves.
  * - `limit`, `return()` and an error from any source cancel every open source.
- *
- * @example
- * ```ts
- * const rows = mergeUnordered(bucketSources, { concurrency: 4, limit: 1000 });
- * for await (const row of rows) await handle(row);
- * ```
- */
-export function mergeUnordered<T>(sources: readonly RowSourceFactory<T>[], options: UnorderedMergeOptions): AsyncIterableIterator<T> {
-  return flattenBatches(mergeUnorderedBatches(sources, options), (item) => item);
-}
-
-/**
- * {@link mergeUnordered} handing over batches: each `next()` yields the batch
- * one source had ready (cut to the limit), so a scan pays one promise per batch.
  * @internal
  * @example
  * ```ts

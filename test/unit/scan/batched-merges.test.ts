@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeOrdered, mergeOrderedBatches } from '../../../src/scan/k-way-merge.js';
-import { mergeUnordered, mergeUnorderedBatches } from '../../../src/scan/unordered-merge.js';
-import { iterateSingleSource, singleSourceBatches } from '../../../src/scan/single-source.js';
+import { mergeOrderedBatches } from '../../../src/scan/k-way-merge.js';
+import { mergeUnorderedBatches } from '../../../src/scan/unordered-merge.js';
+import { singleSourceBatches } from '../../../src/scan/single-source.js';
 import { BatchedFake, splitInto } from '../../support/batched-source.js';
 import { byIdentity, byKey, collect, tagged } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
+import { iterateSingleSource, mergeOrdered, mergeUnordered } from '../../support/item-merges.js';
 
 const sortedLists = fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }), { minLength: 1, maxLength: 8 }).map(
   (lists) => lists.map((keys) => [...keys].sort((a, b) => a - b)),

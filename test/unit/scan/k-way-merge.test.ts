@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../../../src/errors/validation-error.js';
-import { mergeOrdered } from '../../../src/scan/k-way-merge.js';
 import { byKey, collect, FakeSource, tagged } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
+import { mergeOrdered } from '../../support/item-merges.js';
 
 const sortedLists = fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }), { minLength: 1, maxLength: 16 }).map(
   (lists) => lists.map((keys) => [...keys].sort((a, b) => a - b)),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromAsyncIterable } from '../../../src/scan/row-source.js';
-import { iterateSingleSource } from '../../../src/scan/single-source.js';
+import { iterateSingleSource } from '../../support/item-merges.js';
 
 function source(items: number[], options: { stallAfter?: number; failAt?: number } = {}) {
   const state = { produced: 0, cancelled: 0 };

@@ -1,11 +1,10 @@
 import { concatMap, firstValueFrom, lastValueFrom, map, take, tap, timer, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { concatMapFromIterable } from '../../../src/scan/concat-map-from-iterable.js';
-import { mergeOrdered } from '../../../src/scan/k-way-merge.js';
 import { iterableToObservable } from '../../../src/scan/to-observable.js';
-import { mergeUnordered } from '../../../src/scan/unordered-merge.js';
 import { byKey, FakeSource } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
+import { mergeOrdered, mergeUnordered } from '../../support/item-merges.js';
 
 function bigFakes(k: number, count: number, delayMs?: number): FakeSource<Tagged>[] {
   const options = delayMs === undefined ? {} : { delayMs };

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../../../src/errors/validation-error.js';
-import { mergeUnordered } from '../../../src/scan/unordered-merge.js';
 import { byIdentity, collect, FakeSource, OpenTracker, tagged } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
+import { mergeUnordered } from '../../support/item-merges.js';
 
 const lists = fc.array(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 15 }), { minLength: 1, maxLength: 16 });
 
