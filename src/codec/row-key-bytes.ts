@@ -1,6 +1,7 @@
 import type { KeyPlan } from '../metadata/entity-schema.js';
 import { digitsBytesDecoder, type DigitsBytesDecoder } from './key-codec-digits.js';
 import type { KeySchema } from './row-key-components.js';
+import { sameBytesAt } from '../util/compare-bytes.js';
 
 /** One component of a key layout that decodes straight from bytes. */
 type ByteStep = { readonly literal: Buffer; readonly property?: undefined; readonly decode?: undefined } | { readonly literal?: undefined; readonly property: string; readonly decode: DigitsBytesDecoder };
@@ -48,7 +49,7 @@ export function decodeKeyBytes(schema: KeySchema, key: Uint8Array, start: number
     if (index < last ? end === key.length : end !== key.length) return undefined;
     const step = steps[index] as ByteStep;
     if (step.literal !== undefined) {
-      if (!sameBytes(key, start, end, step.literal)) return undefined;
+      if (!sameBytesAt(key, start, end, step.literal)) return undefined;
     } else {
       const value = step.decode(key, start, end);
       if (value === undefined) return undefined;
@@ -57,12 +58,6 @@ export function decodeKeyBytes(schema: KeySchema, key: Uint8Array, start: number
     start = end + 1;
   }
   return values;
-}
-
-function sameBytes(key: Uint8Array, start: number, end: number, literal: Buffer): boolean {
-  if (end - start !== literal.length) return false;
-  for (let i = 0; i < literal.length; i++) if (key[start + i] !== literal[i]) return false;
-  return true;
 }
 
 /** The byte layout of a key plan; `null` when some part needs the text path. */

@@ -25,8 +25,24 @@ export function compareBytesFrom(x: Buffer, xStart: number, y: Buffer, yStart: n
 }
 
 /**
- * Whether two byte strings are equal (lengths first, then
- * {@link compareBytesFrom}).
+ * Whether bytes `start` to `end` of `x` equal `y`, compared in a JS loop (for
+ * short strings such as key literals; see {@link sameBytes} for any length).
+ * @internal
+ * @example
+ * ```ts
+ * sameBytesAt(Buffer.from('dev#d1'), 0, 3, Buffer.from('dev')); // true
+ * ```
+ */
+export function sameBytesAt(x: Uint8Array, start: number, end: number, y: Uint8Array): boolean {
+  const length = end - start;
+  if (length !== y.length) return false;
+  for (let i = 0; i < length; i++) if (x[start + i] !== y[i]) return false;
+  return true;
+}
+
+/**
+ * Whether two byte strings are equal: lengths first, then a JS loop for short
+ * ones (most keys and qualifiers) and `equals` beyond.
  * @internal
  * @example
  * ```ts
@@ -34,5 +50,6 @@ export function compareBytesFrom(x: Buffer, xStart: number, y: Buffer, yStart: n
  * ```
  */
 export function sameBytes(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && compareBytesFrom(a, 0, b, 0) === 0;
+  if (a.length !== b.length) return false;
+  return a.length > SHORT_BYTES ? a.equals(b) : sameBytesAt(a, 0, a.length, b);
 }
