@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InvalidChunkError } from '../../../src/driver/chunk-merger.js';
 import type { RowData } from '../../../src/driver/driver.js';
 import { planRead, type ReadPlan } from '../../../src/driver/read-plan.js';
@@ -118,13 +118,19 @@ describe('ReadRowsCall', () => {
   });
 
   it('a cancel during the retry delay starts no new attempt and tells the sink nothing', async () => {
-    const h = harness(whole, { ...retryAll(), delayMs: () => 20 });
-    h.last().stream.destroy(unavailable());
-    await wait(1);
-    h.call.cancel();
-    await wait(40);
-    expect(h.attempts).toHaveLength(1);
-    expect(h.outcome).toEqual({ ended: false, error: undefined });
+    vi.useFakeTimers();
+    try {
+      const h = harness(whole, { ...retryAll(), delayMs: () => 20 });
+      h.last().stream.destroy(unavailable());
+      await new Promise<void>((resolve) => process.nextTick(resolve));
+      expect(vi.getTimerCount()).toBe(1);
+      h.call.cancel();
+      vi.advanceTimersByTime(1_000);
+      expect(h.attempts).toHaveLength(1);
+      expect(h.outcome).toEqual({ ended: false, error: undefined });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('cancel() aborts the running attempt and ignores whatever it still sends', async () => {
