@@ -4,6 +4,37 @@ import type { GcRule } from '../schema/gc-rule-types.js';
 import type { KeyBound, LogicalKeyRange } from '../codec/row-key-range.js';
 import type { RowFilter } from './row-filter.js';
 
+/**
+ * Deadlines and cancellation of one driver call. Every field is optional so
+ * that a driver used directly still works; the repository always passes all
+ * of them (from the mapper's timeouts and the caller's options).
+ *
+ * - `signal`: aborting it cancels every RPC the call started; the call then
+ *   rejects with the signal's reason (a `BigtableMapperError`: the
+ *   repository aborts with `DeadlineExceededError` or `OperationAbortedError`).
+ * - `deadline`: epoch milliseconds; no attempt or retry starts after it, and
+ *   a running attempt is cut at it.
+ * - `attemptTimeoutMs`: the longest one RPC attempt may take before it is
+ *   cancelled (and retried when retrying is allowed).
+ * - `idleTimeoutMs` (reads): the longest a read stream may stay silent before
+ *   its attempt is cancelled and retried from the resume point.
+ *
+ * @example
+ * ```ts
+ * await driver.mutateRow(mutation, { signal: controller.signal, deadline: Date.now() + 60_000, attemptTimeoutMs: 20_000 });
+ * ```
+ */
+export interface CallOptions {
+  /** Cancels the call and every RPC it started. */
+  readonly signal?: AbortSignal;
+  /** Epoch milliseconds after which no attempt runs. */
+  readonly deadline?: number;
+  /** Longest single RPC attempt, in milliseconds. */
+  readonly attemptTimeoutMs?: number;
+  /** Reads: longest silence on a stream before the attempt is retried, in milliseconds. */
+  readonly idleTimeoutMs?: number;
+}
+
 /** A column family as the instance reports it. @example `{ name: 'm', gc: { kind: 'maxVersions', count: 5 } }` */
 export interface ActualFamily {
   /** Family name. */
@@ -24,32 +55,32 @@ export interface ActualFamily {
  */
 export interface BigtableDriver {
   /** Table ids of the instance. */
-  listTables(): Promise<string[]>;
+  listTables(options?: CallOptions): Promise<string[]>;
   /** The table's families, or `undefined` when the table does not exist. */
-  getFamilies(table: string): Promise<ActualFamily[] | undefined>;
+  getFamilies(table: string, options?: CallOptions): Promise<ActualFamily[] | undefined>;
   /** Creates the table with these families and their GC rules; rejects (gRPC 6, ALREADY_EXISTS) when it exists. */
-  createTable(table: string, families: readonly ActualFamily[]): Promise<void>;
+  createTable(table: string, families: readonly ActualFamily[], options?: CallOptions): Promise<void>;
   /** Adds a family, with its GC rule, to an existing table; rejects (gRPC 6, ALREADY_EXISTS) when the family exists. */
-  createFamily(table: string, family: ActualFamily): Promise<void>;
+  createFamily(table: string, family: ActualFamily, options?: CallOptions): Promise<void>;
   /** Replaces the family's GC rule (`undefined` removes it). */
-  setFamilyGc(table: string, family: string, gc: GcRule | undefined): Promise<void>;
+  setFamilyGc(table: string, family: string, gc: GcRule | undefined, options?: CallOptions): Promise<void>;
   /** Deletes a family and every cell in it. */
-  deleteFamily(table: string, family: string): Promise<void>;
+  deleteFamily(table: string, family: string, options?: CallOptions): Promise<void>;
   /** Deletes a table and all its data. */
-  deleteTable(table: string): Promise<void>;
+  deleteTable(table: string, options?: CallOptions): Promise<void>;
   /** Releases the client if this driver created it. */
   close(): Promise<void>;
 
   /** One atomic MutateRow (retried on transient errors only when `idempotent`). */
-  mutateRow(mutation: CompiledMutation): Promise<void>;
+  mutateRow(mutation: CompiledMutation, options?: CallOptions): Promise<void>;
   /** One MutateRows call; resolves with the entries that failed (empty when all succeeded). */
-  mutateRows(table: string, mutations: readonly CompiledMutation[]): Promise<RowMutationFailure[]>;
+  mutateRows(table: string, mutations: readonly CompiledMutation[], options?: CallOptions): Promise<RowMutationFailure[]>;
   /** Streams rows in key order; pull-based; `cancel()` stops the server stream. */
-  readRows(request: ReadRowsRequest): RowSource<RowData>;
+  readRows(request: ReadRowsRequest, options?: CallOptions): RowSource<RowData>;
   /** CheckAndMutateRow: resolves whether the predicate matched. */
-  checkAndMutate(request: CheckAndMutateRequest): Promise<boolean>;
+  checkAndMutate(request: CheckAndMutateRequest, options?: CallOptions): Promise<boolean>;
   /** ReadModifyWriteRow increments; resolves with the new cells. Never retried. */
-  increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[]): Promise<RowData>;
+  increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[], options?: CallOptions): Promise<RowData>;
 }
 
 /** A cell as read, newest version first within a column. @example `{ value: Buffer.from('x'), timestampMicros: 1700000000000000 }` */

@@ -25,6 +25,12 @@ export const ErrorCode = {
   SchemaSync: 'SCHEMA_SYNC',
   /** The Bigtable emulator could not be found or started. */
   Emulator: 'EMULATOR',
+  /** An operation ran past its deadline (total, per attempt, or idle stream); every RPC it started was cancelled. */
+  DeadlineExceeded: 'DEADLINE_EXCEEDED',
+  /** An operation was aborted (its `AbortSignal`, or `mapper.close()`); every RPC it started was cancelled. */
+  Aborted: 'ABORTED',
+  /** The Bigtable endpoint could not be reached (nothing listening, refused, unresolvable). */
+  Unreachable: 'UNREACHABLE',
 } as const;
 
 /** Union of all {@link ErrorCode} values. @example `const c: ErrorCodeValue = 'NOT_FOUND';` */

@@ -9,3 +9,4 @@ export { DriverError } from './driver-error.js';
 export { SchemaSyncError } from './schema-sync-error.js';
 export { EmulatorError } from './emulator-error.js';
 export { PartialWriteError, type WriteFailure } from './partial-write-error.js';
+export { DeadlineExceededError, OperationAbortedError, UnreachableError, type DeadlineKind } from './operation-errors.js';

@@ -1,0 +1,117 @@
+import type { CallOptions } from '../driver/driver.js';
+import { checkTimeoutMs, type OperationKind, type TimeoutSettings } from '../driver/timeouts.js';
+import { ValidationError } from '../errors/validation-error.js';
+import { openOperation } from '../util/operation-signal.js';
+
+/**
+ * Deadlines and cancellation of one repository call; every field overrides
+ * the mapper's default for this call only (see `BigtableMapperOptions.timeouts`).
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * await repo.save(reading, { signal: controller.signal, timeoutMs: 5_000 });
+ * for await (const r of repo.iterate({ where: { sensorId: 's1' }, idleTimeoutMs: 10_000 })) use(r);
+ * ```
+ */
+export interface OperationOptions {
+  /** Aborting it cancels every RPC of the call, which rejects with `OperationAbortedError`. */
+  signal?: AbortSignal;
+  /** Total time of the call, retries included (milliseconds); past it the call rejects with `DeadlineExceededError`. */
+  timeoutMs?: number;
+  /** Longest single RPC attempt (milliseconds). */
+  attemptTimeoutMs?: number;
+  /** Reads: longest silence on a read stream before its attempt is retried from where it stopped (milliseconds). */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * What every repository of a mapper shares for its calls: the resolved
+ * timeouts and the signal `mapper.close()` aborts. `track` registers a
+ * running call so `close()` can wait for it to settle.
+ * @internal
+ * @example
+ * ```ts
+ * const context: OperationContext = { timeouts: DEFAULT_TIMEOUTS, closing: new AbortController().signal, track: (p) => p };
+ * ```
+ */
+export interface OperationContext {
+  readonly timeouts: Readonly<Record<OperationKind, TimeoutSettings>>;
+  readonly closing: AbortSignal;
+  track<R>(settled: Promise<R>): Promise<R>;
+}
+
+/**
+ * One running call: the driver's {@link CallOptions} and `end()` to release
+ * the deadline timer and signal listeners.
+ * @internal
+ */
+export interface RunningOperation {
+  readonly call: CallOptions;
+  readonly signal: AbortSignal;
+  end(): void;
+}
+
+const OPTION_NAMES = ['signal', 'timeoutMs', 'attemptTimeoutMs', 'idleTimeoutMs'] as const;
+
+/**
+ * Starts a call of `kind`: checks the per-call options (a `ValidationError`
+ * names a bad one), opens its deadline and cancellation scope over the
+ * caller's signal and the mapper's closing signal.
+ * @internal
+ * @example
+ * ```ts
+ * const op = startOperation(context, 'write', 'Reading.save', options);
+ * try { await driver.mutateRow(mutation, op.call); } finally { op.end(); }
+ * ```
+ */
+export function startOperation(context: OperationContext, kind: OperationKind, name: string, options: OperationOptions | undefined): RunningOperation {
+  const given = checkOperationOptions(name, options);
+  const defaults = context.timeouts[kind];
+  const totalMs = given.timeoutMs ?? defaults.totalMs;
+  const scope = openOperation(name, totalMs, [given.signal, context.closing]);
+  const call: CallOptions = {
+    signal: scope.signal,
+    deadline: scope.deadline,
+    attemptTimeoutMs: Math.min(given.attemptTimeoutMs ?? defaults.attemptMs, totalMs),
+    idleTimeoutMs: given.idleTimeoutMs ?? defaults.idleMs,
+  };
+  return { call, signal: scope.signal, end: () => scope.dispose() };
+}
+
+/**
+ * Runs `run` as one call of `kind`, tracked by the mapper so `close()` waits
+ * for it, and releases its scope when it settles.
+ * @internal
+ * @example
+ * ```ts
+ * await runOperation(context, 'write', 'Reading.save', options, (call) => driver.mutateRow(mutation, call));
+ * ```
+ */
+export function runOperation<R>(context: OperationContext, kind: OperationKind, name: string, options: OperationOptions | undefined, run: (call: CallOptions) => Promise<R>): Promise<R> {
+  const operation = startOperation(context, kind, name, options);
+  let result: Promise<R>;
+  try {
+    result = run(operation.call);
+  } catch (err) {
+    operation.end();
+    return Promise.reject(err);
+  }
+  return context.track(result.finally(() => operation.end()));
+}
+
+function checkOperationOptions(name: string, options: OperationOptions | undefined): OperationOptions {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') throw new ValidationError(`${name}: options must be an object. Fix: pass e.g. { timeoutMs: 5000 }`, { operation: name });
+  const checked: OperationOptions = {};
+  const signal = options.signal;
+  if (signal !== undefined) {
+    if (!(signal instanceof AbortSignal)) throw new ValidationError(`${name}: signal must be an AbortSignal. Fix: pass new AbortController().signal`, { operation: name, option: 'signal' });
+    checked.signal = signal;
+  }
+  for (const option of OPTION_NAMES.slice(1) as ('timeoutMs' | 'attemptTimeoutMs' | 'idleTimeoutMs')[]) {
+    const value = options[option];
+    if (value !== undefined) checked[option] = checkTimeoutMs(option, value);
+  }
+  return checked;
+}
