@@ -1,10 +1,11 @@
 import { encodeRowKey } from '../codec/physical-key.js';
-import type { BigtableDriver, RowData } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions, RowData } from '../driver/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { hydrate } from '../scan/hydrate.js';
 import { planReadFilter } from '../scan/read-filter.js';
 import { resolveRead, type ReadOptions } from '../scan/read-options.js';
 import { asRecord } from '../mutation/compile-save.js';
+import { ValidationError } from '../errors/validation-error.js';
 
 const KEYS_PER_READ = 1000;
 
@@ -12,9 +13,11 @@ const KEYS_PER_READ = 1000;
  * Reads rows by key: one ReadRows per chunk of up to 1,000 keys (one key per
  * logical row, salted or not), fetching only the selected columns and
  * versions. Results follow the input order; missing rows are `undefined`.
+ * `call` bounds and cancels every read.
  * @internal
  */
-export async function findByKeys<T>(driver: BigtableDriver, schema: EntitySchema<T>, keys: readonly Record<string, unknown>[], options: ReadOptions<T> = {}): Promise<(T | undefined)[]> {
+export async function findByKeys<T>(driver: BigtableDriver, schema: EntitySchema<T>, keys: readonly Record<string, unknown>[], options: ReadOptions<T> = {}, call?: CallOptions): Promise<(T | undefined)[]> {
+  if (!Array.isArray(keys)) throw new ValidationError(`${schema.name}: findMany needs an array of keys, got ${keys === null ? 'null' : typeof keys}. Fix: pass e.g. [{ ${schema.key.properties.join(', ')} }]`, { entity: schema.name });
   const read = resolveRead(schema, options);
   const encoded = keys.map((k) => encodeRowKey(schema, asRecord(schema, k)).text);
   const now = Date.now() * 1000;
@@ -23,7 +26,7 @@ export async function findByKeys<T>(driver: BigtableDriver, schema: EntitySchema
   const rows = new Map<string, RowData>();
   for (let i = 0; i < unique.length; i += KEYS_PER_READ) {
     const chunk = unique.slice(i, i + KEYS_PER_READ).map((k) => Buffer.from(k, 'utf8'));
-    for await (const row of driver.readRows({ table: schema.table, keys: chunk, filter })) rows.set(row.key.toString('utf8'), row);
+    for await (const row of driver.readRows({ table: schema.table, keys: chunk, filter }, call)) rows.set(row.key.toString('utf8'), row);
   }
   return encoded.map((k) => {
     const row = rows.get(k);

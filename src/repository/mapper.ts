@@ -9,6 +9,12 @@ import { propagateToDependents, type MapperPropagationResult } from '../denormal
 import type { PropagateOptions } from '../denormalize/propagate.js';
 import type { SourceReader } from '../denormalize/source-reader.js';
 import { Repository } from './repository.js';
+import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../driver/timeouts.js';
+import { OperationAbortedError } from '../errors/operation-errors.js';
+import { runOperation, type OperationContext, type OperationOptions } from './operation.js';
+
+/** How long `close()` waits for aborted operations to settle before it closes the client anyway. */
+const CLOSE_GRACE_MS = 5_000;
 
 /**
  * How a {@link BigtableMapper} reaches Bigtable, plus the entities it manages.
@@ -29,6 +35,11 @@ export type BigtableMapperOptions = (
 ) & {
   /** Entities whose tables `sync()` manages (entities passed to `getRepository()` are added). */
   entities?: Constructor[];
+  /**
+   * Deadlines per kind of operation, overriding {@link DEFAULT_TIMEOUTS} (every call can override them again with its own
+   * `timeoutMs`, `attemptTimeoutMs` and `idleTimeoutMs`). Example: `{ scan: { idleMs: 10_000 }, bulkWrite: { totalMs: 1_800_000 } }`.
+   */
+  timeouts?: TimeoutOverrides;
 };
 
 /**
@@ -49,14 +60,22 @@ export class BigtableMapper {
   readonly #ownsDriver: boolean;
   readonly #entities = new Map<Function, EntitySchema>();
   readonly #repositories = new Map<Function, Repository<object>>();
+  /** The resolved deadlines of every kind of operation. */
+  readonly timeouts: Readonly<Record<OperationKind, TimeoutSettings>>;
+  readonly #closing = new AbortController();
+  readonly #running = new Set<Promise<unknown>>();
+  readonly #context: OperationContext;
+  #closed: Promise<void> | undefined;
 
   /**
    * Creates the driver (unless `driver` is given) and compiles and registers
    * `entities`. Throws `ValidationError` for invalid connection options, and
    * `MetadataError` for an invalid entity or for two entities that declare the
-   * same family of one table with different GC rules.
+   * same family of one table with different GC rules, or `timeouts` out of range.
    */
   constructor(options: BigtableMapperOptions) {
+    this.timeouts = resolveTimeouts(options.timeouts);
+    this.#context = { timeouts: this.timeouts, closing: this.#closing.signal, track: (settled) => this.#track(settled) };
     this.#ownsDriver = !('driver' in options);
     this.driver = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
     for (const entity of options.entities ?? []) this.register(entity);
@@ -78,7 +97,7 @@ export class BigtableMapper {
   getRepository<T extends object>(entity: Constructor<T>): Repository<T> {
     const existing = this.#repositories.get(entity);
     if (existing) return existing as Repository<T>;
-    const repository = new Repository<T>(this.driver, this.register(entity), (source) => this.getRepository(source as Constructor<object>) as SourceReader);
+    const repository = new Repository<T>(this.driver, this.register(entity), (source) => this.getRepository(source as Constructor<object>) as SourceReader, this.#context);
     this.#repositories.set(entity, repository as Repository<object>);
     return repository;
   }
@@ -104,16 +123,43 @@ export class BigtableMapper {
    * for (const c of changes) console.log(c.description);
    * ```
    */
-  sync(options: SchemaSyncOptions = {}): Promise<SchemaSyncResult> {
-    return syncSchema(this.driver, [...this.#entities.values()], options);
+  sync(options: SchemaSyncOptions & OperationOptions = {}): Promise<SchemaSyncResult> {
+    const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, ...sync } = options;
+    return runOperation(this.#context, 'admin', 'BigtableMapper.sync', { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs }, (call) => syncSchema(this.driver, [...this.#entities.values()], sync, call));
   }
 
   /**
-   * Closes the driver the mapper created (which closes the client only if the
+   * Cancels every operation still running on this mapper's repositories
+   * (open scans and iterators included: their pending reads reject with
+   * `OperationAbortedError`), waits for them to settle (at most 5 s), then
+   * closes the driver the mapper created (which closes the client only if the
    * driver created it); a driver passed in as `{ driver }` is left open.
+   * Calls made after `close()` reject with `OperationAbortedError`.
+   * Idempotent: later calls return the same promise.
    * @example `await mapper.close();`
    */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.#closed ??= this.#shutDown();
+    return this.#closed;
+  }
+
+  async #shutDown(): Promise<void> {
+    this.#closing.abort(new OperationAbortedError('BigtableMapper', 'the mapper was closed'));
+    if (this.#running.size > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)));
+      await Promise.race([Promise.allSettled([...this.#running]), grace]);
+      clearTimeout(timer);
+    }
     if (this.#ownsDriver) await this.driver.close();
+  }
+
+  #track<R>(settled: Promise<R>): Promise<R> {
+    this.#running.add(settled);
+    const forget = (): void => {
+      this.#running.delete(settled);
+    };
+    settled.then(forget, forget);
+    return settled;
   }
 }

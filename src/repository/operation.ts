@@ -1,7 +1,7 @@
 import type { CallOptions } from '../driver/driver.js';
 import { checkTimeoutMs, type OperationKind, type TimeoutSettings } from '../driver/timeouts.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { openOperation } from '../util/operation-signal.js';
+import { abortError, openOperation } from '../util/operation-signal.js';
 
 /**
  * Deadlines and cancellation of one repository call; every field overrides
@@ -81,14 +81,24 @@ export function startOperation(context: OperationContext, kind: OperationKind, n
 
 /**
  * Runs `run` as one call of `kind`, tracked by the mapper so `close()` waits
- * for it, and releases its scope when it settles.
+ * for it, and releases its scope when it settles. The returned promise
+ * rejects with the typed error as soon as the call is aborted or its deadline
+ * passes, even if the driver has not settled yet; with `settleFirst` it waits
+ * for `run` instead (bulk writes, whose own error reports what was written).
  * @internal
  * @example
  * ```ts
  * await runOperation(context, 'write', 'Reading.save', options, (call) => driver.mutateRow(mutation, call));
  * ```
  */
-export function runOperation<R>(context: OperationContext, kind: OperationKind, name: string, options: OperationOptions | undefined, run: (call: CallOptions) => Promise<R>): Promise<R> {
+export function runOperation<R>(
+  context: OperationContext,
+  kind: OperationKind,
+  name: string,
+  options: OperationOptions | undefined,
+  run: (call: CallOptions) => Promise<R>,
+  mode: { readonly settleFirst?: boolean } = {},
+): Promise<R> {
   const operation = startOperation(context, kind, name, options);
   let result: Promise<R>;
   try {
@@ -97,7 +107,20 @@ export function runOperation<R>(context: OperationContext, kind: OperationKind, 
     operation.end();
     return Promise.reject(err);
   }
-  return context.track(result.finally(() => operation.end()));
+  const settled = context.track(result.finally(() => operation.end()));
+  return mode.settleFirst === true ? settled : raceAbort(settled, operation.signal, name);
+}
+
+function raceAbort<R>(settled: Promise<R>, signal: AbortSignal, name: string): Promise<R> {
+  if (signal.aborted) {
+    settled.catch(() => undefined);
+    return Promise.reject(abortError(signal, name));
+  }
+  return new Promise<R>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal, name));
+    signal.addEventListener('abort', onAbort, { once: true });
+    settled.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function checkOperationOptions(name: string, options: OperationOptions | undefined): OperationOptions {

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { BigtableDriver } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions } from '../driver/driver.js';
 import { EntityNotFoundError } from '../errors/not-found-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { compileCondition, type SaveCondition } from '../mutation/compile-condition.js';
@@ -22,6 +22,8 @@ import { planPropagation, type PropagationPlan } from '../denormalize/plan-propa
 import { propagateCopies, type PropagateOptions, type PropagationProgress } from '../denormalize/propagate.js';
 import type { SourceReader, SourceResolver } from '../denormalize/source-reader.js';
 import { bulkWithCopies, withCopies } from '../denormalize/with-copies.js';
+import { DEFAULT_TIMEOUTS } from '../driver/timeouts.js';
+import { runOperation, type OperationContext, type OperationOptions } from './operation.js';
 
 /**
  * Typed access to one entity's rows: writes compile to atomic row mutations,
@@ -40,12 +42,21 @@ export class Repository<T extends object> {
   readonly schema: EntitySchema<T>;
   readonly #driver: BigtableDriver;
   readonly #sources: SourceResolver;
+  readonly #context: OperationContext;
 
-  /** @internal `sources` reads the sources of `@Denormalized` copies (default: a repository on the same driver). */
-  constructor(driver: BigtableDriver, schema: EntitySchema<T>, sources?: SourceResolver) {
+  /**
+   * @internal `sources` reads the sources of `@Denormalized` copies (default: a repository on the same driver);
+   * `context` gives the mapper's timeouts and its closing signal (default: the default timeouts, never closed).
+   */
+  constructor(driver: BigtableDriver, schema: EntitySchema<T>, sources?: SourceResolver, context: OperationContext = standaloneContext) {
     this.#driver = driver;
     this.schema = schema;
-    this.#sources = sources ?? ((source) => new Repository(driver, compileEntity(source) as EntitySchema<object>) as SourceReader);
+    this.#context = context;
+    this.#sources = sources ?? ((source) => new Repository(driver, compileEntity(source) as EntitySchema<object>, undefined, context) as SourceReader);
+  }
+
+  #write(operation: string, options: OperationOptions | undefined, mutation: (call: CallOptions) => Promise<CompiledMutation>): Promise<void> {
+    return runOperation(this.#context, 'write', `${this.schema.name}.${operation}`, options, async (call) => this.#driver.mutateRow(await mutation(call), call));
   }
 
   /** The exact mutation `save()` would send, without sending it. @example `repo.compileSave(reading).rowKeyText` */
@@ -53,29 +64,42 @@ export class Repository<T extends object> {
     return compileSave(this.schema, entity, options);
   }
 
-  /** Writes every defined column in one atomic MutateRow with explicit timestamps; fills `undefined` `@Denormalized` copies from their sources first. @example `await repo.save(reading);` */
-  async save(entity: T): Promise<void> {
-    await this.#driver.mutateRow(compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)));
+  /**
+   * Writes every defined column in one atomic MutateRow with explicit timestamps; fills `undefined` `@Denormalized` copies from their sources first.
+   * Resolves only once the server confirmed the write; retried on transient errors within the `write` deadline (default 60 s).
+   * @example `await repo.save(reading, { timeoutMs: 5_000 });`
+   */
+  save(entity: T, options?: OperationOptions): Promise<void> {
+    return this.#write('save', options, async () => compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)));
   }
 
   /** Deletes the row's other cells and writes the entity (copies filled as in `save`), atomically. @example `await repo.replace(reading);` */
-  async replace(entity: T): Promise<void> {
-    await this.#driver.mutateRow(compileSave(this.schema, await withCopies(this.schema, entity, this.#sources), { mode: 'replace' }));
+  replace(entity: T, options?: OperationOptions): Promise<void> {
+    return this.#write('replace', options, async () => compileSave(this.schema, await withCopies(this.schema, entity, this.#sources), { mode: 'replace' }));
   }
 
   /** Writes only the given columns; `null` deletes a cell. @example `await repo.update({ id: 'j1' }, { status: 'done', error: null });` */
-  async update(key: EntityKey<T>, partial: { [K in keyof T]?: T[K] | null }): Promise<void> {
-    await this.#driver.mutateRow(compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>));
+  update(key: EntityKey<T>, partial: { [K in keyof T]?: T[K] | null }, options?: OperationOptions): Promise<void> {
+    return this.#write('update', options, async () => compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>));
   }
 
   /** Deletes the row. @example `await repo.delete({ sensorId: 's1', ts });` */
-  async delete(key: EntityKey<T>): Promise<void> {
-    await this.#driver.mutateRow(compileDelete(this.schema, key as Record<string, unknown>));
+  delete(key: EntityKey<T>, options?: OperationOptions): Promise<void> {
+    return this.#write('delete', options, async () => compileDelete(this.schema, key as Record<string, unknown>));
   }
 
-  /** Deletes many rows in bulk. @example `await repo.deleteMany(keys);` */
-  deleteMany(keys: Iterable<EntityKey<T>> | AsyncIterable<EntityKey<T>>, options?: BulkWriteOptions): Promise<BulkWriteResult> {
-    return writeMany(this.#driver, this.schema.name, this.schema.table, keys, (k) => compileDelete(this.schema, k as Record<string, unknown>), options);
+  /**
+   * Deletes many rows in bulk (see `saveMany` for batching, deadlines and the failure report).
+   * @example `await repo.deleteMany(keys, { timeoutMs: 120_000 });`
+   */
+  deleteMany(keys: Iterable<EntityKey<T>> | AsyncIterable<EntityKey<T>>, options?: BulkWriteOptions & OperationOptions): Promise<BulkWriteResult> {
+    return this.#bulk('deleteMany', keys, (k) => compileDelete(this.schema, k as Record<string, unknown>), options);
+  }
+
+  #bulk<I>(operation: string, input: Iterable<I> | AsyncIterable<I>, compile: (item: I) => CompiledMutation, options: (BulkWriteOptions & OperationOptions) | undefined): Promise<BulkWriteResult> {
+    const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, ...bulk } = options ?? {};
+    const timing = { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs };
+    return runOperation(this.#context, 'bulkWrite', `${this.schema.name}.${operation}`, timing, (call) => writeMany(this.#driver, this.schema.name, this.schema.table, input, compile, bulk, call), { settleFirst: true });
   }
 
   /**
@@ -86,40 +110,42 @@ export class Repository<T extends object> {
    * a missing source included (the rest are persisted).
    * @example `await repo.saveMany(readings, { batchSize: 500, concurrency: 2 });`
    */
-  saveMany(entities: Iterable<T> | AsyncIterable<T>, options?: BulkWriteOptions): Promise<BulkWriteResult> {
+  saveMany(entities: Iterable<T> | AsyncIterable<T>, options?: BulkWriteOptions & OperationOptions): Promise<BulkWriteResult> {
     const compileOptions = { now: Date.now() };
     const input = bulkWithCopies(this.schema, entities, this.#sources);
-    return writeMany(this.#driver, this.schema.name, this.schema.table, input.entities, (e) => compileSave(this.schema, input.take(e), compileOptions), options);
+    return this.#bulk('saveMany', input.entities, (e) => compileSave(this.schema, input.take(e), compileOptions), options);
   }
 
-  /** Atomically adds `by` to an `int` column and returns the new value. @example `const hits = await repo.increment({ page: '/' }, 'hits');` */
-  increment(key: EntityKey<T>, field: EntityProperty<T>, by: number | bigint = 1): Promise<number> {
-    return incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by);
+  /** Atomically adds `by` to an `int` column and returns the new value. Never retried (an increment is not idempotent). @example `const hits = await repo.increment({ page: '/' }, 'hits');` */
+  increment(key: EntityKey<T>, field: EntityProperty<T>, by: number | bigint = 1, options?: OperationOptions): Promise<number> {
+    return runOperation(this.#context, 'write', `${this.schema.name}.increment`, options, (call) => incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call));
   }
 
-  /** Saves only if the condition holds (CheckAndMutateRow); resolves whether it applied. @example `await repo.saveIf(job, { column: 'status', equals: 'pending' });` */
-  async saveIf(entity: T, condition: SaveCondition<T>): Promise<boolean> {
-    const { request, appliesOnMatch } = compileCondition(this.schema, compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)), condition);
-    const matched = await this.#driver.checkAndMutate(request);
-    return matched === appliesOnMatch;
+  /** Saves only if the condition holds (CheckAndMutateRow); resolves whether it applied. Never retried. @example `await repo.saveIf(job, { column: 'status', equals: 'pending' });` */
+  saveIf(entity: T, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
+    return runOperation(this.#context, 'write', `${this.schema.name}.saveIf`, options, async (call) => {
+      const { request, appliesOnMatch } = compileCondition(this.schema, compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)), condition);
+      const matched = await this.#driver.checkAndMutate(request, call);
+      return matched === appliesOnMatch;
+    });
   }
 
-  /** Reads one row (one key, even when salted) or `undefined`. @example `await repo.findOne({ sensorId: 's1', ts }, { select: ['temperature'] });` */
-  async findOne(key: EntityKey<T>, options?: ReadOptions<T>): Promise<T | undefined> {
-    const [found] = await findByKeys(this.#driver, this.schema, [key as Record<string, unknown>], options);
+  /** Reads one row (one key, even when salted) or `undefined`. @example `await repo.findOne({ sensorId: 's1', ts }, { select: ['temperature'], timeoutMs: 2_000 });` */
+  async findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined> {
+    const [found] = await this.findMany([key], options);
     return found;
   }
 
   /** Like `findOne`, but throws `EntityNotFoundError` when the row is missing. @example `await repo.findOneOrFail({ id: 'j1' });` */
-  async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T>): Promise<T> {
+  async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T> {
     const found = await this.findOne(key, options);
     if (found === undefined) throw new EntityNotFoundError(this.schema.name, encodeRowKey(this.schema, key as Record<string, unknown>).logical);
     return found;
   }
 
   /** Reads many rows in input order, `undefined` for missing ones. @example `const [a, b] = await repo.findMany([k1, k2]);` */
-  findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T>): Promise<(T | undefined)[]> {
-    return findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options);
+  findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]> {
+    return runOperation(this.#context, 'read', `${this.schema.name}.findMany`, options, (call) => findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options, call));
   }
 
   /** The physical ranges and filter a scan would read. @example `repo.planScan({ where: { userId: 'u1' } }).sources.length` */
@@ -127,19 +153,23 @@ export class Repository<T extends object> {
     return planScan(this.schema, query);
   }
 
-  /** A cold Observable of the scan's entities; unsubscribing cancels every read. @example `repo.scan({ limit: 10 }).subscribe(console.log);` */
-  scan(query: ScanQuery<T> = {}): Observable<T> {
-    return iterableToObservable(() => iterateScan(this.#driver, this.schema, query));
+  /**
+   * A cold Observable of the scan's entities; unsubscribing cancels every read. The scan's clock (`timeoutMs`, default 12 h; `idleTimeoutMs`,
+   * default 30 s of silence on a stream) starts at subscription; `signal` or `mapper.close()` cancels it with an error.
+   * @example `repo.scan({ limit: 10, signal: controller.signal }).subscribe(console.log);`
+   */
+  scan(query: ScanQuery<T> & OperationOptions = {}): Observable<T> {
+    return iterableToObservable(() => iterateScan(this.#driver, this.schema, query, this.#context));
   }
 
-  /** Pull-based async iteration; breaking out cancels every read. @example `for await (const r of repo.iterate({ where: { sensorId: 's1' } })) ...` */
-  iterate(query: ScanQuery<T> = {}): AsyncIterable<T> {
-    return { [Symbol.asyncIterator]: () => iterateScan(this.#driver, this.schema, query) };
+  /** Pull-based async iteration; breaking out cancels every read; deadlines and `signal` as for `scan`. @example `for await (const r of repo.iterate({ where: { sensorId: 's1' } })) ...` */
+  iterate(query: ScanQuery<T> & OperationOptions = {}): AsyncIterable<T> {
+    return { [Symbol.asyncIterator]: () => iterateScan(this.#driver, this.schema, query, this.#context) };
   }
 
   /** Reads `limit` rows and a cursor for the next page. @example `const { items, cursor } = await repo.page({ limit: 100, cursor });` */
-  page(query: ScanQuery<T> & { limit: number }): Promise<Page<T>> {
-    return readPage(this.#driver, this.schema, query);
+  page(query: ScanQuery<T> & OperationOptions & { limit: number }): Promise<Page<T>> {
+    return readPage(this.#driver, this.schema, query, this.#context);
   }
 
   /**
@@ -158,3 +188,5 @@ export class Repository<T extends object> {
     return planPropagation(this.schema, source, options);
   }
 }
+
+const standaloneContext: OperationContext = Object.freeze({ timeouts: DEFAULT_TIMEOUTS, closing: new AbortController().signal, track: <R>(settled: Promise<R>): Promise<R> => settled });

@@ -8,6 +8,8 @@ import { planScan } from '../scan/plan-scan.js';
 import { resolveRead } from '../scan/read-options.js';
 import type { ScanQuery } from '../scan/scan-query.js';
 import { ValidationError } from '../errors/validation-error.js';
+import { abortableBatches } from './abortable-batches.js';
+import { startOperation, type OperationContext, type OperationOptions } from './operation.js';
 
 /** One page of a scan. @example `const { items, cursor } = await repo.page({ where: { sensorId: 's1' }, limit: 100 });` */
 export interface Page<T> {
@@ -20,14 +22,20 @@ export interface Page<T> {
 /**
  * Streams a scan's entities, pull-based: each range reads ahead of the
  * consumer by at most one bounded batch (the driver's buffer). Entities are
- * hydrated as the consumer takes them. Breaking out cancels every read.
+ * hydrated as the consumer takes them. Breaking out cancels every read; so
+ * do the scan's deadline, its `signal` and `mapper.close()`, which also make
+ * a pending `next()` reject with the typed error.
  * @internal
  */
-export function iterateScan<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T>): AsyncIterableIterator<T> {
+export function iterateScan<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T> & OperationOptions, context: OperationContext): AsyncIterableIterator<T> {
   const now = Date.now() * 1000;
   const plan = planScan(schema, query, now);
   const read = resolveRead(schema, query);
-  return flattenBatches(executeScan(driver, schema as EntitySchema, plan), ({ row }) => hydrate(schema, row, read, now));
+  const name = `${schema.name}.scan`;
+  const operation = startOperation(context, 'scan', name, query);
+  const { batches, settled } = abortableBatches(executeScan(driver, schema as EntitySchema, plan, undefined, operation.call), operation, name);
+  void context.track(settled);
+  return flattenBatches(batches, ({ row }) => hydrate(schema, row, read, now));
 }
 
 /**
@@ -35,7 +43,7 @@ export function iterateScan<T>(driver: BigtableDriver, schema: EntitySchema<T>, 
  * for ordered and unordered scans, salted or not.
  * @internal
  */
-export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T>): Promise<Page<T>> {
+export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T> & OperationOptions, context: OperationContext): Promise<Page<T>> {
   if (query.limit === undefined || !Number.isInteger(query.limit) || query.limit < 1) {
     throw new ValidationError(`${schema.name}: page() needs a positive integer limit (the page size), got ${String(query.limit)}. Fix: pass { limit: 100 }`, { entity: schema.name });
   }
@@ -46,7 +54,11 @@ export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T
   const delivered = new Map<number, Buffer>();
   const items: T[] = [];
   let last: ScannedRow | undefined;
-  for await (const rows of executeScan(driver, schema as EntitySchema, plan, progress)) {
+  const name = `${schema.name}.page`;
+  const operation = startOperation(context, 'scan', name, query);
+  const { batches, settled } = abortableBatches(executeScan(driver, schema as EntitySchema, plan, progress, operation.call), operation, name);
+  void context.track(settled);
+  for await (const rows of batches) {
     for (const scanned of rows) {
       items.push(hydrate(schema, scanned.row, read, now));
       delivered.set(scanned.source, scanned.row.key);

@@ -1,4 +1,5 @@
-import type { ActualFamily, BigtableDriver } from '../driver/driver.js';
+import type { ActualFamily, BigtableDriver, CallOptions } from '../driver/driver.js';
+import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../errors/operation-errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { DesiredTable } from './desired-schema.js';
 import type { SchemaChange } from './schema-change.js';
@@ -68,16 +69,17 @@ export async function syncSchema(
   driver: SchemaSyncDriver,
   schemas: readonly EntitySchema[],
   options: SchemaSyncOptions = {},
+  call?: CallOptions,
 ): Promise<SchemaSyncResult> {
   const desired = desiredTables(schemas);
   const actual = new Map<string, ActualFamily[] | undefined>();
-  for (const want of desired) actual.set(want.table, await readFamilies(driver, want.table));
+  for (const want of desired) actual.set(want.table, await readFamilies(driver, want.table, call));
   const planned = diffSchema(desired, actual, options);
   if (options.dryRun) return { changes: planned, applied: false };
   const done: SchemaChange[] = [];
   for (const change of planned) {
     const want = desired.find((d) => d.table === change.table) as DesiredTable;
-    done.push(...(await applyChange(driver, change, want, options, done)));
+    done.push(...(await applyChange(driver, change, want, options, done, call)));
   }
   return { changes: done, applied: true };
 }
@@ -88,16 +90,18 @@ async function applyChange(
   want: DesiredTable,
   options: SchemaSyncOptions,
   done: readonly SchemaChange[],
+  call: CallOptions | undefined,
 ): Promise<SchemaChange[]> {
   try {
-    await execute(driver, change);
+    await execute(driver, change, call);
     return [change];
   } catch (err) {
+    if (isOperationError(err)) throw err;
     if (grpcCodeOf(err) !== ALREADY_EXISTS || (change.kind !== 'create-table' && change.kind !== 'create-family')) {
       throw syncError(change, err, done);
     }
   }
-  const have = await readFamilies(driver, change.table);
+  const have = await readFamilies(driver, change.table, call);
   if (have === undefined) throw syncError(change, new Error('the table reported ALREADY_EXISTS but cannot be read'), done);
   let followUps = diffFamilies(want, have, options);
   if (change.kind === 'create-family') {
@@ -105,28 +109,29 @@ async function applyChange(
   }
   const applied: SchemaChange[] = [];
   for (const followUp of followUps) {
-    applied.push(...(await applyChange(driver, followUp, want, options, [...done, ...applied])));
+    applied.push(...(await applyChange(driver, followUp, want, options, [...done, ...applied], call)));
   }
   return applied;
 }
 
-async function execute(driver: SchemaSyncDriver, change: SchemaChange): Promise<void> {
+async function execute(driver: SchemaSyncDriver, change: SchemaChange, call: CallOptions | undefined): Promise<void> {
   switch (change.kind) {
     case 'create-table':
-      return driver.createTable(change.table, change.families);
+      return driver.createTable(change.table, change.families, call);
     case 'create-family':
-      return driver.createFamily(change.table, change.family);
+      return driver.createFamily(change.table, change.family, call);
     case 'update-gc':
-      return driver.setFamilyGc(change.table, change.family, change.to);
+      return driver.setFamilyGc(change.table, change.family, change.to, call);
     case 'drop-family':
-      return driver.deleteFamily(change.table, change.family);
+      return driver.deleteFamily(change.table, change.family, call);
   }
 }
 
-async function readFamilies(driver: SchemaSyncDriver, table: string): Promise<ActualFamily[] | undefined> {
+async function readFamilies(driver: SchemaSyncDriver, table: string, call: CallOptions | undefined): Promise<ActualFamily[] | undefined> {
   try {
-    return await driver.getFamilies(table);
+    return await driver.getFamilies(table, call);
   } catch (err) {
+    if (isOperationError(err)) throw err;
     throw new SchemaSyncError(`schema sync could not read the families of table "${table}": ${messageOf(err)}`, { table }, err);
   }
 }
@@ -139,6 +144,11 @@ function syncError(change: SchemaChange, cause: unknown, done: readonly SchemaCh
     { table: change.table, family, change: change.kind, attempted: change.description, applied: done.map((c) => c.description) },
     cause,
   );
+}
+
+/** Deadlines, aborts and an unreachable endpoint say what happened to the whole sync: they pass through unwrapped. */
+function isOperationError(err: unknown): boolean {
+  return err instanceof DeadlineExceededError || err instanceof OperationAbortedError || err instanceof UnreachableError;
 }
 
 function grpcCodeOf(err: unknown): number | undefined {
