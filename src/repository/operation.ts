@@ -99,7 +99,16 @@ export function runOperation<R>(
   run: (call: CallOptions) => Promise<R>,
   mode: { readonly settleFirst?: boolean } = {},
 ): Promise<R> {
-  const operation = startOperation(context, kind, name, options);
+  let operation: RunningOperation;
+  try {
+    operation = startOperation(context, kind, name, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  if (operation.signal.aborted) {
+    operation.end();
+    return Promise.reject(abortError(operation.signal, name));
+  }
   let result: Promise<R>;
   try {
     result = run(operation.call);
