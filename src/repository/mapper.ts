@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { BigtableDriver } from '../driver/driver.js';
 import { createGoogleCloudDriver, type GoogleCloudDriverOptions } from '../driver/google-cloud-driver.js';
 import { compileEntity } from '../metadata/compile-entity.js';
@@ -75,6 +76,8 @@ export class BigtableMapper {
    */
   constructor(options: BigtableMapperOptions) {
     this.timeouts = resolveTimeouts(options.timeouts);
+    // Every running operation listens to the closing signal.
+    setMaxListeners(0, this.#closing.signal);
     this.#context = { timeouts: this.timeouts, closing: this.#closing.signal, track: (settled) => this.#track(settled) };
     this.#ownsDriver = !('driver' in options);
     this.driver = 'driver' in options ? options.driver : createGoogleCloudDriver(options);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DeadlineExceededError, OperationAbortedError } from '../errors/operation-errors.js';
 
@@ -32,6 +33,8 @@ export interface OperationScope {
  */
 export function openOperation(operation: string, timeoutMs: number, signals: readonly (AbortSignal | undefined)[]): OperationScope {
   const controller = new AbortController();
+  // Every read of a salted scan (one per bucket) listens to the operation's signal: more than Node's default of 10.
+  setMaxListeners(0, controller.signal);
   const deadline = Date.now() + timeoutMs;
   const cleanups: (() => void)[] = [];
   const dispose = (): void => {
