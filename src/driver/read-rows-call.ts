@@ -85,9 +85,10 @@ export interface RowFeed {
  * attempt's chunks into rows ({@link ChunkMerger}), and after a retryable error
  * sends the rest of the read ({@link resumeReadPlan}: after the last row
  * delivered or the last key the server reported scanning, with the remaining
- * row limit), as `table.createReadStream()` does. Errors in a row reset the
- * retry count after any data arrives. A protocol violation or a
- * non-retryable error fails the read.
+ * row limit), as `table.createReadStream()` does. The retry count resets
+ * only when the resume point advances (a row completed, or a larger scanned
+ * key): an attempt that fails after part of a split row spends the budget. A
+ * protocol violation or a non-retryable error fails the read.
  * @internal
  * @example
  * ```ts
@@ -111,6 +112,7 @@ export class ReadRowsCall implements RowFeed {
   readonly #onRow = (row: RowData, bytes: number): void => {
     this.#resumeAfter = row.key;
     this.#rowsRead += 1;
+    this.#consecutiveErrors = 0;
     this.#sink?.row(row, bytes);
   };
 
@@ -160,7 +162,6 @@ export class ReadRowsCall implements RowFeed {
     const current = (): boolean => this.#stream === stream;
     stream.on('data', (response) => {
       if (!current()) return;
-      this.#consecutiveErrors = 0;
       try {
         merger.push(response.chunks ?? [], this.#onRow);
         const scanned = response.lastScannedRowKey;
@@ -194,6 +195,7 @@ export class ReadRowsCall implements RowFeed {
   #scannedUpTo(merger: ChunkMerger, scanned: Buffer): void {
     if (this.#resumeAfter !== undefined && Buffer.compare(scanned, this.#resumeAfter) <= 0) return;
     this.#resumeAfter = scanned;
+    this.#consecutiveErrors = 0;
     merger.lastKey = scanned;
   }
 

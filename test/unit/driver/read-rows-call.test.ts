@@ -108,6 +108,50 @@ describe('ReadRowsCall', () => {
     expect((h.outcome.error as { code?: number }).code).toBe(14);
   });
 
+  it('gives up after maxRetries errors in a row when every attempt sends only part of a split row before failing', async () => {
+    const h = harness(whole, retryAll(3));
+    const halfRow = { chunks: chunksOf(fakeRows(0, 1)).map((c) => ({ ...c, commitRow: false })) };
+    for (let i = 0; i < 10 && h.outcome.error === undefined; i++) {
+      h.last().stream.write(halfRow);
+      await wait();
+      h.last().stream.destroy(unavailable());
+      await wait();
+    }
+    expect(h.attempts).toHaveLength(4);
+    expect((h.outcome.error as { code?: number }).code).toBe(14);
+    expect(h.rows).toHaveLength(0);
+  });
+
+  it('a scanned key already passed does not reset the retry count', async () => {
+    const h = harness(whole, retryAll(2));
+    for (let i = 0; i < 5 && h.outcome.error === undefined; i++) {
+      h.last().stream.write(responseOf([], 'k00010'));
+      await wait();
+      h.last().stream.destroy(unavailable());
+      await wait();
+    }
+    expect(h.attempts).toHaveLength(3);
+    expect((h.outcome.error as { code?: number }).code).toBe(14);
+  });
+
+  it('a larger scanned key between errors resets the retry count', async () => {
+    const h = harness(whole, retryAll(2));
+    for (let i = 0; i < 2; i++) {
+      h.last().stream.destroy(unavailable());
+      await wait();
+    }
+    h.last().stream.write(responseOf([], 'k00020'));
+    for (let i = 0; i < 2; i++) {
+      h.last().stream.destroy(unavailable());
+      await wait();
+    }
+    expect(h.outcome.error).toBeUndefined();
+    h.last().stream.destroy(unavailable());
+    await wait();
+    expect(h.attempts).toHaveLength(5);
+    expect((h.outcome.error as { code?: number }).code).toBe(14);
+  });
+
   it('does not retry a stream that ended inside a row: the read fails with InvalidChunkError', async () => {
     const h = harness(whole);
     h.last().stream.write({ chunks: chunksOf(fakeRows(0, 1)).map((c) => ({ ...c, commitRow: false })) });
