@@ -1,55 +1,74 @@
 import type { Table } from '@google-cloud/bigtable';
 import type { CompiledMutation } from '../mutation/compiled-mutation.js';
-import type { RowMutationFailure } from './driver.js';
-import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
+import type { CallOptions, RowMutationFailure } from './driver.js';
+import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
+import { DriverError } from '../errors/driver-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { toRawEntry } from './client-mutation.js';
 import type { RawEntry } from './client-mutation.js';
-import { asPartialFailure } from './partial-failure.js';
+import { mutateWithRetries, type EntryFailure, type MutateAttemptStream } from './mutate-rows-call.js';
 
 /**
- * Applies one row's mutations atomically and in order: a MutateRows call with
- * a single raw entry. Non-idempotent mutations are sent once (`maxRetries = 0`);
- * idempotent ones keep the client's retries on gRPC 4, 8, 10 and 14. A row
- * without mutations is a no-op (the server would reject it).
- *
- * `table` must be a fresh handle (`instance.table(id)`): its `maxRetries` is set.
+ * A failed entry of {@link mutateManyRows}: a {@link RowMutationFailure} with
+ * the error that ended it when there was one (the RPC's error, or the typed
+ * `DeadlineExceededError` / `OperationAbortedError` for an entry cut by the
+ * deadline or the signal).
  * @internal
  * @example
  * ```ts
- * await mutateOneRow(instance.table('readings'), repo.compileSave(reading));
+ * const failure: WriteFailure = { index: 3, grpcCode: 4, message: 'mutateRows "t" ran past its deadline ...', cause: deadlineError };
  * ```
  */
-export async function mutateOneRow(table: Table, mutation: CompiledMutation): Promise<void> {
-  if (mutation.mutations.length === 0) return;
-  if (!mutation.idempotent) table.maxRetries = 0;
-  const operation = `mutateRow ${JSON.stringify(table.id)} row ${JSON.stringify(mutation.rowKeyText)}`;
-  try {
-    await table.mutate([toRawEntry(mutation)], { rawMutation: true });
-  } catch (err) {
-    const partial = asPartialFailure(err);
-    throw new DriverError(operation, err, partial ? partial.errors[0]?.code : extractGrpcCode(err));
-  }
+export interface WriteFailure extends RowMutationFailure {
+  readonly cause?: unknown;
 }
 
 /**
- * Sends the mutations in one MutateRows call and resolves with the entries that
- * failed, by index into `mutations` (the others were persisted). Retried only
- * when every mutation is idempotent. Rows without mutations are not sent (no-ops);
- * an empty batch resolves `[]` without any RPC. A whole-RPC failure (e.g. gRPC 5,
- * table missing) rejects with `DriverError`.
- *
- * `table` must be a fresh handle (`instance.table(id)`): its `maxRetries` may be set.
+ * Applies one row's mutations atomically and in order: a MutateRows call with
+ * a single raw entry, retried on transient errors (RST_STREAM included) only
+ * when the mutation is idempotent, within `call`'s deadline. A row without
+ * mutations is a no-op (the server would reject it). Rejects with
+ * `DriverError` carrying the gRPC code, or with the typed deadline or abort
+ * error when `call` cut it.
  * @internal
  * @example
  * ```ts
- * const failures = await mutateManyRows(instance.table('readings'), batch); // [{ index: 3, grpcCode: 13, message }]
+ * await mutateOneRow(instance.table('readings'), repo.compileSave(reading), { deadline: Date.now() + 60_000 });
  * ```
  */
-export async function mutateManyRows(table: Table, mutations: readonly CompiledMutation[]): Promise<RowMutationFailure[]> {
+export async function mutateOneRow(table: Table, mutation: CompiledMutation, call?: CallOptions): Promise<void> {
+  if (mutation.mutations.length === 0) return;
+  const operation = `mutateRow ${JSON.stringify(table.id)} row ${JSON.stringify(mutation.rowKeyText)}`;
+  const entries = [toRawEntry(mutation)];
+  const failure = (await mutateWithRetries({ operation, entries, idempotent: () => mutation.idempotent, open: attemptOpener(table), call }))[0];
+  if (failure === undefined) return;
+  if (failure.cause instanceof BigtableMapperError) throw failure.cause;
+  throw new DriverError(operation, failure.cause ?? new Error(failure.message), failure.grpcCode);
+}
+
+/**
+ * Sends the mutations in one logical MutateRows call and resolves with the
+ * entries not confirmed written, by index into `mutations` (every other row
+ * was written). Entries are retried per entry on transient errors when they
+ * are idempotent, also inside mixed batches, within `call`'s deadline and
+ * attempt timeout (see {@link mutateWithRetries}). Entries cut by the
+ * deadline or the signal are failures with code 4 or 1 and the typed error
+ * as `cause`. Rows without mutations are not sent (no-ops); an empty batch
+ * resolves `[]` without any RPC.
+ *
+ * Rejects with `DriverError` when the RPC failed before the server gave any
+ * entry a status (e.g. gRPC 5, table missing), and with the typed abort or
+ * deadline error when nothing was sent because `call` had already ended.
+ * @internal
+ * @example
+ * ```ts
+ * const failures = await mutateManyRows(instance.table('readings'), batch, call); // [{ index: 3, grpcCode: 13, message }]
+ * ```
+ */
+export async function mutateManyRows(table: Table, mutations: readonly CompiledMutation[], call?: CallOptions): Promise<WriteFailure[]> {
   const entries: RawEntry[] = [];
   const positions: number[] = [];
-  let idempotent = true;
+  const idempotent: boolean[] = [];
   for (let index = 0; index < mutations.length; index++) {
     const mutation = mutations[index] as CompiledMutation;
     if (mutation.table !== table.id) {
@@ -61,9 +80,9 @@ export async function mutateManyRows(table: Table, mutations: readonly CompiledM
     if (mutation.mutations.length === 0) continue;
     entries.push(toRawEntry(mutation));
     positions.push(index);
-    idempotent &&= mutation.idempotent;
+    idempotent.push(mutation.idempotent);
   }
-  return sendEntries(table, entries, positions, idempotent);
+  return sendEntries(table, entries, positions, idempotent, call);
 }
 
 /**
@@ -71,31 +90,36 @@ export async function mutateManyRows(table: Table, mutations: readonly CompiledM
  * A separate function so that the compiled mutations are not kept alive
  * while the RPC runs.
  */
-async function sendEntries(table: Table, entries: RawEntry[], positions: readonly number[], idempotent: boolean): Promise<RowMutationFailure[]> {
+async function sendEntries(table: Table, entries: RawEntry[], positions: readonly number[], idempotent: readonly boolean[], call: CallOptions | undefined): Promise<WriteFailure[]> {
   if (entries.length === 0) return [];
-  if (!idempotent) table.maxRetries = 0;
-  try {
-    await table.mutate(asOneNestedList(entries), { rawMutation: true });
-    return [];
-  } catch (err) {
-    const operation = `mutateRows ${JSON.stringify(table.id)} (${entries.length} rows)`;
-    const partial = asPartialFailure(err);
-    if (partial === undefined || partial.rpcFailed) throw new DriverError(operation, err, partial?.rpcCode);
-    const indexOf = new Map(entries.map((entry, i) => [entry, positions[i] as number]));
-    return partial.errors.map((failure) => {
-      const index = indexOf.get(failure.entry as RawEntry);
-      if (index === undefined) throw new DriverError(`${operation}: a failed entry could not be matched to its input`, err);
-      return { index, grpcCode: failure.code, message: failure.message };
-    }).sort((a, b) => a.index - b.index);
-  }
+  const operation = `mutateRows ${JSON.stringify(table.id)} (${entries.length} rows)`;
+  const failures = await mutateWithRetries({ operation, entries, idempotent: (position) => idempotent[position] === true, open: attemptOpener(table), call });
+  return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));
+}
+
+function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {
+  const out: { -readonly [K in keyof WriteFailure]: WriteFailure[K] } = { index, grpcCode: failure.grpcCode, message: failure.message };
+  if (failure.cause !== undefined) out.cause = failure.cause;
+  return out;
 }
 
 /**
- * The entries wrapped in one more list. The client flattens its `entries`
- * argument with `reduce((a, b) => a.concat(b), [])`: for a flat list of n
- * entries that copies O(n²) elements (125,000 for a batch of 500), for a
- * list holding one list it copies n. The entries sent are the same objects.
+ * Starts MutateRows attempts through the client's `request()` (its channel,
+ * credentials and project id) with the client's own retries off: the
+ * entries go as they are (raw, pre-built: the client's deep copy passes
+ * them by reference), `attempt` in the `bigtable-attempt` header as the
+ * client sends it.
  */
-function asOneNestedList(entries: RawEntry[]): RawEntry[] {
-  return [entries] as unknown as RawEntry[];
+function attemptOpener(table: Table): (entries: readonly RawEntry[], attempt: number) => MutateAttemptStream {
+  const { bigtable } = table;
+  const base: { tableName: string; appProfileId?: string } = { tableName: table.name };
+  if (bigtable.appProfileId !== undefined) base.appProfileId = bigtable.appProfileId;
+  return (entries, attempt) =>
+    bigtable.request({
+      client: 'BigtableClient',
+      method: 'mutateRows',
+      reqOpts: { ...base, entries },
+      gaxOpts: { otherArgs: { headers: { 'bigtable-attempt': attempt } } },
+      retryOpts: { currentRetryAttempt: attempt, noResponseRetries: 0, shouldRetryFn: () => false },
+    }) as unknown as MutateAttemptStream;
 }

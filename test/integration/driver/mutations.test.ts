@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RowData } from '../../../src/driver/driver.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
-import { mutateOneRow } from '../../../src/driver/data-ops.js';
-import { DriverError, ValidationError } from '../../../src/errors/index.js';
+import { DeadlineExceededError, DriverError, OperationAbortedError, ValidationError } from '../../../src/errors/index.js';
 import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
@@ -92,14 +91,15 @@ describe('GoogleCloudDriver.mutateRow', () => {
     await expect(driver.mutateRow(row('no-such-table', 'k', []))).resolves.toBeUndefined();
   });
 
-  it('turns the client retries off only for non-idempotent mutations', async () => {
+  it('honours its call options: an aborted signal or a past deadline rejects with the typed error and writes nothing', async () => {
     const table = await newTable();
-    const once = driver.table(table);
-    await mutateOneRow(once, row(table, 'k', [set('f', 'a', 'x')], false));
-    expect(once.maxRetries).toBe(0);
-    const retried = driver.table(table);
-    await mutateOneRow(retried, row(table, 'k', [set('f', 'a', 'x')], true));
-    expect(retried.maxRetries).toBeUndefined();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(driver.mutateRow(row(table, 'k', [set('f', 'a', 'x')]), { signal: controller.signal })).rejects.toBeInstanceOf(OperationAbortedError);
+    await expect(driver.mutateRow(row(table, 'k', [set('f', 'a', 'x')]), { deadline: Date.now() - 1 })).rejects.toBeInstanceOf(DeadlineExceededError);
+    await driver.mutateRow(row(table, 'k2', [set('f', 'a', 'y')], false), { deadline: Date.now() + 10_000, attemptTimeoutMs: 5_000 });
+    expect(await readRow(table, 'k')).toBeUndefined();
+    expect(flat(await readRow(table, 'k2'))).toEqual({ 'f:a': [`y@${T1}`] });
   });
 });
 
