@@ -1,7 +1,7 @@
 import { Bigtable } from '@google-cloud/bigtable';
 import { Filter } from '@google-cloud/bigtable/build/src/filter.js';
 import type { BigtableOptions, Instance, Table } from '@google-cloud/bigtable';
-import type { ActualFamily, BigtableDriver, CheckAndMutateRequest, IncrementRule, ReadRowsRequest, RowData, RowMutationFailure } from './driver.js';
+import type { ActualFamily, BigtableDriver, CallOptions, CheckAndMutateRequest, IncrementRule, ReadRowsRequest, RowData, RowMutationFailure } from './driver.js';
 import type { CompiledMutation } from '../mutation/compiled-mutation.js';
 import type { RowSource } from '../scan/row-source.js';
 import type { GcRule } from '../schema/gc-rule-types.js';
@@ -141,12 +141,12 @@ export class GoogleCloudDriver implements BigtableDriver {
     return this.#reads.active;
   }
 
-  mutateRow(mutation: CompiledMutation): Promise<void> {
-    return mutateOneRow(this.table(mutation.table), mutation);
+  mutateRow(mutation: CompiledMutation, call?: CallOptions): Promise<void> {
+    return mutateOneRow(this.table(mutation.table), mutation, call);
   }
 
-  mutateRows(table: string, mutations: readonly CompiledMutation[]): Promise<RowMutationFailure[]> {
-    return mutateManyRows(this.table(table), mutations);
+  mutateRows(table: string, mutations: readonly CompiledMutation[], call?: CallOptions): Promise<RowMutationFailure[]> {
+    return mutateManyRows(this.table(table), mutations, call);
   }
 
   readRows(request: ReadRowsRequest): RowSource<RowData> {
