@@ -17,7 +17,8 @@ export type ClientFilterObject =
   | { readonly time: { readonly start?: Date; readonly end?: Date } }
   | { readonly value: Buffer | { readonly strip: true } }
   | { readonly all: boolean }
-  | { readonly interleave: readonly ClientFilter[] };
+  | { readonly interleave: readonly ClientFilter[] }
+  | { readonly condition: { readonly test: ClientFilter; readonly pass: ClientFilter; readonly fail: ClientFilter } };
 
 /**
  * A client filter: one object, or an array of objects applied in order (a chain).
@@ -84,6 +85,8 @@ export function toClientFilter(filter: RowFilter): ClientFilter {
       return { value: filter.value };
     case 'stripValue':
       return { value: { strip: true } };
+    case 'condition':
+      return { condition: { test: toClientFilter(filter.test), pass: toClientFilter(filter.pass), fail: toClientFilter(filter.fail) } };
     case 'passAll':
       return { all: true };
     case 'blockAll':

@@ -57,6 +57,21 @@ export type RowFilter =
       readonly kind: 'stripValue';
     }
   | {
+      /**
+       * Runs `test` on the row: when it yields any cell, the row's output is
+       * `pass` applied to the whole row, otherwise `fail` applied to it. In a
+       * CheckAndMutateRow predicate this tests one thing and decides on another
+       * (e.g. "no newer copy, and the row exists").
+       */
+      readonly kind: 'condition';
+      /** The test; only whether it yields a cell matters. */
+      readonly test: RowFilter;
+      /** Applied to the row when `test` yielded a cell. */
+      readonly pass: RowFilter;
+      /** Applied to the row when `test` yielded none. */
+      readonly fail: RowFilter;
+    }
+  | {
       /** Keeps every cell. */
       readonly kind: 'passAll';
     }

@@ -542,6 +542,8 @@ function applyFilter(filter: RowFilter, cells: Cell[]): Cell[] {
       return cells;
     case 'blockAll':
       return [];
+    case 'condition':
+      return applyFilter(applyFilter(filter.test, cells).length > 0 ? filter.pass : filter.fail, cells);
     case 'chain':
       return filter.filters.reduce((acc, f) => applyFilter(f, acc), cells);
     case 'interleave': {
