@@ -26,18 +26,18 @@ export function latestCell(cells: readonly CellData[] | undefined): CellData | u
 /**
  * The mutations that make a row's copies hold `values` (property → new value,
  * `null` clears): nothing for a copy that already holds exactly those bytes
- * (so a second propagation writes nothing); otherwise delete the copy's cells
- * and write the new ones, at the old copy's timestamp, or the row's newest
- * cell time when it had no copy (so `@CellTimestamp` keeps meaning event time).
+ * (so a second propagation writes nothing); otherwise delete every cell of the
+ * copy and write the new value at `versionMicros`, the propagation's version.
+ * They are sent under `copyPredicate`, so the delete only ever removes
+ * versions older than that one.
  * @internal
  * @example
  * ```ts
- * copyMutations(schema, [schema.columnsByProperty.location], { location: 'lab-2' }, row);
- * // [{ kind: 'deleteFromColumn', ... }, { kind: 'setCell', ... }] or [] when unchanged
+ * copyMutations(schema, [schema.columnsByProperty.location], { location: 'lab-2' }, row, 1700000000000000);
+ * // [{ kind: 'deleteFromColumn', ... }, { kind: 'setCell', ..., timestampMicros: 1700000000000000 }] or [] when unchanged
  * ```
  */
-export function copyMutations(schema: EntitySchema, columns: readonly ColumnSchema[], values: Readonly<Record<string, unknown>>, row: RowData): CellMutation[] {
-  const rowNewest = Math.max(-1, ...Object.values(row.cells).flatMap((family) => Object.values(family).flatMap((cells) => cells.map((c) => c.timestampMicros))));
+export function copyMutations(schema: EntitySchema, columns: readonly ColumnSchema[], values: Readonly<Record<string, unknown>>, row: RowData, versionMicros: number): CellMutation[] {
   const mutations: CellMutation[] = [];
   for (const column of columns) {
     const current = new Map<string, CellData>();
@@ -45,11 +45,10 @@ export function copyMutations(schema: EntitySchema, columns: readonly ColumnSche
       const cell = latestCell(ownCells(row, column.family, q));
       if (cell !== undefined) current.set(q, cell);
     }
-    const stamp = current.size > 0 ? Math.max(...[...current.values()].map((c) => c.timestampMicros)) : rowNewest >= 0 ? rowNewest : Date.now() * 1000;
-    const desired = compileColumnValue(schema, column, values[column.property], stamp).filter((m) => m.kind === 'setCell');
+    const desired = compileColumnValue(schema, column, values[column.property], versionMicros).filter((m) => m.kind === 'setCell');
     const same = desired.length === current.size && desired.every((m) => m.kind === 'setCell' && current.get(m.qualifier)?.value.equals(m.value) === true);
     if (same) continue;
-    for (const q of current.keys()) mutations.push({ kind: 'deleteFromColumn', family: column.family, qualifier: q });
+    for (const q of cellQualifiers(column)) mutations.push({ kind: 'deleteFromColumn', family: column.family, qualifier: q });
     mutations.push(...desired);
   }
   return mutations;

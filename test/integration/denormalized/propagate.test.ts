@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 afterAll(() => closeMapper(mapper, Object.values(E.tables)));
 
-const mutateRowsSince = (from: number): number => record.calls.slice(from).filter((c) => c === 'mutateRows').length;
+const callsSince = (from: number, method: string): number => record.calls.slice(from).filter((c) => c === method).length;
 
 describe('propagate (emulator)', () => {
   it("rewrites the location copy in every row of that sensor only, touching no other cell, and reports progress", async () => {
@@ -41,23 +41,27 @@ describe('propagate (emulator)', () => {
     await sensors.save(moved);
     const progress: PropagationProgress[] = [];
     const callsBefore = record.calls.length;
+    const startedMicros = Date.now() * 1000;
     const result = await readings.propagate(moved, { batchSize: 15, onProgress: (p) => progress.push(p) });
 
     expect(result).toEqual({ scanned: PER_SENSOR, updated: PER_SENSOR });
-    expect(mutateRowsSince(callsBefore)).toBe(3);
+    expect(callsSince(callsBefore, 'checkAndMutate')).toBe(PER_SENSOR);
+    expect(callsSince(callsBefore, 'mutateRows')).toBe(0);
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress.at(-1)).toEqual(result);
     expect(progress.map((p) => p.updated)).toEqual([...progress.map((p) => p.updated)].sort((a, b) => a - b));
 
     const after = await rawRows(mapper, E.tables.readings);
     expect([...after.keys()]).toEqual([...before.keys()]);
+    const version = after.get([...after.keys()].find((k) => k.startsWith('s2#')) ?? '')?.cells.find((c) => c.qualifier === 'location')?.timestampMicros ?? 0;
+    expect(version).toBeGreaterThanOrEqual(startedMicros);
     for (const [key, row] of before) {
       const now = after.get(key);
       if (!key.startsWith('s2#')) {
         expect(cellsText(now)).toEqual(cellsText(row));
         continue;
       }
-      const expected = row.cells.map((c) => (c.family === 'meta' && c.qualifier === 'location' ? { ...c, value: Buffer.from('lab-2') } : c));
+      const expected = row.cells.map((c) => (c.family === 'meta' && c.qualifier === 'location' ? { ...c, value: Buffer.from('lab-2'), timestampMicros: version } : c));
       expect(cellsText(now)).toEqual(cellsText({ key: row.key, cells: expected }));
     }
   });
@@ -65,7 +69,8 @@ describe('propagate (emulator)', () => {
   it('is safe to re-run: the second propagation scans the same rows and writes nothing', async () => {
     const callsBefore = record.calls.length;
     expect(await readings.propagate(sensor('s2', 'lab-2'))).toEqual({ scanned: PER_SENSOR, updated: 0 });
-    expect(mutateRowsSince(callsBefore)).toBe(0);
+    expect(callsSince(callsBefore, 'checkAndMutate')).toBe(0);
+    expect(callsSince(callsBefore, 'mutateRows')).toBe(0);
   });
 
   it('fills the copies of rows written without them, and clears copies when the source value is null', async () => {

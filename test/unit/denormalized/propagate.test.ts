@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BigtableMapper, PartialWriteError, ValidationError, compileEntity, type PropagationProgress, type Repository } from '../../../src/index.js';
+import { BigtableMapper, OperationAbortedError, PartialWriteError, ValidationError, compileEntity, type PropagationProgress, type Repository } from '../../../src/index.js';
 import { planPropagation } from '../../../src/denormalize/plan-propagation.js';
+import { propagateCopies } from '../../../src/denormalize/propagate.js';
 import { FakeDriver, GrpcCode } from '../../support/fake-driver.js';
 import { Alert, Reading, SaltedReading, Sensor, TsFirstReading } from './entities.js';
 
@@ -54,45 +55,76 @@ describe('planPropagation', () => {
 });
 
 describe('propagate', () => {
-  it('rewrites only the changed copy of that sensor’s rows, reports progress, and a re-run writes nothing', async () => {
+  it('rewrites only the changed copy of that sensor’s rows, one conditional write per row, reports progress, and a re-run writes nothing', async () => {
     const before = snapshot('readings');
     const progress: PropagationProgress[] = [];
+    const startedMicros = Date.now() * 1000;
     const result = await readings.propagate(sensor('b', 'new-b'), { batchSize: 10, onProgress: (p) => progress.push(p) });
     expect(result).toEqual({ scanned: 25, updated: 25 });
-    expect(driver.callsOf('mutateRows').map((c) => c.mutations.length)).toEqual([10, 10, 5]);
+    const writes = driver.callsOf('checkAndMutate');
+    expect(writes).toHaveLength(25);
+    expect(driver.callsOf('mutateRows')).toHaveLength(0);
     expect(progress.at(-1)).toEqual(result);
     expect(progress.some((p) => p.updated === 10)).toBe(true);
     const reads = driver.callsOf('readRows');
     expect(reads).toHaveLength(1);
     expect(reads[0]?.request.ranges?.[0]?.start.key.toString()).toBe('b#');
-    const written = driver.callsOf('mutateRows').flatMap((c) => c.mutations);
-    expect(new Set(written.flatMap((m) => m.mutations.map((x) => ('qualifier' in x ? x.qualifier : x.kind))))).toEqual(new Set(['location']));
+    const written = writes.flatMap((c) => c.request.onMatch);
+    expect(new Set(written.map((x) => ('qualifier' in x ? x.qualifier : x.kind)))).toEqual(new Set(['location']));
+    const versions = new Set(written.flatMap((m) => (m.kind === 'setCell' ? [m.timestampMicros] : [])));
+    expect(versions.size).toBe(1);
+    const [version] = versions as Set<number>;
+    expect(version).toBeGreaterThanOrEqual(startedMicros);
+    expect(writes.every((c) => c.request.onNoMatch.length === 0 && c.request.predicate?.kind === 'condition')).toBe(true);
     const after = snapshot('readings');
     for (const [key, cells] of before) {
       if (!key.startsWith('b#')) {
         expect(after.get(key)).toEqual(cells);
         continue;
       }
-      const oldCopy = cells.meta?.location?.[0];
-      const expected = { ...cells, meta: { ...cells.meta, location: [{ value: Buffer.from('new-b'), timestampMicros: oldCopy?.timestampMicros }] } };
-      expect(oldCopy?.value.toString()).toBe('old-b');
+      expect(cells.meta?.location?.[0]?.value.toString()).toBe('old-b');
+      const expected = { ...cells, meta: { ...cells.meta, location: [{ value: Buffer.from('new-b'), timestampMicros: version }] } };
       expect(after.get(key)).toEqual(expected);
     }
     driver.clearCalls();
     expect(await readings.propagate(sensor('b', 'new-b'))).toEqual({ scanned: 25, updated: 0 });
+    expect(driver.callsOf('checkAndMutate')).toHaveLength(0);
     expect(driver.callsOf('mutateRows')).toHaveLength(0);
   });
 
-  it('keeps each copy at its old cell timestamp, and fills rows that had no copy at their newest cell time', async () => {
+  it('writes every new copy at its start time, replacing older copies of any age and filling rows that had none', async () => {
     const at = new Date(Date.UTC(2020, 0, 1));
     await readings.update({ sensorId: 'b', ts: ts(99) }, { temperature: 1 });
-    const updatedAt = driver.row('readings', 'b#' + String(ts(99).getTime()))?.cells.m?.temperature?.[0]?.timestampMicros;
     driver.seed({ table: 'readings', rowKey: Buffer.from(`b#${ts(98).getTime()}`), rowKeyText: '', idempotent: true, mutations: [{ kind: 'setCell', family: 'meta', qualifier: 'location', timestampMicros: at.getTime() * 1000, value: Buffer.from('older') }] });
+    const startedMicros = Date.now() * 1000;
     expect(await readings.propagate(sensor('b', 'moved'))).toEqual({ scanned: 27, updated: 27 });
+    const version = driver.row('readings', `b#${ts(0).getTime()}`)?.cells.meta?.location?.[0]?.timestampMicros ?? 0;
+    expect(version).toBeGreaterThanOrEqual(startedMicros);
     const filled = driver.row('readings', `b#${ts(99).getTime()}`)?.cells.meta;
-    expect(filled?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['moved', updatedAt]]);
+    expect(filled?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['moved', version]]);
     expect(filled?.kind?.[0]?.value.toString()).toBe('thermo');
-    expect(driver.row('readings', `b#${ts(98).getTime()}`)?.cells.meta?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['moved', at.getTime() * 1000]]);
+    expect(driver.row('readings', `b#${ts(98).getTime()}`)?.cells.meta?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['moved', version]]);
+  });
+
+  it('leaves a copy written at or after its start time (a concurrent save or a later propagation) as it is', async () => {
+    const later = (Date.now() + 60_000) * 1000;
+    const key = Buffer.from(`b#${ts(7).getTime()}`);
+    driver.seed({ table: 'readings', rowKey: key, rowKeyText: '', idempotent: true, mutations: [{ kind: 'setCell', family: 'meta', qualifier: 'location', timestampMicros: later, value: Buffer.from('newer') }] });
+    expect(await readings.propagate(sensor('b', 'stale'))).toEqual({ scanned: 25, updated: 24 });
+    expect(driver.row('readings', key.toString())?.cells.meta?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['newer', later], ['old-b', expect.any(Number)]]);
+    expect((await readings.findOne({ sensorId: 'b', ts: ts(7) }))?.location).toBe('newer');
+    expect((await readings.findOne({ sensorId: 'b', ts: ts(8) }))?.location).toBe('stale');
+  });
+
+  it('never re-creates a row deleted between its scan and its write', async () => {
+    const checkAndMutate = driver.checkAndMutate.bind(driver);
+    driver.checkAndMutate = async (request) => {
+      await driver.mutateRow({ table: request.table, rowKey: request.rowKey, rowKeyText: '', mutations: [{ kind: 'deleteFromRow' }], idempotent: true });
+      return checkAndMutate(request);
+    };
+    expect(await readings.propagate(sensor('b', 'ghost'))).toEqual({ scanned: 25, updated: 0 });
+    expect(driver.callsOf('checkAndMutate')).toHaveLength(25);
+    expect(driver.rows('readings').filter((r) => r.key.toString().startsWith('b#'))).toEqual([]);
   });
 
   it('clears copies when the source field is null', async () => {
@@ -135,6 +167,25 @@ describe('propagate', () => {
 
   it('validates its options', async () => {
     await expect(readings.propagate(sensor('a', 'x'), { batchSize: 0 })).rejects.toThrow('batchSize must be a positive integer');
+    await expect(readings.propagate(sensor('a', 'x'), { concurrency: 1e7 })).rejects.toThrow('concurrency must be a positive integer of at most 256, got 10000000');
+  });
+
+  it('stops at an abort: no write starts after it, and it rejects with the typed error', async () => {
+    const schema = compileEntity(Reading);
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(propagateCopies(driver, schema, sensor('c', 'x'), {}, { signal: aborted.signal })).rejects.toBeInstanceOf(OperationAbortedError);
+    expect(driver.callsOf('checkAndMutate')).toHaveLength(0);
+
+    const controller = new AbortController();
+    const checkAndMutate = driver.checkAndMutate.bind(driver);
+    driver.checkAndMutate = async (request) => {
+      if (driver.callsOf('checkAndMutate').length === 5) controller.abort();
+      return checkAndMutate(request);
+    };
+    const error = await propagateCopies(driver, schema, sensor('c', 'y'), { concurrency: 2 }, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OperationAbortedError);
+    expect(driver.callsOf('checkAndMutate').length).toBeLessThanOrEqual(5 + 2);
   });
 
   it('mapper.propagate reaches every registered dependent of the source class', async () => {
