@@ -1,4 +1,6 @@
 import type { ReadRetryPolicy } from './read-rows-call.js';
+import { DeadlineExceededError } from '../errors/operation-errors.js';
+import { serverRetryDelayMs } from './retry-delay.js';
 
 /** gRPC codes a read is retried after: DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
 const RETRYABLE_CODES: ReadonlySet<number> = new Set([4, 8, 10, 14]);
@@ -9,8 +11,9 @@ const CLOSED_CLIENT = 'The client has already been closed.';
  * The read retry policy of `table.createReadStream()` in `@google-cloud/bigtable`:
  * up to `maxRetries` (default 10) consecutive retries after DEADLINE_EXCEEDED,
  * RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE or an INTERNAL "RST_STREAM" error,
- * waiting 10 ms × 2^n plus up to 100 ms of jitter, at most 60 s. A closed
- * client is not retried.
+ * waiting 10 ms × 2^n plus up to 100 ms of jitter, at most 60 s, or the delay
+ * of the server's `RetryInfo` when the error carries one. A closed client is
+ * not retried.
  * @internal
  * @example
  * ```ts
@@ -22,12 +25,14 @@ export function clientReadRetryPolicy(maxRetries: number | undefined): ReadRetry
   return {
     maxRetries: typeof maxRetries === 'number' ? maxRetries : 10,
     isRetryable: isRetryableReadError,
-    delayMs: (consecutiveErrors) => Math.min(10 * 2 ** consecutiveErrors + Math.floor(Math.random() * 100), 60_000),
+    delayMs: (consecutiveErrors, error) => serverRetryDelayMs(error) ?? Math.min(10 * 2 ** consecutiveErrors + Math.floor(Math.random() * 100), 60_000),
   };
 }
 
 /**
- * Whether a failed ReadRows attempt is worth another one.
+ * Whether a failed ReadRows attempt is worth another one: the gRPC codes
+ * above, and an attempt the read cut itself for silence or length
+ * (`DeadlineExceededError` of kind `idle` or `attempt`).
  * @internal
  * @example
  * ```ts
@@ -35,6 +40,7 @@ export function clientReadRetryPolicy(maxRetries: number | undefined): ReadRetry
  * ```
  */
 export function isRetryableReadError(error: unknown): boolean {
+  if (error instanceof DeadlineExceededError) return error.kind !== 'total';
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (message === CLOSED_CLIENT || typeof code !== 'number') return false;
   if (RETRYABLE_CODES.has(code)) return true;

@@ -1,4 +1,7 @@
-import type { RowData } from './driver.js';
+import type { CallOptions, RowData } from './driver.js';
+import { DeadlineExceededError } from '../errors/operation-errors.js';
+import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
+import { abortError } from '../util/operation-signal.js';
 import { ChunkMerger, type ReadRowsChunk } from './chunk-merger.js';
 import { resumeReadPlan, type ReadPlan } from './read-plan.js';
 import { abortRead, type AbortableRead } from './abort-read.js';
@@ -45,8 +48,8 @@ export interface ReadAttemptStream extends AbortableRead {
 export interface ReadRetryPolicy {
   readonly maxRetries: number;
   isRetryable(error: unknown): boolean;
-  /** Delay before retry number `consecutiveErrors` (1 for the first). */
-  delayMs(consecutiveErrors: number): number;
+  /** Delay before retry number `consecutiveErrors` (1 for the first) after `error`. */
+  delayMs(consecutiveErrors: number, error?: unknown): number;
 }
 
 /**
@@ -80,6 +83,9 @@ export interface RowFeed {
   cancel(): void;
 }
 
+/** The longest a timer can wait; a longer bound is checked again when it fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * One logical ReadRows read over as many RPC attempts as it takes: merges each
  * attempt's chunks into rows ({@link ChunkMerger}), and after a retryable error
@@ -89,10 +95,20 @@ export interface RowFeed {
  * only when the resume point advances (a row completed, or a larger scanned
  * key): an attempt that fails after part of a split row spends the budget. A
  * protocol violation or a non-retryable error fails the read.
+ *
+ * Time bounds ({@link CallOptions}): an attempt that receives nothing for
+ * `idleTimeoutMs` while the read is not paused, or that runs past
+ * `attemptTimeoutMs`, is cancelled and fails with a retryable
+ * `DeadlineExceededError` (kind `idle` or `attempt`: the read's error when no
+ * retry is left). At `deadline` the running attempt is cancelled and the read
+ * fails with `DeadlineExceededError` (kind `total`); a retry whose delay would
+ * end past it is not started. When `signal` aborts, the running attempt is
+ * cancelled and the read fails with `abortError(signal)`. One unref'd timer
+ * per attempt watches all three bounds; a response only records its time.
  * @internal
  * @example
  * ```ts
- * const feed = new ReadRowsCall(plan, (plan, attempt) => openAttempt(plan, attempt), retryPolicy);
+ * const feed = new ReadRowsCall(plan, (plan, attempt) => openAttempt(plan, attempt), retryPolicy, { signal, deadline, idleTimeoutMs: 30_000 }, 'readRows "t"');
  * feed.start(sink);
  * ```
  */
@@ -100,6 +116,8 @@ export class ReadRowsCall implements RowFeed {
   readonly #plan: ReadPlan;
   readonly #open: (plan: ReadPlan, attempt: number) => ReadAttemptStream;
   readonly #retry: ReadRetryPolicy;
+  readonly #call: CallOptions;
+  readonly #operation: string;
   #sink: RowSink | undefined;
   #stream: ReadAttemptStream | undefined;
   #attempts = 0;
@@ -108,22 +126,50 @@ export class ReadRowsCall implements RowFeed {
   #rowsRead = 0;
   #paused = false;
   #done = false;
+  #startedAt = 0;
+  #attemptStartedAt = 0;
+  #lastActivity = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #watch: ReturnType<typeof setTimeout> | undefined;
   readonly #onRow = (row: RowData, bytes: number): void => {
     this.#resumeAfter = row.key;
     this.#rowsRead += 1;
     this.#consecutiveErrors = 0;
     this.#sink?.row(row, bytes);
   };
+  readonly #onAbort = (): void => {
+    if (!this.#done) this.#finish(abortError(this.#call.signal as AbortSignal, this.#operation));
+  };
+  readonly #check = (): void => {
+    this.#watch = undefined;
+    if (this.#done || this.#stream === undefined) return;
+    const { deadline, attemptTimeoutMs, idleTimeoutMs } = this.#call;
+    const now = Date.now();
+    if (deadline !== undefined && now >= deadline) this.#finish(this.#expired(undefined));
+    else if (attemptTimeoutMs !== undefined && now - this.#attemptStartedAt >= attemptTimeoutMs) this.#cut(new DeadlineExceededError(this.#operation, attemptTimeoutMs, 'attempt'));
+    else if (idleTimeoutMs !== undefined && !this.#paused && now - this.#lastActivity >= idleTimeoutMs) this.#cut(new DeadlineExceededError(this.#operation, idleTimeoutMs, 'idle'));
+    else this.#arm(now);
+  };
 
-  constructor(plan: ReadPlan, open: (plan: ReadPlan, attempt: number) => ReadAttemptStream, retry: ReadRetryPolicy) {
+  constructor(plan: ReadPlan, open: (plan: ReadPlan, attempt: number) => ReadAttemptStream, retry: ReadRetryPolicy, call: CallOptions = {}, operation = 'readRows') {
     this.#plan = plan;
     this.#open = open;
     this.#retry = retry;
+    this.#call = call;
+    this.#operation = operation;
   }
 
   start(sink: RowSink): void {
     this.#sink = sink;
+    this.#startedAt = Date.now();
+    const { signal } = this.#call;
+    if (signal !== undefined) {
+      if (signal.aborted) {
+        this.#finish(abortError(signal, this.#operation));
+        return;
+      }
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
     this.#attempt(this.#plan);
   }
 
@@ -134,13 +180,13 @@ export class ReadRowsCall implements RowFeed {
 
   resume(): void {
     this.#paused = false;
+    this.#lastActivity = Date.now();
     this.#stream?.resume();
   }
 
   cancel(): void {
     if (this.#done) return;
-    this.#done = true;
-    clearTimeout(this.#timer);
+    this.#settle();
     const stream = this.#stream;
     this.#stream = undefined;
     if (stream !== undefined) abortRead(stream);
@@ -148,6 +194,11 @@ export class ReadRowsCall implements RowFeed {
 
   #attempt(plan: ReadPlan): void {
     this.#timer = undefined;
+    const { deadline } = this.#call;
+    if (deadline !== undefined && Date.now() >= deadline) {
+      this.#finish(this.#expired(undefined));
+      return;
+    }
     const merger = new ChunkMerger();
     merger.lastKey = this.#resumeAfter;
     let stream: ReadAttemptStream;
@@ -162,6 +213,7 @@ export class ReadRowsCall implements RowFeed {
     const current = (): boolean => this.#stream === stream;
     stream.on('data', (response) => {
       if (!current()) return;
+      this.#lastActivity = Date.now();
       try {
         merger.push(response.chunks ?? [], this.#onRow);
         const scanned = response.lastScannedRowKey;
@@ -189,6 +241,20 @@ export class ReadRowsCall implements RowFeed {
       this.#failed(new Error('the read stream closed before its end'));
     });
     if (this.#paused) stream.pause();
+    this.#attemptStartedAt = this.#lastActivity = Date.now();
+    this.#arm(this.#attemptStartedAt);
+  }
+
+  /** Sets the watch timer for the nearest bound of the running attempt; a paused read's idle bound is only looked at again later. */
+  #arm(now: number): void {
+    const { deadline, attemptTimeoutMs, idleTimeoutMs } = this.#call;
+    let due = deadline ?? Infinity;
+    if (attemptTimeoutMs !== undefined) due = Math.min(due, this.#attemptStartedAt + attemptTimeoutMs);
+    if (idleTimeoutMs !== undefined) due = Math.min(due, (this.#paused ? now : this.#lastActivity) + idleTimeoutMs);
+    if (due === Infinity) return;
+    clearTimeout(this.#watch);
+    this.#watch = setTimeout(this.#check, Math.min(Math.max(due - now, 0), MAX_TIMER_MS));
+    this.#watch.unref?.();
   }
 
   /** Rows up to the key the server reports having scanned need not be asked for again. */
@@ -199,7 +265,16 @@ export class ReadRowsCall implements RowFeed {
     merger.lastKey = scanned;
   }
 
+  /** Cancels the running attempt and treats `error` as its failure. */
+  #cut(error: DeadlineExceededError): void {
+    const stream = this.#stream;
+    this.#stream = undefined;
+    if (stream !== undefined) abortRead(stream);
+    this.#failed(error);
+  }
+
   #failed(error: unknown): void {
+    clearTimeout(this.#watch);
     const retries = this.#consecutiveErrors + 1;
     if (retries > this.#retry.maxRetries || !this.#retry.isRetryable(error)) {
       this.#finish(error);
@@ -212,14 +287,35 @@ export class ReadRowsCall implements RowFeed {
       return;
     }
     this.#stream = undefined;
+    const delayMs = this.#retry.delayMs(retries, error);
+    const { deadline } = this.#call;
+    if (deadline !== undefined && Date.now() + delayMs >= deadline) {
+      this.#finish(this.#expired(error));
+      return;
+    }
     this.#timer = setTimeout(() => {
       if (!this.#done) this.#attempt(rest);
-    }, this.#retry.delayMs(retries));
+    }, delayMs);
+  }
+
+  /** The error of a read past its deadline: the signal's reason when the signal aborted (the caller's deadline or abort). */
+  #expired(cause: unknown): BigtableMapperError {
+    const { signal, deadline } = this.#call;
+    if (signal?.aborted === true) return abortError(signal, this.#operation);
+    return new DeadlineExceededError(this.#operation, Math.max((deadline ?? 0) - this.#startedAt, 0), 'total', cause);
+  }
+
+  /** Marks the read done and releases its timers and signal listener. */
+  #settle(): void {
+    this.#done = true;
+    clearTimeout(this.#timer);
+    clearTimeout(this.#watch);
+    this.#call.signal?.removeEventListener('abort', this.#onAbort);
   }
 
   #finish(error: unknown): void {
     const stream = this.#stream;
-    this.#done = true;
+    this.#settle();
     this.#stream = undefined;
     if (error === undefined) {
       this.#sink?.end();
