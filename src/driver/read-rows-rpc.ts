@@ -2,6 +2,7 @@ import type { Bigtable } from '@google-cloud/bigtable';
 import { Filter } from '@google-cloud/bigtable/build/src/filter.js';
 import type { ReadPlan } from './read-plan.js';
 import type { ReadAttemptStream } from './read-rows-call.js';
+import { READ_FEATURE_FLAGS } from './feature-flags.js';
 
 /**
  * A `google.bigtable.v2.ReadRowsRequest` as the generated client takes it.
@@ -42,7 +43,8 @@ export function toReadRowsMessage(plan: ReadPlan, tableName: string, appProfileI
  * Starts one ReadRows RPC attempt through the client's `request()` (its
  * channel, credentials and project id), with the client's own retries off:
  * {@link ReadRowsCall} retries. `attempt` goes out in the `bigtable-attempt`
- * header, as the client sends it.
+ * header, as the client sends it, and {@link READ_FEATURE_FLAGS} in
+ * `bigtable-features` (the server then reports the last key it scanned).
  * @internal
  * @example
  * ```ts
@@ -54,7 +56,7 @@ export function requestReadRows(bigtable: Bigtable, message: ReadRowsMessage, at
     client: 'BigtableClient',
     method: 'readRows',
     reqOpts: message,
-    gaxOpts: { otherArgs: { headers: { 'bigtable-attempt': attempt } } },
+    gaxOpts: { otherArgs: { headers: { 'bigtable-attempt': attempt, 'bigtable-features': READ_FEATURE_FLAGS } } },
     retryOpts: { currentRetryAttempt: 0, noResponseRetries: 0, shouldRetryFn: () => false },
   }) as unknown as ReadAttemptStream;
 }

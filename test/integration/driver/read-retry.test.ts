@@ -102,6 +102,23 @@ describe('readRows retries through the real client', () => {
     expect(sent[1]?.rows.rowRanges).toEqual([{ startKeyOpen: Buffer.from(keyOf(100)) }]);
   });
 
+  it('asks the server for its last scanned key, so a filtered scan resumes after the rows the filter dropped', async () => {
+    let keys: string[] = [];
+    const filter: ReadRowsRequest['filter'] = {
+      kind: 'interleave',
+      filters: [
+        { kind: 'valueEquals', value: Buffer.from('v100') },
+        { kind: 'valueEquals', value: Buffer.from('v250') },
+      ],
+    };
+    const sent = await withFailures([50], unavailable, async () => {
+      keys = await readKeys({ table, filter });
+    });
+    expect(keys).toEqual([keyOf(100), keyOf(250)]);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.rows.rowRanges).toEqual([{ startKeyOpen: Buffer.from(keyOf(49)) }]);
+  });
+
   it('fails with the gRPC code once an error is not retryable, after the rows read before it', async () => {
     const keys: string[] = [];
     let failure: unknown;

@@ -1,0 +1,48 @@
+/**
+ * Features of `google.bigtable.v2.FeatureFlags` the client tells the server
+ * it supports, by their proto field numbers.
+ * @internal
+ * @example
+ * ```ts
+ * const flags: FeatureFlagSet = { lastScannedRowResponses: true };
+ * ```
+ */
+export interface FeatureFlagSet {
+  /** Field 1: the client can read rows in reverse order. */
+  readonly reverseScans?: boolean;
+  /** Field 4: the server may send responses with only `last_scanned_row_key`, so a retry resumes after rows it filtered out. */
+  readonly lastScannedRowResponses?: boolean;
+}
+
+const FIELD_NUMBERS: Readonly<Record<keyof FeatureFlagSet, number>> = { reverseScans: 1, lastScannedRowResponses: 4 };
+const VARINT = 0;
+
+/**
+ * The value of the `bigtable-features` request header: the serialized
+ * `FeatureFlags` message, base64url with padding, as the server reads it.
+ * Only `true` flags are written (proto3 leaves false ones out), in field order.
+ * @internal
+ * @example
+ * ```ts
+ * encodeFeatureFlags({ reverseScans: true, lastScannedRowResponses: true }); // 'CAEgAQ=='
+ * ```
+ */
+export function encodeFeatureFlags(flags: FeatureFlagSet): string {
+  const bytes: number[] = [];
+  const set = (Object.keys(FIELD_NUMBERS) as (keyof FeatureFlagSet)[]).filter((flag) => flags[flag] === true).map((flag) => FIELD_NUMBERS[flag]);
+  for (const field of set.sort((a, b) => a - b)) bytes.push((field << 3) | VARINT, 1);
+  return Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/**
+ * What every ReadRows request announces: `last_scanned_row_responses`, so the
+ * driver resumes a retried read after the last key the server scanned, not
+ * only after the last row it delivered (a filter that drops most rows would
+ * otherwise make a retry scan them again).
+ * @internal
+ * @example
+ * ```ts
+ * headers['bigtable-features'] = READ_FEATURE_FLAGS; // 'IAE='
+ * ```
+ */
+export const READ_FEATURE_FLAGS: string = encodeFeatureFlags({ lastScannedRowResponses: true });
