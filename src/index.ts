@@ -56,7 +56,8 @@ export type { SchemaSyncOptions, SchemaSyncResult } from './schema/schema-sync.j
 export type { CompiledMutation, CellMutation } from './mutation/compiled-mutation.js';
 export type { SaveCondition } from './mutation/compile-condition.js';
 export type { ScanQuery, KeyWhere, RangeCondition } from './scan/scan-query.js';
-export type { ScanPlan, ScanSource } from './scan/scan-plan.js';
+export { range, KeyPartRange } from './scan/key-part-range.js';
+export type { ScanPlan, ScanSource, KeyCheck } from './scan/scan-plan.js';
 export type { ReadOptions } from './scan/read-options.js';
 export type { BigtableDriver, RowData, CellData, KeyRange, KeyBound, ReadRowsRequest, RowMutationFailure, CheckAndMutateRequest, IncrementRule, ActualFamily } from './driver/driver.js';
 export type { RowFilter } from './driver/row-filter.js';

@@ -4,6 +4,7 @@
  * forward-only from a cutoff date. Per-user-site scans stay in one bucket;
  * scans read both the old unsalted and the new salted layout, in key order.
  */
+import { range } from '../../src/index.js';
 import { uniqueTableId } from '../../src/testing/index.js';
 import { rawKeys } from '../shared/raw-keys.js';
 import { runScenario } from '../shared/run-scenario.js';
@@ -82,7 +83,7 @@ export async function run(options: HotUsersOptions): Promise<ScenarioReport & { 
     out.check('rows before the cutoff keep their unsalted keys', unsaltedOld === oldRows.length && stored.size === rows.length, `${unsaltedOld}/${oldRows.length} rows`);
     out.check(`rows from the cutoff on are seed 003's rowKeyBase.hashCode() % ${SALT_RANGE} + "-" + rowKey`, saltedNew === newRows.length, `${saltedNew}/${newRows.length} rows`);
 
-    const recent = USERS.flatMap((userId) => SITES.map((site) => repo.planScan({ where: { userId, site, at: { gte: CUTOFF } } })));
+    const recent = USERS.flatMap((userId) => SITES.map((site) => repo.planScan({ where: { userId, site, at: range({ gte: CUTOFF }) } })));
     const recentScanSources = recent.map((p) => p.sources.length);
     out.show(`bucket of each user-site: ${recent.map((p, i) => `${USERS[Math.floor(i / SITES.length)]}-${SITES[i % SITES.length]}→${p.sources[0]?.segment}`).join(' ')}`);
     out.check('a per-user-site scan after the cutoff reads one bucket range', recentScanSources.every((n) => n === 1), `sources: ${recentScanSources.join(',')}`);

@@ -3,6 +3,7 @@
  * newest events of a customer the first rows of its key range, so "latest N"
  * is a forward scan with a limit: no sort, no over-read.
  */
+import { range } from '../../src/index.js';
 import { uniqueTableId } from '../../src/testing/index.js';
 import { runScenario } from '../shared/run-scenario.js';
 import type { ScenarioReport } from '../shared/scenario-report.js';
@@ -82,7 +83,7 @@ export async function run(options: LatestEventsOptions): Promise<ScenarioReport 
 
     const since = new Date(NOW.getTime() - 86_400_000);
     const lastDay: string[] = [];
-    for await (const e of repo.iterate({ where: { customerId: CUSTOMER, at: { gte: since } } })) lastDay.push(e.at.toISOString());
+    for await (const e of repo.iterate({ where: { customerId: CUSTOMER, at: range({ gte: since }) } })) lastDay.push(e.at.toISOString());
     const lastDayExpected = newestFirst.filter((t) => t >= since.toISOString());
     out.check(`"since yesterday" (at ≥ ${since.toISOString()}) returns exactly that day, newest first`, JSON.stringify(lastDay) === JSON.stringify(lastDayExpected), `${lastDay.length} rows`);
 

@@ -4,7 +4,7 @@
  * and merged back in key order, with the seed's bucket-evenness check.
  */
 import { createHash } from 'node:crypto';
-import { bucketCounts, evenness, type Evenness } from '../../src/index.js';
+import { bucketCounts, evenness, range, type Evenness } from '../../src/index.js';
 import { uniqueTableId } from '../../src/testing/index.js';
 import { runScenario } from '../shared/run-scenario.js';
 import { isAscending, type ScenarioReport } from '../shared/scenario-report.js';
@@ -94,7 +94,7 @@ export async function run(options: SaltedEventsOptions): Promise<ScenarioReport 
     out.show(`merged scan starts: ${scannedKeys.slice(0, 2).join(', ')}`);
     out.check(`whole-table scan reads ${buckets} buckets in parallel and merges them in logical key order`, scannedKeys.length === total && scanOrdered, `${scannedKeys.length} rows, ordered: ${scanOrdered}`);
 
-    const query = { where: { source: RANGE.source, timestamp: { gte: RANGE.from, lt: RANGE.to } } };
+    const query = { where: { source: RANGE.source, timestamp: range({ gte: RANGE.from, lt: RANGE.to }) } };
     const rangeSources = repo.planScan(query).sources.length;
     const rangeExpected = events.filter((e) => e.source === RANGE.source && e.timestamp >= RANGE.from && e.timestamp < RANGE.to).length;
     const inRange: SaltedEvent[] = [];

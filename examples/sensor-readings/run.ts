@@ -3,6 +3,7 @@
  * per-sensor range scans, a `measurements` family keeping the last 5 versions
  * and a `logs` family, and the sensor's location denormalized into each reading.
  */
+import { range } from '../../src/index.js';
 import { uniqueTableId } from '../../src/testing/index.js';
 import { runScenario } from '../shared/run-scenario.js';
 import { isAscending, type ScenarioReport } from '../shared/scenario-report.js';
@@ -68,7 +69,7 @@ export async function run(options: SensorReadingsOptions): Promise<ScenarioRepor
     out.check('row keys are sensorId#ISO-timestamp', keys[0] === 'sensor123#2023-05-01T12:00:00.000Z');
 
     const hour: Reading[] = [];
-    for await (const r of readings.iterate({ where: { sensorId: 'sensor123', ts: HOUR } })) hour.push(r);
+    for await (const r of readings.iterate({ where: { sensorId: 'sensor123', ts: range(HOUR) } })) hour.push(r);
     const hourExpected = rows.filter((r) => r.sensorId === 'sensor123' && r.ts >= HOUR.gte && r.ts < HOUR.lt).length;
     const hourOk = hour.length === hourExpected && hour.every((r) => r.sensorId === 'sensor123') && isAscending(hour.map((r) => r.ts.toISOString()));
     out.check(`range scan of sensor123, 12:00–13:00: exactly ${hourExpected} readings in time order`, hourOk, `${hour.length} rows, ${hour[0]?.ts.toISOString().slice(11, 16)}..${hour.at(-1)?.ts.toISOString().slice(11, 16)}`);

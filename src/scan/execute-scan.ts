@@ -1,12 +1,13 @@
-import { isSaltedKey } from '../codec/physical-key.js';
+import { decodeRowKey, isSaltedKey } from '../codec/physical-key.js';
+import { compareKeyValues } from '../codec/key-value-order.js';
 import { compareBytesFrom } from '../util/compare-bytes.js';
-import type { BigtableDriver, RowData } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions, RowData } from '../driver/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { mergeOrderedBatches } from './k-way-merge.js';
 import { singleSourceBatches } from './single-source.js';
 import { mapSource } from './mapped-source.js';
 import type { RowSource, RowSourceFactory } from './row-source.js';
-import type { ScanPlan, ScanSource } from './scan-plan.js';
+import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
 import { mergeUnorderedBatches } from './unordered-merge.js';
 
 /** A row read by a scan, with where it came from. @internal */
@@ -31,15 +32,18 @@ export interface SourceProgress {
  * (k-way) or unordered with bounded concurrency, limited globally; a single
  * source is read directly. Rows come in batches (whatever the reads had
  * ready), so the plumbing costs one promise per batch, not per row; iterate
- * them with `flattenBatches`. Leaving the loop early cancels every read.
+ * them with `flattenBatches`. Leaving the loop early cancels every read;
+ * `call` bounds and cancels every read (passed to `driver.readRows`). With a
+ * `plan.keyCheck`, rows outside the string range are dropped before the
+ * merge and the limit is counted on the client only.
  * @internal
  * @example
  * ```ts
  * for await (const { row } of flattenBatches(executeScan(driver, schema, plan), (scanned) => scanned)) use(row);
  * ```
  */
-export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, progress?: Map<number, SourceProgress>): AsyncIterableIterator<ScannedRow[]> {
-  const factories: RowSourceFactory<ScannedRow>[] = plan.sources.map((source) => () => openSource(driver, schema, plan, source, progress));
+export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, progress?: Map<number, SourceProgress>, call?: CallOptions): AsyncIterableIterator<ScannedRow[]> {
+  const factories: RowSourceFactory<ScannedRow>[] = plan.sources.map((source) => () => openSource(driver, schema, plan, source, progress, call));
   const [only] = factories;
   if (factories.length === 1 && only !== undefined) return singleSourceBatches(only(), plan.limit);
   return plan.order === 'key'
@@ -47,15 +51,17 @@ export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: 
     : mergeUnorderedBatches(factories, { concurrency: plan.concurrency, limit: plan.limit });
 }
 
-function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, source: ScanSource, progress: Map<number, SourceProgress> | undefined): RowSource<ScannedRow> {
+function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, source: ScanSource, progress: Map<number, SourceProgress> | undefined, call: CallOptions | undefined): RowSource<ScannedRow> {
   // With a forward-only salt both layouts share the key space: an unsalted range
   // also holds salted keys, and a bucket's range can hold old unsalted keys that
   // start like its segment (e.g. '01#…' for a first key part '01'). Each source
-  // keeps only its own layout, so the server-side limit cannot apply.
+  // keeps only its own layout. Rows dropped here (that, or a key check) would
+  // count against a server-side limit, so none is sent then.
   const mixedLayouts = schema.key.salt?.since !== undefined;
   const wantSalted = source.layout === 'salted';
-  const limit = mixedLayouts ? undefined : plan.limit;
-  const rows = driver.readRows({ table: plan.table, ranges: [source.range], limit, filter: plan.filter });
+  const { keyCheck } = plan;
+  const limit = mixedLayouts || keyCheck !== undefined ? undefined : plan.limit;
+  const rows = driver.readRows({ table: plan.table, ranges: [source.range], limit, filter: plan.filter }, call);
   const state: SourceProgress = { lastYielded: undefined, done: false };
   progress?.set(source.id, state);
   const segmentBytes = Buffer.byteLength(source.segment, 'utf8');
@@ -63,6 +69,7 @@ function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan
     rows,
     (row) => {
       if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) return undefined;
+      if (keyCheck !== undefined && !insideKeyCheck(keyCheck, decodeRowKey(schema, row.key)[keyCheck.property])) return undefined;
       state.lastYielded = row.key;
       return { row, source: source.id, segmentBytes };
     },
@@ -70,6 +77,22 @@ function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan
       state.done = true;
     },
   );
+}
+
+/**
+ * Whether a row's key part value lies inside the checked string range.
+ * @internal
+ * @example
+ * ```ts
+ * insideKeyCheck({ property: 'name', gte: 'a', lte: 'a' }, 'a!'); // false
+ * ```
+ */
+export function insideKeyCheck(check: KeyCheck, value: unknown): boolean {
+  if (check.gte !== undefined && compareKeyValues(value, check.gte) < 0) return false;
+  if (check.gt !== undefined && compareKeyValues(value, check.gt) <= 0) return false;
+  if (check.lte !== undefined && compareKeyValues(value, check.lte) > 0) return false;
+  if (check.lt !== undefined && compareKeyValues(value, check.lt) >= 0) return false;
+  return true;
 }
 
 /**

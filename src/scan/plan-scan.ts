@@ -1,20 +1,28 @@
 import { createHash } from 'node:crypto';
-import { encodeKeyComponents, logicalKeyRange, prefixEnd, type LogicalKeyRange } from '../codec/row-key.js';
+import { encodeKeyComponents, prefixEnd, type KeyRangeCondition, type LogicalKeyRange } from '../codec/row-key.js';
+import { planKeyRange } from '../codec/row-key-range.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { scanSegments } from '../codec/salt.js';
 import type { KeyRange } from '../driver/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
+import { preview } from '../errors/bigtable-mapper-error.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 import { checkConcurrency, checkLimit } from './merge-options.js';
 import { splitWhere } from './plan-where.js';
 import { resolveRead } from './read-options.js';
 import { planReadFilter } from './read-filter.js';
 import { applyCursor } from './resume-plan.js';
-import type { ScanPlan, ScanSource } from './scan-plan.js';
+import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
 import type { ScanQuery } from './scan-query.js';
 import { pruneLayouts } from './since-layouts.js';
 
 /** Default bucket reads in flight for unordered scans. @internal */
 export const DEFAULT_SCAN_CONCURRENCY = 8;
+
+/** Most bucket reads an unordered scan may keep in flight. @internal */
+export const MAX_SCAN_CONCURRENCY = 256;
+
+const QUERY_FIELDS = new Set(['where', 'limit', 'order', 'concurrency', 'cursor', 'select', 'versions']);
 
 /**
  * Plans a scan without reading anything: one physical range per salt bucket
@@ -28,18 +36,42 @@ export const DEFAULT_SCAN_CONCURRENCY = 8;
  * ```
  */
 export function planScan<T>(schema: EntitySchema<T>, query: ScanQuery<T> = {}, nowMicros = Date.now() * 1000): ScanPlan {
+  checkQuery(schema, query);
   const { fixed, range } = splitWhere(schema, query.where as Record<string, unknown> | undefined);
-  const logical = logicalKeyRange(schema, fixed, range);
+  const { range: logical, exact } = planKeyRange(schema, fixed, range);
   const read = resolveRead(schema, query);
   const limit = query.limit === undefined ? undefined : checkLimit(query.limit);
   const order = query.order ?? 'key';
-  if (order !== 'key' && order !== 'none') throw new TypeError(`order must be 'key' or 'none', got ${String(order)}`);
-  const concurrency = checkConcurrency(query.concurrency ?? DEFAULT_SCAN_CONCURRENCY);
+  if (order !== 'key' && order !== 'none') {
+    throw new ValidationError(`${schema.name}: order must be 'key' or 'none', got ${preview(order)}. Fix: pass order: 'key' (logical key order) or 'none' (fastest)`, { entity: schema.name, argument: 'order' });
+  }
+  const concurrency = checkScanConcurrency(schema, query.concurrency);
+  const keyCheck = exact || range === undefined ? undefined : keyCheckOf(range);
   let sources = physicalSources(schema, fixed, logical);
   sources = pruneLayouts(schema, sources, fixed, range).map((s, id) => ({ ...s, id }));
-  const scope = fingerprint(schema.table, sources, order, read.columns.map((c) => c.property), read.versions);
+  const scope = fingerprint(schema.table, sources, order, read.columns.map((c) => c.property), read.versions, keyCheck);
   if (query.cursor !== undefined) sources = applyCursor(schema, sources, query.cursor, scope, order);
-  return deepFreeze({ table: schema.table, sources, filter: planReadFilter(schema, read, nowMicros), limit, order, concurrency, scope });
+  return deepFreeze({ table: schema.table, sources, filter: planReadFilter(schema, read, nowMicros), limit, order, concurrency, scope, keyCheck });
+}
+
+/** The query itself is an object of known fields: anything else is a caller's mistake, not a scan of everything. */
+function checkQuery(schema: EntitySchema, query: unknown): void {
+  if (query === null || typeof query !== 'object' || Array.isArray(query)) {
+    throw new ValidationError(`${schema.name}: a scan query must be an object, got ${preview(query)}. Fix: pass e.g. { where: { ${schema.key.properties[0] ?? 'key'}: ... }, limit: 100 }`, { entity: schema.name });
+  }
+}
+
+function checkScanConcurrency(schema: EntitySchema, concurrency: unknown): number {
+  if (concurrency === undefined) return DEFAULT_SCAN_CONCURRENCY;
+  if (typeof concurrency === 'number' && Number.isInteger(concurrency) && concurrency <= MAX_SCAN_CONCURRENCY) return checkConcurrency(concurrency);
+  throw new ValidationError(`${schema.name}: concurrency must be an integer from 1 to ${MAX_SCAN_CONCURRENCY}, got ${preview(concurrency)}. Fix: pass how many bucket reads may run at once (default ${DEFAULT_SCAN_CONCURRENCY})`, { entity: schema.name, argument: 'concurrency' });
+}
+
+/** The string range each row's key part is checked against when the physical range is wider than it. */
+function keyCheckOf(range: KeyRangeCondition): KeyCheck {
+  const bounds: { -readonly [B in keyof KeyCheck]: KeyCheck[B] } = { property: range.property };
+  for (const bound of ['gt', 'gte', 'lt', 'lte'] as const) if (range[bound] !== undefined) bounds[bound] = range[bound] as string;
+  return bounds;
 }
 
 function physicalSources(schema: EntitySchema, fixed: Readonly<Record<string, unknown>>, logical: LogicalKeyRange): ScanSource[] {
@@ -62,9 +94,9 @@ function prefixed(segment: Buffer, logical: LogicalKeyRange): KeyRange {
   return { start, end: end === undefined ? undefined : { key: end, inclusive: false } };
 }
 
-function fingerprint(table: string, sources: readonly ScanSource[], order: string, columns: readonly string[], versions: Readonly<Record<string, number>>): string {
+function fingerprint(table: string, sources: readonly ScanSource[], order: string, columns: readonly string[], versions: Readonly<Record<string, number>>, keyCheck: KeyCheck | undefined): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ table, order, columns, versions }));
+  hash.update(JSON.stringify({ table, order, columns, versions, keyCheck }));
   for (const s of sources) {
     hash.update(`|${s.segment}|${s.range.start.key.toString('hex')}|${String(s.range.start.inclusive)}`);
     hash.update(s.range.end === undefined ? '|open' : `|${s.range.end.key.toString('hex')}|${String(s.range.end.inclusive)}`);

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/validation-error.js';
 import type { KeyRangeCondition } from '../codec/row-key.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { isRangeCondition } from './scan-query.js';
+import { KeyPartRange } from './key-part-range.js';
 
 /** A `where` split into a fixed key prefix and an optional range on the next key part. @internal */
 export interface SplitWhere {
@@ -11,16 +11,22 @@ export interface SplitWhere {
 
 /**
  * Validates a scan's `where`: only key parts; equality on a leading run; at
- * most one range, on the key part right after that run.
+ * most one range (a {@link KeyPartRange}), on the key part right after that
+ * run. An equality value must be a string, number, bigint or `Date`: any other
+ * object (a plain object from `JSON.parse`, an array, a Buffer) is rejected,
+ * so untrusted input cannot widen the scan.
  * @internal
  */
 export function splitWhere(schema: EntitySchema, where: Readonly<Record<string, unknown>> | undefined): SplitWhere {
   if (where === undefined) return { fixed: {}, range: undefined };
-  if (where === null || typeof where !== 'object') {
+  if (where === null || typeof where !== 'object' || Array.isArray(where)) {
     throw new ValidationError(`${schema.name}: where must be an object of key parts. Fix: pass e.g. { ${schema.key.properties[0]}: ... }`, { entity: schema.name });
   }
   const keys = schema.key.properties;
-  for (const property of Object.keys(where)) {
+  for (const property of Reflect.ownKeys(where)) {
+    if (typeof property !== 'string') {
+      throw new ValidationError(`${schema.name}: where has a symbol key. Fix: name key parts (${keys.join(', ')})`, { entity: schema.name });
+    }
     if (!keys.includes(property)) {
       throw new ValidationError(`${schema.name}.${property}: scans can only select rows by key parts (${keys.join(', ')}). Fix: filter other properties after reading, or make ${property} part of the key`, { entity: schema.name, property });
     }
@@ -30,10 +36,11 @@ export function splitWhere(schema: EntitySchema, where: Readonly<Record<string, 
   for (const property of keys) {
     const value = where[property];
     if (value === undefined) break;
-    if (isRangeCondition(value)) {
-      range = { property, ...value };
+    if (value instanceof KeyPartRange) {
+      range = { property, gt: value.gt, gte: value.gte, lt: value.lt, lte: value.lte };
       break;
     }
+    checkEqualityValue(schema, property, value);
     fixed[property] = value;
   }
   const used = Object.keys(fixed).length + (range === undefined ? 0 : 1);
@@ -44,4 +51,13 @@ export function splitWhere(schema: EntitySchema, where: Readonly<Record<string, 
     throw new ValidationError(`${schema.name}.${ignored}: ${reason}; a scan reads a key prefix plus one range on the next key part. Fix: fix every key part before ${ignored} with an equality, or drop it from where`, { entity: schema.name, property: ignored });
   }
   return { fixed, range };
+}
+
+/** Key values are primitives or Dates; any other object is refused rather than read as an operator. */
+function checkEqualityValue(schema: EntitySchema, property: string, value: unknown): void {
+  if (value === null || typeof value !== 'object' || value instanceof Date) return;
+  throw new ValidationError(
+    `${schema.name}.${property}: where.${property} must be a key value (string, number, bigint or Date), got ${Array.isArray(value) ? 'an array' : 'an object'}; plain objects are never read as ranges. Fix: wrap bounds in range({...}), e.g. { ${property}: range({ gte: from, lt: to }) }, or pass the value itself`,
+    { entity: schema.name, property },
+  );
 }

@@ -22,6 +22,31 @@ export interface ScanSource {
 }
 
 /**
+ * The string range every row's key part must fall in, when the physical
+ * ranges can also hold rows outside it: values holding characters that sort
+ * at or below the separator or `%` sort out of step with their escaped keys,
+ * so such ranges are widened to cover them and rows outside are dropped after
+ * reading (the row limit then applies on the client). Bounds compare by code point.
+ *
+ * @example
+ * ```ts
+ * repo.planScan({ where: { name: range({ gte: 'a', lte: 'a' }) } }).keyCheck; // { property: 'name', gte: 'a', lte: 'a' }
+ * ```
+ */
+export interface KeyCheck {
+  /** The key part checked. */
+  readonly property: string;
+  /** Exclusive lower bound. */
+  readonly gt?: string;
+  /** Inclusive lower bound. */
+  readonly gte?: string;
+  /** Exclusive upper bound. */
+  readonly lt?: string;
+  /** Inclusive upper bound. */
+  readonly lte?: string;
+}
+
+/**
  * What a scan will read, without reading it: returned by `repo.planScan()`.
  *
  * @example
@@ -45,4 +70,6 @@ export interface ScanPlan {
   readonly concurrency: number;
   /** Fingerprint of the query, stored in cursors so a cursor is only used with its own query. */
   readonly scope: string;
+  /** Set when rows read must be checked against the range on a string key part (the server-side limit is then not used). */
+  readonly keyCheck: KeyCheck | undefined;
 }

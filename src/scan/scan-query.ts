@@ -1,13 +1,17 @@
 import type { KeyProperty } from '../metadata/key-type.js';
+import type { KeyPartRange } from './key-part-range.js';
 import type { ReadOptions } from './read-options.js';
 
 /**
- * Bounds on one key part: at most one lower (`gt`/`gte`) and one upper
- * (`lt`/`lte`) bound, in logical order (descending key parts are flipped for you).
+ * The bounds given to `range()`: at most one lower (`gt`/`gte`) and one
+ * upper (`lt`/`lte`) bound, in logical order (descending key parts are flipped
+ * for you). A `where` never takes this plain object itself: wrap it in
+ * `range(...)`.
  *
  * @example
  * ```ts
  * const lastHour: RangeCondition<Date> = { gte: new Date(Date.now() - 3600_000), lt: new Date() };
+ * repo.scan({ where: { sensorId: 's1', ts: range(lastHour) } });
  * ```
  */
 export interface RangeCondition<V> {
@@ -23,14 +27,17 @@ export interface RangeCondition<V> {
 
 /**
  * Key conditions of a scan: equality on leading key parts (a key prefix),
- * optionally a {@link RangeCondition} on the next one.
+ * optionally a {@link KeyPartRange} made by `range()` on the next one.
+ * Every other value must have the key part's own type: a plain object (say,
+ * from `JSON.parse`) is rejected with a `ValidationError`, so untrusted input
+ * can never turn an equality into a range.
  *
  * @example
  * ```ts
- * const where: KeyWhere<Reading> = { sensorId: 's1', ts: { gte: from, lt: to } };
+ * const where: KeyWhere<Reading> = { sensorId: 's1', ts: range({ gte: from, lt: to }) };
  * ```
  */
-export type KeyWhere<T> = { [K in KeyProperty<T>]?: T[K] | RangeCondition<NonNullable<T[K]>> };
+export type KeyWhere<T> = { [K in KeyProperty<T>]?: T[K] | KeyPartRange<NonNullable<T[K]>> };
 
 /**
  * A scan: which rows (by key prefix and range), which columns, how many, in
@@ -52,18 +59,4 @@ export interface ScanQuery<T> extends ReadOptions<T> {
   concurrency?: number;
   /** Resume after the last row of a previous page (from `repo.page()`). */
   cursor?: string;
-}
-
-/** Range operators. @internal */
-export const RANGE_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;
-
-/**
- * Whether a `where` value is a range condition rather than a key value: a
- * plain object whose keys are all range operators.
- * @internal
- */
-export function isRangeCondition(value: unknown): value is RangeCondition<unknown> {
-  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  const keys = Object.keys(value);
-  return keys.length > 0 && keys.every((k) => (RANGE_OPERATORS as readonly string[]).includes(k));
 }

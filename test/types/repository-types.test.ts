@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { Column, Entity, Family, KeyPart, KeyParts, type EntityKey, type KeyWhere, type Repository, type ScanQuery, type Versioned } from '../../src/index.js';
+import { Column, Entity, Family, KeyPart, KeyParts, range, type EntityKey, type KeyWhere, type Repository, type ScanQuery, type Versioned } from '../../src/index.js';
 
 @Entity({ table: 'typed-readings' })
 @Family('m')
@@ -26,11 +26,13 @@ function typeChecks(repo: Repository<Reading>, loose: Repository<Loose>): void {
   void repo.delete({ sensorId: 's1', ts: new Date(), temperature: 1 });
   // @ts-expect-error key values keep their types
   void repo.findOne({ sensorId: 1, ts: new Date() });
+  void repo.iterate({ where: { sensorId: 's1', ts: range({ gte: new Date(), lt: new Date() }) } });
+  // @ts-expect-error a plain object is never a range: ranges come from range()
   void repo.iterate({ where: { sensorId: 's1', ts: { gte: new Date(), lt: new Date() } } });
   // @ts-expect-error scans select rows by key parts only
   void repo.iterate({ where: { temperature: 20 } });
   // @ts-expect-error range bounds keep the key part's type
-  void repo.iterate({ where: { ts: { gte: 'yesterday' } } });
+  void repo.iterate({ where: { sensorId: 's1', ts: range({ gte: 'yesterday' }) } });
   void repo.findOne({ sensorId: 's1', ts: new Date() }, { select: ['temperature', 'count'] });
   // @ts-expect-error select names properties of the entity
   void repo.findOne({ sensorId: 's1', ts: new Date() }, { select: ['humidity'] });

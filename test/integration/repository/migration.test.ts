@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BigtableMapper, Repository, ScanQuery } from '../../../src/index.js';
+import { range, type BigtableMapper, type Repository, type ScanQuery } from '../../../src/index.js';
 import { closeMapper, makeEntities, openMapper, rawKeys, SINCE_CUTOFF } from '../../fixtures/entities.js';
 
 const E = makeEntities('since');
@@ -66,28 +66,28 @@ describe('forward-only salt migration (since)', () => {
   });
 
   it('a range across the cutoff reads both layouts', async () => {
-    const rows = await all({ where: { deviceId: 'd2', ts: { gte: at(-3 * HOUR), lt: at(3 * HOUR) } } });
+    const rows = await all({ where: { deviceId: 'd2', ts: range({ gte: at(-3 * HOUR), lt: at(3 * HOUR) }) } });
     expect(rows.map(label)).toEqual(['d2@-3', 'd2@-2', 'd2@-1', 'd2@0', 'd2@1', 'd2@2']);
-    expect(events.planScan({ where: { deviceId: 'd2', ts: { gte: at(-3 * HOUR), lt: at(3 * HOUR) } } }).sources).toHaveLength(5);
+    expect(events.planScan({ where: { deviceId: 'd2', ts: range({ gte: at(-3 * HOUR), lt: at(3 * HOUR) }) } }).sources).toHaveLength(5);
   });
 
   it('planScan prunes the salted buckets for a range entirely before the cutoff', async () => {
-    for (const ts of [{ lt: SINCE_CUTOFF }, { lte: at(-1) }, { gte: at(-5 * HOUR), lt: at(-2 * HOUR) }]) {
+    for (const ts of [range({ lt: SINCE_CUTOFF }), range({ lte: at(-1) }), range({ gte: at(-5 * HOUR), lt: at(-2 * HOUR) })]) {
       const plan = events.planScan({ where: { deviceId: 'd1', ts } });
       expect(plan.sources.map((s) => s.layout)).toEqual(['unsalted']);
     }
-    const rows = await all({ where: { deviceId: 'd1', ts: { lt: SINCE_CUTOFF } } });
+    const rows = await all({ where: { deviceId: 'd1', ts: range({ lt: SINCE_CUTOFF }) } });
     expect(rows.map(label)).toEqual(expectedLabels((d, o) => d === 'd1' && o < 0));
   });
 
   it('planScan prunes the unsalted layout for a range entirely at or after the cutoff', async () => {
-    for (const ts of [{ gte: SINCE_CUTOFF }, { gt: at(-1) }, { gte: at(2 * HOUR), lt: at(5 * HOUR) }]) {
+    for (const ts of [range({ gte: SINCE_CUTOFF }), range({ gt: at(-1) }), range({ gte: at(2 * HOUR), lt: at(5 * HOUR) })]) {
       const plan = events.planScan({ where: { deviceId: 'd1', ts } });
       expect(plan.sources.map((s) => s.layout)).toEqual(['salted', 'salted', 'salted', 'salted']);
     }
-    const rows = await all({ where: { deviceId: 'd1', ts: { gte: SINCE_CUTOFF } } });
+    const rows = await all({ where: { deviceId: 'd1', ts: range({ gte: SINCE_CUTOFF }) } });
     expect(rows.map(label)).toEqual(expectedLabels((d, o) => d === 'd1' && o >= 0));
-    expect((await all({ where: { deviceId: 'd10', ts: { gt: at(-1), lt: at(2 * HOUR) } } })).map(label)).toEqual(['d10@0', 'd10@1']);
+    expect((await all({ where: { deviceId: 'd10', ts: range({ gt: at(-1), lt: at(2 * HOUR) }) } })).map(label)).toEqual(['d10@0', 'd10@1']);
   });
 
   it('point reads find rows of both layouts', async () => {

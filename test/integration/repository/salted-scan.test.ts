@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BigtableMapper, Repository, ScanQuery } from '../../../src/index.js';
+import { range, type BigtableMapper, type Repository, type ScanQuery } from '../../../src/index.js';
 import { closeMapper, makeEntities, openMapper, plain, rawKeys } from '../../fixtures/entities.js';
 
 const E = makeEntities('salt');
@@ -96,16 +96,16 @@ describe('salted entity (8 md5 buckets) vs the identical unsalted entity', () =>
   });
 
   it('range scans: same entities in the same order', async () => {
-    const r1 = await both({ where: { userId: 'u3', seq: { gte: 10, lt: 25 } } });
+    const r1 = await both({ where: { userId: 'u3', seq: range({ gte: 10, lt: 25 }) } });
     expect(r1.salted).toEqual(r1.unsalted);
     expect(r1.salted.map((e) => e['seq'])).toEqual(Array.from({ length: 15 }, (_, i) => i + 10));
-    const r2 = await both({ where: { userId: { gt: 'u1', lte: 'u2' } } });
+    const r2 = await both({ where: { userId: range({ gt: 'u1', lte: 'u2' }) } });
     expect(r2.salted).toEqual(r2.unsalted);
     expect([...new Set(r2.salted.map((e) => e['userId']))]).toEqual(['u10', 'u11', 'u12', 'u2']);
   });
 
   it("order: 'none' returns the same set, each row once", async () => {
-    for (const where of [undefined, { userId: 'u7' }, { userId: 'u5', seq: { gt: 30 } }] as ScanQuery<SaltedEvent>['where'][]) {
+    for (const where of [undefined, { userId: 'u7' }, { userId: 'u5', seq: range({ gt: 30 }) }] as ScanQuery<SaltedEvent>['where'][]) {
       const [loose, ordered] = await Promise.all([all(salted, { where, order: 'none', concurrency: 3 }), all(unsalted, { where } as ScanQuery<PlainEvent>)]);
       expect(loose.length).toBe(ordered.length);
       expect(loose.map(plain).sort(byKey)).toEqual(ordered.map(plain));
@@ -131,9 +131,9 @@ describe('salted entity (8 md5 buckets) vs the identical unsalted entity', () =>
 describe('partial-key salting (on: userId, site)', () => {
   it('plans one source when both salted parts are fixed, 8 otherwise', () => {
     expect(views.planScan({ where: { userId: 'u1', site: 'web' } }).sources).toHaveLength(1);
-    expect(views.planScan({ where: { userId: 'u1', site: 'web', at: { gte: pvAt(5) } } }).sources).toHaveLength(1);
+    expect(views.planScan({ where: { userId: 'u1', site: 'web', at: range({ gte: pvAt(5) }) } }).sources).toHaveLength(1);
     expect(views.planScan({ where: { userId: 'u1' } }).sources).toHaveLength(8);
-    expect(views.planScan({ where: { userId: 'u1', site: { gte: 'b' } } }).sources).toHaveLength(8);
+    expect(views.planScan({ where: { userId: 'u1', site: range({ gte: 'b' }) } }).sources).toHaveLength(8);
     expect(views.planScan({}).sources).toHaveLength(8);
   });
 
@@ -153,8 +153,8 @@ describe('partial-key salting (on: userId, site)', () => {
   it('the one-bucket scan and the fan-out scan both return the right rows, in key order', async () => {
     const one = await all(views, { where: { userId: 'u2', site: 'web' } });
     expect(one.map((v) => v.path)).toEqual(Array.from({ length: 20 }, (_, i) => `/u2/web/${i}`));
-    const range = await all(views, { where: { userId: 'u2', site: 'web', at: { gt: pvAt(4), lte: pvAt(7) } } });
-    expect(range.map((v) => v.path)).toEqual(['/u2/web/5', '/u2/web/6', '/u2/web/7']);
+    const ranged = await all(views, { where: { userId: 'u2', site: 'web', at: range({ gt: pvAt(4), lte: pvAt(7) }) } });
+    expect(ranged.map((v) => v.path)).toEqual(['/u2/web/5', '/u2/web/6', '/u2/web/7']);
     const fanOut = await all(views, { where: { userId: 'u2' } });
     expect(fanOut.map((v) => v.path)).toEqual(['api', 'app', 'web'].flatMap((site) => Array.from({ length: 20 }, (_, i) => `/u2/${site}/${i}`)));
     expect(fanOut.every((v) => v.at instanceof Date)).toBe(true);

@@ -1,6 +1,6 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BigtableMapper, RangeCondition, Repository, ScanQuery } from '../../../src/index.js';
+import { range, type BigtableMapper, type RangeCondition, type Repository, type ScanQuery } from '../../../src/index.js';
 import { closeMapper, makeEntities, openMapper } from '../../fixtures/entities.js';
 
 const E = makeEntities('scan');
@@ -77,12 +77,12 @@ describe('ranges on the next key part', () => {
   ];
 
   it.each(descendingCases)('descending ts, %s: logical bounds, newest first', async (_label, ts, expected) => {
-    const rows = await all(readings, { where: { sensorId: 'a', ts } });
+    const rows = await all(readings, { where: { sensorId: 'a', ts: range(ts) } });
     expect(summary(rows)).toEqual(expected.map((k) => `a@${k}`));
   });
 
   it('the same range under "ab" returns only "ab" rows', async () => {
-    const rows = await all(readings, { where: { sensorId: 'ab', ts: { gte: t(3), lt: t(7) } } });
+    const rows = await all(readings, { where: { sensorId: 'ab', ts: range({ gte: t(3), lt: t(7) }) } });
     expect(summary(rows)).toEqual([6, 5, 4, 3].map((k) => `ab@${k}`));
   });
 
@@ -96,18 +96,18 @@ describe('ranges on the next key part', () => {
   ];
 
   it.each(ascendingCases)('ascending uint seq, %s', async (_label, seq, expected) => {
-    const rows = await all(measurements, { where: { host: 'h1', seq } });
+    const rows = await all(measurements, { where: { host: 'h1', seq: range(seq) } });
     expect(rows.map((r) => `${r.host}:${r.seq}`)).toEqual(expected.map((s) => `h1:${s}`));
     expect(rows.map((r) => r.value)).toEqual(expected.map((s) => s * 10));
   });
 
   it('ranges on the first key part follow string order (h1 < h10 < h2)', async () => {
-    const hostsOf = async (host: RangeCondition<string>) => [...new Set((await all(measurements, { where: { host } })).map((r) => r.host))];
+    const hostsOf = async (host: RangeCondition<string>) => [...new Set((await all(measurements, { where: { host: range(host) } })).map((r) => r.host))];
     expect(await hostsOf({ gte: 'h1', lt: 'h2' })).toEqual(['h1', 'h10']);
     expect(await hostsOf({ gt: 'h1' })).toEqual(['h10', 'h2', 'h3']);
     expect(await hostsOf({ lte: 'h2' })).toEqual(['h1', 'h10', 'h2']);
     expect(await hostsOf({ lt: 'h10' })).toEqual(['h1']);
-    expect((await all(measurements, { where: { host: { gte: 'h2', lte: 'h2' } } })).map((r) => r.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect((await all(measurements, { where: { host: range({ gte: 'h2', lte: 'h2' }) } })).map((r) => r.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 });
 

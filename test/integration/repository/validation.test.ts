@@ -1,6 +1,6 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, KeyEncodingError, ValidationError, ValueEncodingError, type Repository, type ScanQuery } from '../../../src/index.js';
+import { BigtableMapper, KeyEncodingError, range, ValidationError, ValueEncodingError, type Repository, type ScanQuery } from '../../../src/index.js';
 import { closeMapper, makeEntities, openMapper, recordingDriver, type DriverRecord } from '../../fixtures/entities.js';
 
 const E = makeEntities('valid');
@@ -64,7 +64,7 @@ describe('bad input is rejected before anything is sent', () => {
     await rejectsBeforeSending(() => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: 1.5, value: 1 })), KeyEncodingError);
     await rejectsBeforeSending(() => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: 1_000_000, value: 1 })), KeyEncodingError);
     await rejectsBeforeSending(() => measurements.save(Object.assign(new E.Measurement(), { host: 'h'.repeat(5_000), seq: 1, value: 1 })), KeyEncodingError);
-    await rejectsBeforeSending(() => scanAll(measurements, { where: { host: 'h', seq: { gte: -5 } } }), KeyEncodingError);
+    await rejectsBeforeSending(() => scanAll(measurements, { where: { host: 'h', seq: range({ gte: -5 }) } }), KeyEncodingError);
   });
 
   it('bad column values → ValueEncodingError; a save with nothing to write → ValidationError', async () => {
@@ -76,14 +76,14 @@ describe('bad input is rejected before anything is sent', () => {
 
   it('scan where on a non-key property, a range on a non-next component, bad limits', async () => {
     await rejectsBeforeSending(() => scanAll(readings, { where: { humidity: 0.5 } }), ValidationError);
-    await rejectsBeforeSending(() => scanAll(measurements, { where: { seq: { gt: 1 } } }), ValidationError);
+    await rejectsBeforeSending(() => scanAll(measurements, { where: { seq: range({ gt: 1 }) } }), ValidationError);
     await rejectsBeforeSending(() => scanAll(measurements, { where: { seq: 3 } }), ValidationError);
-    await rejectsBeforeSending(() => scanAll(views, { where: { userId: 'u1', at: { gte: TS } } }), ValidationError);
-    await rejectsBeforeSending(() => scanAll(measurements, { where: { host: { gte: 'a' }, seq: 1 } }), ValidationError);
-    await rejectsBeforeSending(() => scanAll(measurements, { where: { host: 'h', seq: { gt: 1, gte: 2 } } }), ValidationError);
+    await rejectsBeforeSending(() => scanAll(views, { where: { userId: 'u1', at: range({ gte: TS }) } }), ValidationError);
+    await rejectsBeforeSending(() => scanAll(measurements, { where: { host: range({ gte: 'a' }), seq: 1 } }), ValidationError);
+    await rejectsBeforeSending(() => scanAll(measurements, { where: { host: 'h', seq: range({ gt: 1, gte: 2 }) } }), ValidationError);
     await rejectsBeforeSending(() => scanAll(readings, { limit: -1 }), ValidationError);
     await rejectsBeforeSending(() => firstValueFrom(readings.scan({ where: { location: 'roof' } })), ValidationError);
-    expect(() => measurements.planScan({ where: { seq: { gt: 1 } } })).toThrow(ValidationError);
+    expect(() => measurements.planScan({ where: { seq: range({ gt: 1 }) } })).toThrow(ValidationError);
   });
 
   it('select of an unknown property, bad versions', async () => {

@@ -4,6 +4,7 @@ import type { KeyRange } from '../../../src/driver/driver.js';
 import { KeyEncodingError, ValidationError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
+import { range as keyRange } from '../../../src/scan/key-part-range.js';
 import { planScan } from '../../../src/scan/plan-scan.js';
 import type { ScanPlan, ScanSource } from '../../../src/scan/scan-plan.js';
 import type { ScanQuery } from '../../../src/scan/scan-query.js';
@@ -107,6 +108,7 @@ describe('planScan: unsalted', () => {
       order: 'key',
       concurrency: 8,
       scope: expect.any(String) as unknown as string,
+      keyCheck: undefined,
     });
   });
 
@@ -121,24 +123,24 @@ describe('planScan: unsalted', () => {
   it('plans a range on the last key part', () => {
     const from = new Date('2023-05-01T00:00:00.000Z');
     const to = new Date('2023-05-02T00:00:00.000Z');
-    expect(plan(Reading, { where: { sensorId: 's1', ts: { gte: from, lt: to } } }).sources[0]?.range).toEqual(
+    expect(plan(Reading, { where: { sensorId: 's1', ts: keyRange({ gte: from, lt: to }) } }).sources[0]?.range).toEqual(
       range('s1#2023-05-01T00:00:00.000Z', true, 's1#2023-05-02T00:00:00.000Z', false),
     );
-    expect(plan(Reading, { where: { sensorId: 's1', ts: { gt: from, lte: to } } }).sources[0]?.range).toEqual(
+    expect(plan(Reading, { where: { sensorId: 's1', ts: keyRange({ gt: from, lte: to }) } }).sources[0]?.range).toEqual(
       range('s1#2023-05-01T00:00:00.000Z', false, 's1#2023-05-02T00:00:00.000Z', true),
     );
-    expect(plan(Reading, { where: { sensorId: 's1', ts: { gte: from } } }).sources[0]?.range).toEqual(range('s1#2023-05-01T00:00:00.000Z', true, 's1$'));
-    expect(plan(Reading, { where: { sensorId: 's1', ts: { lt: to } } }).sources[0]?.range).toEqual(range('s1#', true, 's1#2023-05-02T00:00:00.000Z'));
+    expect(plan(Reading, { where: { sensorId: 's1', ts: keyRange({ gte: from }) } }).sources[0]?.range).toEqual(range('s1#2023-05-01T00:00:00.000Z', true, 's1$'));
+    expect(plan(Reading, { where: { sensorId: 's1', ts: keyRange({ lt: to }) } }).sources[0]?.range).toEqual(range('s1#', true, 's1#2023-05-02T00:00:00.000Z'));
   });
 
   it('steps past every row of a bound value on a key part that is not last', () => {
-    expect(plan(Metric, { where: { host: 'h', day: { gt: 5, lte: 9 } } }).sources[0]?.range).toEqual(range('h#00000005$', true, 'h#00000009$', false));
-    expect(plan(Metric, { where: { host: 'h', day: { gte: 5, lt: 9 } } }).sources[0]?.range).toEqual(range('h#00000005', true, 'h#00000009', false));
+    expect(plan(Metric, { where: { host: 'h', day: keyRange({ gt: 5, lte: 9 }) } }).sources[0]?.range).toEqual(range('h#00000005$', true, 'h#00000009$', false));
+    expect(plan(Metric, { where: { host: 'h', day: keyRange({ gte: 5, lt: 9 }) } }).sources[0]?.range).toEqual(range('h#00000005', true, 'h#00000009', false));
     expect(plan(Metric, { where: { host: 'h', day: 5 } }).sources[0]?.range).toEqual(range('h#00000005#', true, 'h#00000005$'));
   });
 
   it('plans a range on the first key part', () => {
-    expect(plan(Reading, { where: { sensorId: { gte: 'a', lt: 'c' } } }).sources[0]?.range).toEqual(range('a', true, 'c'));
+    expect(plan(Reading, { where: { sensorId: keyRange({ gte: 'a', lt: 'c' }) } }).sources[0]?.range).toEqual(range('a', true, 'c'));
   });
 
   it('plans a complete key as a single-key range', () => {
@@ -151,10 +153,10 @@ describe('planScan: unsalted', () => {
   it('flips bounds on a descending key part (after literals)', () => {
     const t1 = new Date(1_700_000_000_000); // encodes as 9999999999999 - t = 8299999999999
     const t2 = new Date(1_700_000_001_000); // 8299999998999
-    expect(plan(FeedItem, { where: { user: 'u', at: { gte: t1, lt: t2 } } }).sources[0]?.range).toEqual(
+    expect(plan(FeedItem, { where: { user: 'u', at: keyRange({ gte: t1, lt: t2 }) } }).sources[0]?.range).toEqual(
       range('feed#u#8299999998999', false, 'feed#u#8299999999999', true),
     );
-    expect(plan(FeedItem, { where: { user: 'u', at: { gt: t1 } } }).sources[0]?.range).toEqual(range('feed#u#', true, 'feed#u#8299999999999', false));
+    expect(plan(FeedItem, { where: { user: 'u', at: keyRange({ gt: t1 }) } }).sources[0]?.range).toEqual(range('feed#u#', true, 'feed#u#8299999999999', false));
     expect(plan(FeedItem, { where: { user: 'u' } }).sources[0]?.range).toEqual(range('feed#u#', true, 'feed#u$'));
     expect(plan(FeedItem).sources[0]?.range).toEqual(range('feed#', true, 'feed$'));
   });
@@ -183,10 +185,10 @@ describe('planScan: salted', () => {
     // 'u1#web'.length % 4 = 2
     expect(plan(PageView, { where: { userId: 'u1', site: 'web' } }).sources).toEqual([source(0, '02#', 'salted', range('02#u1#web#', true, '02#u1#web$'))]);
     const at = new Date(1_700_000_000_000);
-    expect(plan(PageView, { where: { userId: 'u1', site: 'web', at: { gte: at } } }).sources).toEqual([
+    expect(plan(PageView, { where: { userId: 'u1', site: 'web', at: keyRange({ gte: at }) } }).sources).toEqual([
       source(0, '02#', 'salted', range('02#u1#web#1700000000000', true, '02#u1#web$')),
     ]);
-    expect(plan(PageView, { where: { userId: 'u1', site: 'web', at: { lt: at } } }).sources).toEqual([
+    expect(plan(PageView, { where: { userId: 'u1', site: 'web', at: keyRange({ lt: at }) } }).sources).toEqual([
       source(0, '02#', 'salted', range('02#u1#web#', true, '02#u1#web#1700000000000')),
     ]);
   });
@@ -221,22 +223,22 @@ describe('planScan: forward-only salt (since)', () => {
   });
 
   it('keeps only the unsalted layout for a range entirely before the cutoff', () => {
-    expect(plan(Log, { where: { host: 'h', ts: { lt: CUTOFF } } }).sources).toEqual([source(0, '', 'unsalted', range('h#', true, 'h#2024-01-01T00:00:00.000Z'))]);
-    expect(plan(Log, { where: { host: 'h', ts: { gte: before, lte: new Date(CUTOFF.getTime() - 1) } } }).sources.map((s) => s.layout)).toEqual(['unsalted']);
+    expect(plan(Log, { where: { host: 'h', ts: keyRange({ lt: CUTOFF }) } }).sources).toEqual([source(0, '', 'unsalted', range('h#', true, 'h#2024-01-01T00:00:00.000Z'))]);
+    expect(plan(Log, { where: { host: 'h', ts: keyRange({ gte: before, lte: new Date(CUTOFF.getTime() - 1) }) } }).sources.map((s) => s.layout)).toEqual(['unsalted']);
   });
 
   it('keeps only the buckets for a range entirely at or after the cutoff', () => {
-    expect(plan(Log, { where: { host: 'h', ts: { gte: CUTOFF } } }).sources).toEqual([
+    expect(plan(Log, { where: { host: 'h', ts: keyRange({ gte: CUTOFF }) } }).sources).toEqual([
       source(0, '00#', 'salted', range('00#h#2024-01-01T00:00:00.000Z', true, '00#h$')),
       source(1, '01#', 'salted', range('01#h#2024-01-01T00:00:00.000Z', true, '01#h$')),
     ]);
-    expect(plan(Log, { where: { host: 'h', ts: { gt: new Date(CUTOFF.getTime() - 1) } } }).sources.map((s) => s.layout)).toEqual(['salted', 'salted']);
+    expect(plan(Log, { where: { host: 'h', ts: keyRange({ gt: new Date(CUTOFF.getTime() - 1) }) } }).sources.map((s) => s.layout)).toEqual(['salted', 'salted']);
   });
 
   it('keeps both layouts for a range that spans the cutoff, or ends at it inclusively', () => {
-    expect(plan(Log, { where: { host: 'h', ts: { gte: before, lt: after } } }).sources.map((s) => s.layout)).toEqual(['unsalted', 'salted', 'salted']);
-    expect(plan(Log, { where: { host: 'h', ts: { lte: CUTOFF } } }).sources.map((s) => s.layout)).toEqual(['unsalted', 'salted', 'salted']);
-    expect(plan(Log, { where: { host: 'h', ts: { gt: new Date(CUTOFF.getTime() - 2) } } }).sources.map((s) => s.layout)).toEqual(['unsalted', 'salted', 'salted']);
+    expect(plan(Log, { where: { host: 'h', ts: keyRange({ gte: before, lt: after }) } }).sources.map((s) => s.layout)).toEqual(['unsalted', 'salted', 'salted']);
+    expect(plan(Log, { where: { host: 'h', ts: keyRange({ lte: CUTOFF }) } }).sources.map((s) => s.layout)).toEqual(['unsalted', 'salted', 'salted']);
+    expect(plan(Log, { where: { host: 'h', ts: keyRange({ gt: new Date(CUTOFF.getTime() - 2) }) } }).sources.map((s) => s.layout)).toEqual(['unsalted', 'salted', 'salted']);
   });
 
   it('reads one key in the layout the row was written with', () => {
@@ -272,24 +274,24 @@ describe('planScan: validation', () => {
     const err = caught(() => plan(Metric, { where: { host: 'h', seq: 1 } }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain('Metric.seq: comes after day, which is not given');
-    expect(caught(() => plan(Metric, { where: { seq: { gte: 1 } } })).message).toContain('Metric.seq: comes after host, which is not given');
+    expect(caught(() => plan(Metric, { where: { seq: keyRange({ gte: 1 }) } })).message).toContain('Metric.seq: comes after host, which is not given');
   });
 
   it('rejects a range that is not on the key part right after the fixed ones', () => {
-    const err = caught(() => plan(Metric, { where: { host: 'h', seq: { gte: 1 } } }));
+    const err = caught(() => plan(Metric, { where: { host: 'h', seq: keyRange({ gte: 1 }) } }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain('Metric.seq: comes after day, which is not given');
   });
 
   it('rejects a key part after the range', () => {
-    const err = caught(() => plan(Metric, { where: { host: 'h', day: { gte: 1 }, seq: 2 } }));
+    const err = caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ gte: 1 }), seq: 2 } }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain('Metric.seq: comes after the range on day');
   });
 
   it('rejects two lower or two upper bounds', () => {
-    expect(caught(() => plan(Metric, { where: { host: 'h', day: { gt: 1, gte: 2 } } })).message).toContain('gives both gt and gte');
-    expect(caught(() => plan(Metric, { where: { host: 'h', day: { lt: 1, lte: 2 } } })).message).toContain('gives both lt and lte');
+    expect(caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ gt: 1, gte: 2 }) } })).message).toContain('gives both gt and gte');
+    expect(caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ lt: 1, lte: 2 }) } })).message).toContain('gives both lt and lte');
   });
 
   it('rejects a where that is not an object, and key values that do not encode', () => {
@@ -297,7 +299,7 @@ describe('planScan: validation', () => {
     const err = caught(() => plan(Metric, { where: { host: 'h', day: -1 } }));
     expect(err).toBeInstanceOf(KeyEncodingError);
     expect(err.message).toMatch(/^Metric\.day: -1 /);
-    expect(caught(() => plan(Metric, { where: { host: 'h', day: { gte: 1.5 } } }))).toBeInstanceOf(KeyEncodingError);
+    expect(caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ gte: 1.5 }) } }))).toBeInstanceOf(KeyEncodingError);
   });
 
   it('validates limit, order and concurrency', () => {
@@ -306,7 +308,7 @@ describe('planScan: validation', () => {
     expect(caught(() => plan(Reading, { limit: -1 }))).toBeInstanceOf(ValidationError);
     expect(caught(() => plan(Reading, { limit: 1.5 }))).toBeInstanceOf(ValidationError);
     expect(plan(Reading, { order: 'none' }).order).toBe('none');
-    expect(caught(() => plan(Reading, { order: 'desc' as 'key' }))).toBeInstanceOf(TypeError);
+    expect(caught(() => plan(Reading, { order: 'desc' as 'key' }))).toBeInstanceOf(ValidationError);
     expect(plan(Reading, { concurrency: 3 }).concurrency).toBe(3);
     expect(caught(() => plan(Reading, { concurrency: 0 }))).toBeInstanceOf(ValidationError);
     expect(caught(() => plan(Reading, { concurrency: 2.5 }))).toBeInstanceOf(ValidationError);

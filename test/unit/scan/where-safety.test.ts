@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { Column, Entity, Family, KeyPart } from '../../../src/decorators/index.js';
+import { ValidationError } from '../../../src/errors/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
+import { planScan } from '../../../src/scan/plan-scan.js';
+import { KeyPartRange, range } from '../../../src/scan/key-part-range.js';
+import type { ScanQuery } from '../../../src/scan/scan-query.js';
+
+@Entity({ table: 'orders' })
+@Family('d')
+class Order {
+  @KeyPart(0, { type: 'string' }) tenantId!: string;
+  @KeyPart(1, { type: 'timestamp' }) at!: Date;
+  @Column({ family: 'd', type: 'string' }) item?: string;
+}
+
+const schema = compileEntity(Order);
+const plan = (query: unknown) => planScan(schema, query as ScanQuery<Order>);
+
+describe('where: ranges only through range()', () => {
+  it('rejects a plain object parsed from JSON where a key value is expected (no operator injection)', () => {
+    const where = JSON.parse('{"tenantId":{"gt":"\\u0000"}}') as unknown;
+    expect(() => plan({ where })).toThrow(ValidationError);
+    expect(() => plan({ where })).toThrow(/Order\.tenantId.*range\(/s);
+  });
+
+  it('rejects arrays, Buffers and objects of the wrong type as key values', () => {
+    for (const value of [[], ['t1'], Buffer.from('t1'), { gte: 't1' }, Object.create(null), new Map()]) {
+      expect(() => plan({ where: { tenantId: value } })).toThrow(ValidationError);
+    }
+    expect(() => plan({ where: { tenantId: 't1', at: { gte: new Date(0) } } })).toThrow(ValidationError);
+  });
+
+  it('accepts a range built with range(), frozen and not JSON-constructible', () => {
+    const bounds = range({ gte: new Date(0), lt: new Date(1000) });
+    expect(bounds).toBeInstanceOf(KeyPartRange);
+    expect(Object.isFrozen(bounds)).toBe(true);
+    const p = plan({ where: { tenantId: 't1', at: bounds } });
+    expect(p.sources[0]?.range.start.key.toString()).toBe('t1#1970-01-01T00:00:00.000Z');
+    expect(p.sources[0]?.range.end?.key.toString()).toBe('t1#1970-01-01T00:00:01.000Z');
+  });
+
+  it('range() rejects unknown or doubled bounds and non-object input', () => {
+    expect(() => range({ gte: 1, gt: 2 } as never)).toThrow(ValidationError);
+    expect(() => range({ lt: 1, lte: 2 } as never)).toThrow(ValidationError);
+    expect(() => range({ from: 1 } as never)).toThrow(ValidationError);
+    expect(() => range(null as never)).toThrow(ValidationError);
+    expect(() => range(JSON.parse('{"__proto__":{"gte":1}}') as never)).toThrow(ValidationError);
+  });
+
+  it('an inverted range is a ValidationError, not an empty result', () => {
+    expect(() => plan({ where: { tenantId: range({ gte: 'b', lt: 'a' }) } })).toThrow(/inverted|empty/);
+    expect(() => plan({ where: { tenantId: range({ gt: 'a', lte: 'a' }) } })).toThrow(ValidationError);
+    expect(() => plan({ where: { tenantId: range({ gte: 'a', lt: 'a' }) } })).toThrow(ValidationError);
+    expect(() => plan({ where: { tenantId: 't', at: range({ gte: new Date(5), lte: new Date(4) }) } })).toThrow(ValidationError);
+    expect(() => plan({ where: { tenantId: range({ gte: 'a', lte: 'a' }) } })).not.toThrow();
+  });
+});
+
+describe('scan options are validated with ValidationError', () => {
+  it.each([
+    ['order', { order: 'desc' }],
+    ['order', { order: 1 }],
+    ['limit', { limit: -1 }],
+    ['limit', { limit: 1.5 }],
+    ['limit', { limit: '10' }],
+    ['limit', { limit: Number.NaN }],
+    ['concurrency', { concurrency: 0 }],
+    ['concurrency', { concurrency: 1e7 }],
+    ['concurrency', { concurrency: '4' }],
+    ['cursor', { cursor: 42 }],
+    ['select', { select: 'item' }],
+    ['select', { select: [{}] }],
+    ['versions', { versions: 0 }],
+    ['query', null],
+    ['query', 'x'],
+    ['where', { where: 'tenant' }],
+    ['where', { where: [] }],
+  ])('%s: %j', (_name, query) => {
+    expect(() => plan(query)).toThrow(ValidationError);
+  });
+});
