@@ -1,43 +1,69 @@
+import { MAX_REQUEST_BYTES } from './request-limits.js';
+
 /** Bigtable's limit of mutations in one MutateRows request. @example `MAX_MUTATIONS_PER_REQUEST // 100000` */
 export const MAX_MUTATIONS_PER_REQUEST = 100_000;
 
-/** Limits of one MutateRows batch. @example `{ maxEntries: 500 }` */
+/**
+ * Default bytes per MutateRows request: 20 MiB, the Java client's default
+ * request byte threshold for bulk mutations. Far below the 256 MiB request
+ * limit, so a batch of large rows is never refused as too big.
+ * @example `DEFAULT_BATCH_BYTES // 20971520`
+ */
+export const DEFAULT_BATCH_BYTES = 20 * 1024 * 1024;
+
+/** Limits of one MutateRows batch; a batch closes at whichever it reaches first. @example `{ maxEntries: 500, maxBytes: 8 * 1024 * 1024 }` */
 export interface BatchLimits {
   /** Rows per request (the client is fastest at 250–1000). Default 500. */
   maxEntries?: number;
   /** Cell mutations per request. Default and maximum 100,000. */
   maxMutations?: number;
+  /** About how many bytes per request (see `rowMutationBytes`). Default 20 MiB, maximum 256 MiB. */
+  maxBytes?: number;
 }
 
-/** {@link BatchLimits} with the defaults and the cap applied. @example `{ maxEntries: 500, maxMutations: 100000 }` */
+/** {@link BatchLimits} with the defaults and the caps applied. @example `{ maxEntries: 500, maxMutations: 100000, maxBytes: 20971520 }` */
 export interface ResolvedBatchLimits {
   readonly maxEntries: number;
   readonly maxMutations: number;
+  readonly maxBytes: number;
+}
+
+/** What a batch being filled holds so far. @example `{ entries: 3, mutations: 30, bytes: 4096 }` */
+export interface BatchFill {
+  entries: number;
+  mutations: number;
+  bytes: number;
 }
 
 /**
- * Applies the defaults (500 rows) and the 100,000-mutation cap to batch limits.
+ * Applies the defaults (500 rows, 20 MiB) and the caps (100,000 mutations,
+ * 256 MiB) to batch limits.
  *
  * @example
  * ```ts
- * resolveBatchLimits({ maxMutations: 1_000_000 }); // { maxEntries: 500, maxMutations: 100000 }
+ * resolveBatchLimits({ maxMutations: 1_000_000 }); // { maxEntries: 500, maxMutations: 100000, maxBytes: 20971520 }
  * ```
  */
 export function resolveBatchLimits(limits: BatchLimits = {}): ResolvedBatchLimits {
-  return { maxEntries: limits.maxEntries ?? 500, maxMutations: Math.min(limits.maxMutations ?? MAX_MUTATIONS_PER_REQUEST, MAX_MUTATIONS_PER_REQUEST) };
+  return {
+    maxEntries: limits.maxEntries ?? 500,
+    maxMutations: Math.min(limits.maxMutations ?? MAX_MUTATIONS_PER_REQUEST, MAX_MUTATIONS_PER_REQUEST),
+    maxBytes: Math.min(limits.maxBytes ?? DEFAULT_BATCH_BYTES, MAX_REQUEST_BYTES),
+  };
 }
 
 /**
- * Whether the next row, with `size` cell mutations, must start a new batch:
- * the current one (`entries` rows, `mutations` cell mutations) is not empty
- * and is full, or would exceed the mutation limit with it.
+ * Whether the next row, with `rowMutations` cell mutations of about
+ * `rowBytes` bytes, must start a new batch: the open one is not empty and is
+ * full, or would exceed the mutation or byte limit with it. A row larger
+ * than a limit goes alone.
  *
  * @example
  * ```ts
- * closesBatch(500, 5000, 10, resolveBatchLimits()); // true: 500 rows already
- * closesBatch(0, 0, 200_000, resolveBatchLimits()); // false: an oversized row goes alone
+ * closesBatch({ entries: 500, mutations: 5000, bytes: 60_000 }, 10, 120, resolveBatchLimits()); // true: 500 rows already
+ * closesBatch({ entries: 0, mutations: 0, bytes: 0 }, 200_000, 9e6, resolveBatchLimits()); // false: an oversized row goes alone
  * ```
  */
-export function closesBatch(entries: number, mutations: number, size: number, limits: ResolvedBatchLimits): boolean {
-  return entries > 0 && (entries >= limits.maxEntries || mutations + size > limits.maxMutations);
+export function closesBatch(fill: BatchFill, rowMutations: number, rowBytes: number, limits: ResolvedBatchLimits): boolean {
+  return fill.entries > 0 && (fill.entries >= limits.maxEntries || fill.mutations + rowMutations > limits.maxMutations || fill.bytes + rowBytes > limits.maxBytes);
 }

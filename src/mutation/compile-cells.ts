@@ -3,6 +3,7 @@ import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import type { CellMutation } from './compiled-mutation.js';
 import { encodeEmbedded } from '../codec/embedded-codec.js';
 import { cellQualifiers } from '../metadata/column-cells.js';
+import { checkCellSize } from './request-limits.js';
 
 /**
  * Turns one column's value into cell mutations: `undefined` writes nothing,
@@ -37,7 +38,10 @@ export function pushColumnCells(schema: EntitySchema, column: ColumnSchema, valu
   }
   if (column.layout === 'flatten') {
     const fields = encodeEmbedded({ entity: schema.name, property: column.property }, column, value);
-    for (const cell of fields) out.push({ kind: 'setCell', family, qualifier: cell.field.qualifier, timestampMicros, value: cell.value });
+    for (const cell of fields) {
+      checkCellSize(schema.name, column.property, cell.value);
+      out.push({ kind: 'setCell', family, qualifier: cell.field.qualifier, timestampMicros, value: cell.value });
+    }
     return fields.length > 0;
   }
   if (column.versioned && Array.isArray(value)) {
@@ -47,11 +51,15 @@ export function pushColumnCells(schema: EntitySchema, column: ColumnSchema, valu
       }
       const { value: v, timestamp } = version as { value: unknown; timestamp?: unknown };
       const micros = timestamp === undefined ? timestampMicros : toMicros(schema, `${column.property}[${i}].timestamp`, timestamp);
-      out.push({ kind: 'setCell', family, qualifier, timestampMicros: micros, value: column.codec.encode(v) });
+      const encoded = column.codec.encode(v);
+      checkCellSize(schema.name, column.property, encoded);
+      out.push({ kind: 'setCell', family, qualifier, timestampMicros: micros, value: encoded });
     }
     return value.length > 0;
   }
-  out.push({ kind: 'setCell', family, qualifier, timestampMicros, value: column.codec.encode(value) });
+  const encoded = column.codec.encode(value);
+  checkCellSize(schema.name, column.property, encoded);
+  out.push({ kind: 'setCell', family, qualifier, timestampMicros, value: encoded });
   return true;
 }
 

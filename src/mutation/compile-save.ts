@@ -4,6 +4,7 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import { pushColumnCells, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from './compiled-mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
+import { checkRowSize } from './request-limits.js';
 
 /** Options of the write compilers. @example `{ now: Date.now() }` */
 export interface CompileWriteOptions {
@@ -38,6 +39,7 @@ export function compileSave<T>(schema: EntitySchema<T>, entity: T, options: Comp
   if (mutations.length > MAX_MUTATIONS_PER_REQUEST) {
     throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: ${mutations.length} cell mutations exceed Bigtable's ${MAX_MUTATIONS_PER_REQUEST} per row write. Fix: write fewer versions per save`, { entity: schema.name, rowKey: text });
   }
+  checkRowSize(schema.name, text, key, mutations);
   return freezeMutation({ table: schema.table, rowKey: key, rowKeyText: text, mutations, idempotent: true });
 }
 

@@ -5,6 +5,7 @@ import { deepFreeze } from '../util/deep-freeze.js';
 import { compileColumnValue, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from './compiled-mutation.js';
 import { asRecord, type CompileWriteOptions } from './compile-save.js';
+import { checkRowSize } from './request-limits.js';
 
 /**
  * Compiles `update(key, partial)`: writes only the given columns; `null`
@@ -36,6 +37,7 @@ export function compileUpdate<T>(schema: EntitySchema<T>, key: Record<string, un
   if (mutations.length === 0) {
     throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: update has no column to write or delete. Fix: pass at least one column value (null deletes a cell)`, { entity: schema.name, rowKey: text });
   }
+  checkRowSize(schema.name, text, rowKey, mutations);
   return deepFreeze({ table: schema.table, rowKey, rowKeyText: text, mutations, idempotent: true });
 }
 
