@@ -1,6 +1,7 @@
-import type { BigtableDriver } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions } from '../driver/driver.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import type { WriteFailure } from '../errors/partial-write-error.js';
+import { abortError } from '../util/operation-signal.js';
 import { takeMutations, type WriteBatchReader } from './write-batches.js';
 
 /**
@@ -9,10 +10,18 @@ import { takeMutations, type WriteBatchReader } from './write-batches.js';
  * rejects, and every row of a call that fails as a whole, goes to
  * `onFailure` with its input index, entity, row key and gRPC code;
  * `onWritten(n)` follows every call with the rows it persisted.
+ *
+ * Every call gets `call` (the driver cancels it when `call.signal` aborts and
+ * bounds it by the deadline). The write stops early when the input throws or
+ * the signal aborts: no further batch is read or sent, the calls in flight
+ * settle (a cancelled call's rows go to `onFailure`), and then it rejects
+ * with the input's error or the signal's typed error. The rows read but
+ * never sent are then in `reader.dropped`; an abort that left nothing unsent
+ * or cancelled is no stop.
  * @internal
  * @example
  * ```ts
- * await sendBatches(driver, 'readings', reader, 2, (failure) => failures.push(failure), (n) => (written += n));
+ * await sendBatches(driver, 'readings', reader, 2, (failure) => failures.push(failure), (n) => (written += n), call);
  * ```
  */
 export async function sendBatches<T>(
@@ -22,15 +31,33 @@ export async function sendBatches<T>(
   concurrency: number,
   onFailure: (failure: WriteFailure<T>) => void,
   onWritten: (count: number) => void,
+  call?: CallOptions,
 ): Promise<void> {
+  const signal = call?.signal;
+  const aborted = (): boolean => signal?.aborted === true;
+  let inputError: { error: unknown } | undefined;
+  let cancelled = false;
   async function worker(): Promise<void> {
-    for (let batch = await reader.next(); batch !== undefined; batch = await reader.next()) {
+    for (;;) {
+      let batch;
+      try {
+        batch = await reader.next();
+      } catch (error) {
+        inputError ??= { error };
+        return;
+      }
+      if (batch === undefined) return;
+      if (aborted()) {
+        reader.drop(batch);
+        return;
+      }
       const { indices, entities, rowKeys } = batch;
       try {
-        const failed = await driver.mutateRows(table, takeMutations(batch));
+        const failed = await driver.mutateRows(table, takeMutations(batch), call);
         for (const f of failed) onFailure({ index: indices[f.index] as number, entity: entities[f.index] as T, rowKey: rowKeys[f.index] as string, grpcCode: f.grpcCode, message: f.message });
         onWritten(indices.length - failed.length);
       } catch (err) {
+        if (aborted()) cancelled = true;
         const grpcCode = err instanceof DriverError ? err.grpcCode : extractGrpcCode(err);
         const message = err instanceof Error ? err.message : String(err);
         for (const [i, index] of indices.entries()) onFailure({ index, entity: entities[i] as T, rowKey: rowKeys[i] as string, grpcCode, message, cause: err });
@@ -38,4 +65,6 @@ export async function sendBatches<T>(
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
+  if (inputError !== undefined) throw inputError.error;
+  if (signal !== undefined && aborted() && (cancelled || reader.dropped.length > 0 || !reader.exhausted)) throw abortError(signal, `bulk write to "${table}"`);
 }

@@ -1,4 +1,5 @@
-import { closesBatch, type ResolvedBatchLimits } from '../mutation/batch.js';
+import { closesBatch, type BatchFill, type ResolvedBatchLimits } from '../mutation/batch.js';
+import { rowMutationBytes } from '../mutation/request-limits.js';
 import type { CompiledMutation } from '../mutation/compiled-mutation.js';
 
 /**
@@ -45,19 +46,24 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /**
  * Reads a bulk write's input lazily and compiles it into MutateRows batches
- * within the entry and mutation limits ({@link closesBatch}), one batch per `next()`: an
- * entity is read and compiled only when a batch is asked for, and the entity
- * that closes a batch opens the next one. Calls are served in order, one at
- * a time, so several workers can share a reader. A sync iterable is read
+ * within the entry, mutation and byte limits ({@link closesBatch}), one batch
+ * per `next()`: an entity is read and compiled only when a batch is asked
+ * for, and the entity that closes a batch opens the next one, so the reader
+ * holds at most one open batch and one entity. Calls are served in order, one
+ * at a time, so several workers can share a reader. A sync iterable is read
  * without a promise per entity (its thenable values are awaited, as
- * `for await` does); an async iterable is awaited entity by entity. After the
- * input throws, `next()` resolves `undefined` and the rows read into the
- * open batch are dropped.
+ * `for await` does); an async iterable is awaited entity by entity.
+ *
+ * It stops reading when the input throws (that `next()` rejects with the
+ * input's error) or when `signal` aborts (a pending `next()` resolves
+ * `undefined` at once, and the input's iterator is closed); either way the
+ * rows read into the open batch are never handed out and are listed in
+ * {@link dropped}, and every later `next()` resolves `undefined`.
  * @internal
  * @example
  * ```ts
- * const reader = new WriteBatchReader(entities, (e) => compileSave(schema, e), resolveBatchLimits({ maxEntries: 500 }), onError);
- * for (let b = await reader.next(); b !== undefined; b = await reader.next()) await driver.mutateRows(table, b.mutations);
+ * const reader = new WriteBatchReader(entities, (e) => compileSave(schema, e), resolveBatchLimits({ maxEntries: 500 }), onError, call.signal);
+ * for (let b = await reader.next(); b !== undefined; b = await reader.next()) await driver.mutateRows(table, b.mutations, call);
  * ```
  */
 export class WriteBatchReader<T> {
@@ -65,30 +71,61 @@ export class WriteBatchReader<T> {
   readonly #compile: (entity: T) => CompiledMutation;
   readonly #limits: ResolvedBatchLimits;
   readonly #onCompileError: OnCompileError<T>;
+  readonly #signal: AbortSignal | undefined;
+  readonly #dropped: number[] = [];
   #sync: Iterator<T> | undefined;
   #async: AsyncIterator<T> | undefined;
   #open: WriteBatch<T> = emptyBatch();
-  #cells = 0;
+  readonly #fill: BatchFill = { entries: 0, mutations: 0, bytes: 0 };
   #index = 0;
   #ended = false;
+  #exhausted = false;
   #queue: Promise<unknown> = Promise.resolve();
+  #onAbort: (() => void) | undefined;
 
-  constructor(input: Iterable<T> | AsyncIterable<T>, compile: (entity: T) => CompiledMutation, limits: ResolvedBatchLimits, onCompileError: OnCompileError<T>) {
+  constructor(input: Iterable<T> | AsyncIterable<T>, compile: (entity: T) => CompiledMutation, limits: ResolvedBatchLimits, onCompileError: OnCompileError<T>, signal?: AbortSignal) {
     this.#input = input;
     this.#compile = compile;
     this.#limits = limits;
     this.#onCompileError = onCompileError;
+    this.#signal = signal;
   }
 
-  /** The next batch, or `undefined` once the input is exhausted. */
+  /** Entities read from the input so far: every position from here on was never read. */
+  get read(): number {
+    return this.#index;
+  }
+
+  /** True once the input was read to its end. */
+  get exhausted(): boolean {
+    return this.#exhausted;
+  }
+
+  /** Input positions read but never handed out or sent (see {@link drop}), in input order. */
+  get dropped(): readonly number[] {
+    return this.#dropped;
+  }
+
+  /** Records a batch that was handed out but will not be sent. */
+  drop(batch: WriteBatch<T>): void {
+    for (const index of batch.indices) this.#dropped.push(index);
+  }
+
+  /** The next batch, or `undefined` once the input is exhausted or the signal aborted. */
   next(): Promise<WriteBatch<T> | undefined> {
-    const result = this.#queue.then(() => this.#fill());
-    this.#queue = result.catch(() => undefined);
-    return result;
+    const filled = this.#queue.then(() => this.#nextBatch());
+    this.#queue = filled.catch(() => undefined);
+    const signal = this.#signal;
+    if (signal === undefined || this.#ended) return filled;
+    return new Promise<WriteBatch<T> | undefined>((resolve, reject) => {
+      const onAbort = (): void => resolve(undefined);
+      signal.addEventListener('abort', onAbort, { once: true });
+      filled.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
-  async #fill(): Promise<WriteBatch<T> | undefined> {
-    if (this.#ended) return undefined;
+  async #nextBatch(): Promise<WriteBatch<T> | undefined> {
+    if (this.#ended || this.#stopIfAborted()) return undefined;
     try {
       if (this.#sync === undefined && this.#async === undefined) this.#start();
       const sync = this.#sync;
@@ -98,9 +135,13 @@ export class WriteBatchReader<T> {
           const step = sync.next();
           if (step.done) break;
           entity = step.value;
-          if (isThenable(entity)) entity = (await entity) as T;
+          if (isThenable(entity)) {
+            entity = (await entity) as T;
+            if (this.#ended) return undefined;
+          }
         } else {
           const step = await (this.#async as AsyncIterator<T>).next();
+          if (this.#ended) return undefined;
           if (step.done) break;
           entity = step.value;
         }
@@ -108,13 +149,13 @@ export class WriteBatchReader<T> {
         if (full !== undefined) return full;
       }
     } catch (err) {
-      this.#ended = true;
-      this.#open = emptyBatch();
+      this.#end();
       throw err;
     }
-    this.#ended = true;
+    this.#exhausted = true;
     const last = this.#open;
     this.#open = emptyBatch();
+    this.#end();
     return last.indices.length > 0 ? last : undefined;
   }
 
@@ -123,6 +164,33 @@ export class WriteBatchReader<T> {
     const asyncIterator = input[Symbol.asyncIterator];
     if (asyncIterator !== undefined && asyncIterator !== null) this.#async = asyncIterator.call(input);
     else this.#sync = input[Symbol.iterator]();
+    const signal = this.#signal;
+    if (signal !== undefined) {
+      this.#onAbort = () => this.#stopIfAborted();
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+  }
+
+  /** On an aborted signal: ends reading, drops the open batch and closes the input's iterator. */
+  #stopIfAborted(): boolean {
+    if (this.#signal?.aborted !== true) return false;
+    if (this.#ended) return true;
+    this.#end();
+    const iterator = this.#async ?? this.#sync;
+    if (iterator?.return !== undefined) {
+      Promise.resolve()
+        .then(() => iterator.return?.())
+        .catch(() => undefined);
+    }
+    return true;
+  }
+
+  /** Stops reading; the rows of the open batch, never handed out, become dropped. */
+  #end(): void {
+    this.#ended = true;
+    this.drop(this.#open);
+    this.#open = emptyBatch();
+    if (this.#onAbort !== undefined) this.#signal?.removeEventListener('abort', this.#onAbort);
   }
 
   /** Compiles one entity into the open batch; returns the batch it closed, if any. */
@@ -135,19 +203,23 @@ export class WriteBatchReader<T> {
       this.#onCompileError(index, entity, err);
       return undefined;
     }
-    const size = mutation.mutations.length;
+    const cells = mutation.mutations.length;
+    const bytes = rowMutationBytes(mutation.rowKey, mutation.mutations);
+    const fill = this.#fill;
     let open = this.#open;
     let full: WriteBatch<T> | undefined;
-    if (closesBatch(open.indices.length, this.#cells, size, this.#limits)) {
+    if (closesBatch(fill, cells, bytes, this.#limits)) {
       full = open;
       open = this.#open = emptyBatch();
-      this.#cells = 0;
+      fill.entries = fill.mutations = fill.bytes = 0;
     }
     open.indices.push(index);
     open.entities.push(entity);
     open.rowKeys.push(mutation.rowKeyText);
     open.mutations.push(mutation);
-    this.#cells += size;
+    fill.entries += 1;
+    fill.mutations += cells;
+    fill.bytes += bytes;
     return full;
   }
 }

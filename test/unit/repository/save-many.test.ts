@@ -172,9 +172,49 @@ describe('saveMany', () => {
     expect(driver.callsOf('mutateRows').map((c) => c.mutations.map((m) => m.mutations.length))).toEqual([[50_001], [50_001]]);
   });
 
-  it('validates batchSize and concurrency', async () => {
-    await expect(repo.saveMany([counter(1)], { batchSize: 0 })).rejects.toBeInstanceOf(ValidationError);
-    await expect(repo.saveMany([counter(1)], { concurrency: 1.5 })).rejects.toBeInstanceOf(ValidationError);
+  it('validates batchSize, batchBytes and concurrency to sane ranges, naming the option', async () => {
+    const bad: [Record<string, unknown>, string][] = [
+      [{ batchSize: 0 }, 'batchSize'],
+      [{ batchSize: 100_001 }, 'batchSize'],
+      [{ batchSize: '10' }, 'batchSize'],
+      [{ concurrency: 1.5 }, 'concurrency'],
+      [{ concurrency: 1e7 }, 'concurrency'],
+      [{ concurrency: 65 }, 'concurrency'],
+      [{ concurrency: 0 }, 'concurrency'],
+      [{ batchBytes: 0 }, 'batchBytes'],
+      [{ batchBytes: 256 * 1024 * 1024 + 1 }, 'batchBytes'],
+      [{ batchBytes: Number.NaN }, 'batchBytes'],
+      [{ batchsize: 10 }, 'batchsize'],
+      [{ concurency: 2 }, 'concurency'],
+    ];
+    for (const [options, name] of bad) {
+      const err = await repo.saveMany([counter(1)], options as never).then(() => undefined, (e: unknown) => e);
+      expect(err, JSON.stringify(options)).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).message).toContain(name);
+      expect((err as ValidationError).details['option']).toBe(name);
+      expect((err as ValidationError).message).toContain('Fix:');
+    }
+    await expect(repo.deleteMany([{ name: 'c', n: 1 }], { concurrency: 1e7 })).rejects.toBeInstanceOf(ValidationError);
+    expect(driver.calls).toEqual([]);
+    expect(await repo.saveMany([counter(1)], { batchSize: 100_000, concurrency: 64, batchBytes: 256 * 1024 * 1024 })).toEqual({ written: 1 });
+    expect(await repo.saveMany([counter(1)], { batchSize: 1, concurrency: 1, batchBytes: 1 })).toEqual({ written: 1 });
+  });
+
+  it('closes batches at batchBytes', async () => {
+    await repo.saveMany(Array.from({ length: 10 }, (_, i) => counter(i)), { batchBytes: 150, concurrency: 1 });
+    const sizes = driver.callsOf('mutateRows').map((c) => c.mutations.length);
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(Math.max(...sizes)).toBeLessThan(10);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(10);
+  });
+
+  it('rejects null, undefined and non-iterable input with a ValidationError, sending nothing', async () => {
+    for (const input of [null, undefined, 42, { length: 2 }, 'abc']) {
+      await expect(repo.saveMany(input as never), String(input)).rejects.toBeInstanceOf(ValidationError);
+      await expect(repo.deleteMany(input as never), String(input)).rejects.toBeInstanceOf(ValidationError);
+    }
+    const err = (await repo.saveMany(null as never).catch((e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/^Counter: .*null.*Fix:/);
     expect(driver.calls).toEqual([]);
   });
 

@@ -3,14 +3,16 @@ import { resolveBatchLimits, type BatchLimits } from '../../../src/mutation/batc
 import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
 import { takeMutations, WriteBatchReader, type WriteBatch } from '../../../src/repository/write-batches.js';
 
-/** An input item: `cells` cell mutations, or a compile error when negative. */
-type Item = { id: number; cells: number };
+/** An input item: `cells` cell mutations (or a compile error when negative), or one cell of `bytes` value bytes. */
+type Item = { id: number; cells: number; bytes?: number };
 
 const cell: CellMutation = { kind: 'deleteFromRow' };
 
 function compile(item: Item): CompiledMutation {
   if (item.cells < 0) throw new Error(`bad ${item.id}`);
-  return { table: 't', rowKey: Buffer.from(`k${item.id}`), rowKeyText: `k${item.id}`, mutations: new Array<CellMutation>(item.cells).fill(cell), idempotent: true };
+  const mutations: CellMutation[] =
+    item.bytes === undefined ? new Array<CellMutation>(item.cells).fill(cell) : [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 0, value: Buffer.alloc(item.bytes) }];
+  return { table: 't', rowKey: Buffer.from(`k${item.id}`), rowKeyText: `k${item.id}`, mutations, idempotent: true };
 }
 
 const items = (sizes: readonly number[]): Item[] => sizes.map((cells, id) => ({ id, cells }));
@@ -96,7 +98,69 @@ describe('WriteBatchReader', () => {
       expect((await reader.next())?.rowKeys).toEqual(['k0', 'k1']);
       await expect(reader.next()).rejects.toThrow('input broke');
       expect(await reader.next()).toBeUndefined();
+      expect(reader.dropped).toEqual([2]);
+      expect(reader.read).toBe(3);
+      expect(reader.exhausted).toBe(false);
     }
+  });
+
+  it('counts what it read and knows when the input is exhausted', async () => {
+    const reader = new WriteBatchReader(items([1, 1, 1]), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined);
+    await reader.next();
+    expect([reader.read, reader.exhausted]).toEqual([3, false]);
+    await reader.next();
+    expect([reader.read, reader.exhausted, reader.dropped]).toEqual([3, true, []]);
+  });
+
+  it('stops at an abort: a pending next() resolves undefined at once, the rows read into the open batch are dropped, the input is closed', async () => {
+    const controller = new AbortController();
+    let release!: () => void;
+    let closed = false;
+    async function* stuck(): AsyncGenerator<Item> {
+      try {
+        yield { id: 0, cells: 1 };
+        yield { id: 1, cells: 1 };
+        yield { id: 2, cells: 1 };
+        await new Promise<void>((resolve) => (release = resolve));
+        yield { id: 3, cells: 1 };
+      } finally {
+        closed = true;
+      }
+    }
+    const reader = new WriteBatchReader(stuck(), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined, controller.signal);
+    expect((await reader.next())?.rowKeys).toEqual(['k0', 'k1']);
+    const pending = reader.next();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('stop'));
+    expect(await pending).toBeUndefined();
+    expect(reader.dropped).toEqual([2]);
+    expect(reader.read).toBe(3);
+    expect(reader.exhausted).toBe(false);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(closed).toBe(true);
+    expect(await reader.next()).toBeUndefined();
+    expect(reader.read).toBe(3);
+  });
+
+  it('reads nothing once its signal has aborted', async () => {
+    let pulled = 0;
+    function* counted(): Generator<Item> {
+      for (let id = 0; id < 10; id++) {
+        pulled += 1;
+        yield { id, cells: 1 };
+      }
+    }
+    const reader = new WriteBatchReader(counted(), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined, AbortSignal.abort());
+    expect(await reader.next()).toBeUndefined();
+    expect([pulled, reader.read, reader.exhausted]).toEqual([0, 0, false]);
+  });
+
+  it('drop(batch) lists a batch that was handed out but never sent', async () => {
+    const reader = new WriteBatchReader(items([1, 1, 1]), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined);
+    const first = (await reader.next()) as WriteBatch<Item>;
+    reader.drop(first);
+    expect(reader.dropped).toEqual([0, 1]);
   });
 });
 
@@ -125,6 +189,24 @@ describe('WriteBatchReader batch limits', () => {
   it('caps a larger maxMutations at 100,000 and honours a smaller one', async () => {
     expect((await idsOf([60_000, 60_000], { maxMutations: 1_000_000 })).map((b) => b.length)).toEqual([1, 1]);
     expect((await idsOf([2, 2, 2, 2, 2], { maxMutations: 5 })).map((b) => b.length)).toEqual([2, 2, 1]);
+  });
+
+  it('closes a batch at the byte limit before the entry limit, whichever comes first', async () => {
+    const sized = (n: number, bytes: number): Item[] => Array.from({ length: n }, (_, id) => ({ id, cells: 1, bytes }));
+    const reader = (input: Item[], limits: BatchLimits) => new WriteBatchReader(asyncOf(input), compile, resolveBatchLimits(limits), () => undefined);
+    async function sizes(input: Item[], limits: BatchLimits): Promise<number[]> {
+      const r = reader(input, limits);
+      const out: number[] = [];
+      for (let b = await r.next(); b !== undefined; b = await r.next()) out.push(b.indices.length);
+      return out;
+    }
+    expect(await sizes(sized(10, 3_000), { maxEntries: 500, maxBytes: 10_000 })).toEqual([3, 3, 3, 1]);
+    expect(await sizes(sized(10, 3_000), { maxEntries: 2, maxBytes: 10_000 })).toEqual([2, 2, 2, 2, 2]);
+    expect(await sizes(sized(3, 50_000), { maxBytes: 10_000 })).toEqual([1, 1, 1]);
+    // 600 rows of 600 KB: about 34 rows (20 MiB) per request instead of 500 (300 MB, which the server refuses)
+    const big = await sizes(sized(600, 600_000), {});
+    expect(Math.max(...big)).toBe(34);
+    expect(big.reduce((a, b) => a + b, 0)).toBe(600);
   });
 
   it('sends an entry larger than the cap alone (the server then rejects only that request)', async () => {
