@@ -175,12 +175,17 @@ export class Repository<T extends object> {
   /**
    * Rewrites the `@Denormalized` copies of `source` (e.g. a `Sensor` whose
    * location changed) in every row of this entity holding them: scans only
-   * those rows, writes only the copies that differ, in bulk; safe to re-run.
-   * A key layout that needs a full scan is refused unless `allowFullScan`.
+   * those rows, writes only the copies that differ, each row with one
+   * conditional write that never re-creates a deleted row nor overwrites a
+   * copy written after this call started (see docs/denormalization.md);
+   * safe to re-run. A key layout that needs a full scan is refused unless
+   * `allowFullScan`. Bounded by the `bulkWrite` deadline and `signal`.
    * @example `const { scanned, updated } = await readings.propagate(sensor, { onProgress: (p) => log(p) });`
    */
-  propagate(source: object, options?: PropagateOptions): Promise<PropagationProgress> {
-    return propagateCopies(this.#driver, this.schema, source, options);
+  propagate(source: object, options?: PropagateOptions & OperationOptions): Promise<PropagationProgress> {
+    const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, ...propagate } = options ?? {};
+    const timing = { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs };
+    return runOperation(this.#context, 'bulkWrite', `${this.schema.name}.propagate`, timing, (call) => propagateCopies(this.#driver, this.schema, source, propagate, call), { settleFirst: true });
   }
 
   /** What `propagate(source)` would scan, without reading or writing. @example `readings.planPropagation(sensor).groups[0].strategy.kind // 'prefix'` */
