@@ -11,8 +11,7 @@ import { ReadRowsCall } from './read-rows-call.js';
 import { requestReadRows, toReadRowsMessage } from './read-rows-rpc.js';
 import { clientReadRetryPolicy } from './read-retry.js';
 import { mutateManyRows, mutateOneRow } from './data-ops.js';
-import { openReadRows } from './read-stream.js';
-import type { ReadCounter } from './read-stream.js';
+import { openReadRows, OpenReads } from './read-stream.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { checkEmulatorHost } from './emulator-host.js';
 import { addFamily, callClient, createTableWithFamilies, dropFamily, dropTable, listTableIds, readFamilies, replaceFamilyGc } from './admin-ops.js';
@@ -68,7 +67,7 @@ export class GoogleCloudDriver implements BigtableDriver {
   readonly instanceId: string;
   readonly #instance: Instance;
   readonly #ownsClient: boolean;
-  readonly #reads: ReadCounter = { active: 0 };
+  readonly #reads = new OpenReads();
 
   /**
    * Wraps a client; {@link createGoogleCloudDriver} is the usual way to get a driver.
@@ -124,7 +123,15 @@ export class GoogleCloudDriver implements BigtableDriver {
     return dropTable(this.#instance, table);
   }
 
+  /**
+   * Cancels every read still open (its source then rejects with
+   * `OperationAbortedError`, as does any read pulled later), then closes the
+   * client when the driver created it. Without the cancel, an abandoned read
+   * keeps its gRPC call, and the process, alive: closing the client does not
+   * end calls in flight.
+   */
   async close(): Promise<void> {
+    this.#reads.closeAll('the driver was closed');
     if (this.#ownsClient) await callClient('close', () => this.bigtable.close());
   }
 
@@ -149,12 +156,13 @@ export class GoogleCloudDriver implements BigtableDriver {
     return mutateManyRows(this.table(table), mutations, call);
   }
 
-  readRows(request: ReadRowsRequest): RowSource<RowData> {
+  readRows(request: ReadRowsRequest, options?: CallOptions): RowSource<RowData> {
     const plan = planRead(request);
     const table = this.table(request.table);
     const { bigtable } = this;
-    const open = plan === undefined ? undefined : () => new ReadRowsCall(plan, (part, attempt) => requestReadRows(bigtable, toReadRowsMessage(part, table.name, bigtable.appProfileId), attempt), clientReadRetryPolicy(table.maxRetries));
-    return openReadRows(open, `readRows ${JSON.stringify(request.table)}`, this.#reads);
+    const operation = `readRows ${JSON.stringify(request.table)}`;
+    const open = plan === undefined ? undefined : () => new ReadRowsCall(plan, (part, attempt) => requestReadRows(bigtable, toReadRowsMessage(part, table.name, bigtable.appProfileId), attempt), clientReadRetryPolicy(table.maxRetries), options, operation);
+    return openReadRows(open, operation, this.#reads);
   }
 
   checkAndMutate(request: CheckAndMutateRequest): Promise<boolean> {

@@ -2,19 +2,56 @@ import type { RowData } from './driver.js';
 import type { BatchedRowSource } from '../scan/batch-source.js';
 import { withItemIterator } from '../scan/batch-source.js';
 import { DriverError } from '../errors/driver-error.js';
+import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
+import { DeadlineExceededError, OperationAbortedError } from '../errors/operation-errors.js';
 import type { RowFeed } from './read-rows-call.js';
 
+/** What {@link OpenReads} needs of a read: to fail it for good. */
+interface ClosableRead {
+  close(reason: string): void;
+}
+
 /**
- * Counts the read streams a driver has open (opened and not yet ended,
- * failed or cancelled).
+ * The read streams a driver has open (opened and not yet ended, failed or
+ * cancelled), so that closing the driver can end them: a read left open keeps
+ * its gRPC call, and the process, alive. After {@link OpenReads.closeAll}
+ * every open read and every read pulled later fails with
+ * `OperationAbortedError`.
  * @internal
  * @example
  * ```ts
- * const reads: ReadCounter = { active: 0 };
+ * const reads = new OpenReads();
+ * const source = openReadRows(open, 'readRows "t"', reads);
+ * reads.closeAll('the driver was closed');
  * ```
  */
-export interface ReadCounter {
-  active: number;
+export class OpenReads {
+  readonly #open = new Set<ClosableRead>();
+  #closedBecause: string | undefined;
+
+  /** How many reads are open. */
+  get active(): number {
+    return this.#open.size;
+  }
+
+  /** Why reads may no longer open, once {@link closeAll} ran. */
+  get closedBecause(): string | undefined {
+    return this.#closedBecause;
+  }
+
+  add(read: ClosableRead): void {
+    this.#open.add(read);
+  }
+
+  delete(read: ClosableRead): void {
+    this.#open.delete(read);
+  }
+
+  /** Fails every open read (cancelling its call) and every read pulled from now on, with `reason`. */
+  closeAll(reason: string): void {
+    this.#closedBecause ??= reason;
+    for (const read of [...this.#open]) read.close(reason);
+  }
 }
 
 /**
@@ -41,27 +78,30 @@ type Phase = 'idle' | 'open' | 'ended' | 'failed' | 'cancelled';
  * buffer bounded by {@link READ_BUFFER_LIMITS}, paused when the buffer is full
  * and resumed when the consumer takes it: one promise per batch instead of
  * several per row. Rows buffered before an error are delivered first, then
- * the error rejects as a `DriverError` with the gRPC code. `cancel()` aborts
- * the gRPC call and drops the buffer.
+ * the error rejects as a `DriverError` with the gRPC code, or as itself when
+ * it is a `DeadlineExceededError` (an attempt cut for silence or length on
+ * its last try); an abort or the total deadline rejects at once and drops the
+ * buffer. `cancel()` aborts the gRPC call
+ * and drops the buffer.
  * @internal
  */
-class ReadRowsBatches {
+class ReadRowsBatches implements ClosableRead {
   readonly #open: (() => RowFeed) | undefined;
   readonly #operation: string;
-  readonly #counter: ReadCounter;
+  readonly #reads: OpenReads;
   #phase: Phase = 'idle';
   #feed: RowFeed | undefined;
   #rows: RowData[] = [];
   #bytes = 0;
   #paused = false;
   #wakeScheduled = false;
-  #failure: DriverError | undefined;
+  #failure: BigtableMapperError | undefined;
   #wake: (() => void) | undefined;
 
-  constructor(open: (() => RowFeed) | undefined, operation: string, counter: ReadCounter) {
+  constructor(open: (() => RowFeed) | undefined, operation: string, reads: OpenReads) {
     this.#open = open;
     this.#operation = operation;
-    this.#counter = counter;
+    this.#reads = reads;
     if (open === undefined) this.#phase = 'ended';
   }
 
@@ -88,12 +128,24 @@ class ReadRowsBatches {
     this.#phase = 'cancelled';
     this.#rows = [];
     this.#bytes = 0;
-    if (wasOpen) this.#counter.active -= 1;
+    if (wasOpen) this.#reads.delete(this);
     this.#notify();
     if (wasOpen) this.#feed?.cancel();
   }
 
+  close(reason: string): void {
+    if (this.#phase !== 'open') return;
+    this.#fail(new OperationAbortedError(this.#operation, reason));
+    this.#feed?.cancel();
+  }
+
   #start(): void {
+    const closed = this.#reads.closedBecause;
+    if (closed !== undefined) {
+      this.#phase = 'failed';
+      this.#failure = new OperationAbortedError(this.#operation, closed);
+      throw this.#failure;
+    }
     const open = this.#open as () => RowFeed;
     let feed: RowFeed;
     try {
@@ -105,12 +157,12 @@ class ReadRowsBatches {
     }
     this.#feed = feed;
     this.#phase = 'open';
-    this.#counter.active += 1;
+    this.#reads.add(this);
     try {
       feed.start({
         row: (row, bytes) => this.#push(row, bytes),
         end: () => this.#finish('ended'),
-        fail: (error) => this.#fail(new DriverError(this.#operation, error)),
+        fail: (error) => this.#fail(error instanceof DeadlineExceededError || error instanceof OperationAbortedError ? error : new DriverError(this.#operation, error)),
       });
     } catch (err) {
       feed.cancel();
@@ -146,16 +198,20 @@ class ReadRowsBatches {
     });
   }
 
-  #fail(failure: DriverError): void {
+  #fail(failure: BigtableMapperError): void {
     if (this.#phase !== 'open') return;
     this.#failure = failure;
+    if (endsOperation(failure)) {
+      this.#rows = [];
+      this.#bytes = 0;
+    }
     this.#finish('failed');
   }
 
   #finish(phase: 'ended' | 'failed'): void {
     if (this.#phase !== 'open') return;
     this.#phase = phase;
-    this.#counter.active -= 1;
+    this.#reads.delete(this);
     this.#notify();
   }
 
@@ -173,11 +229,16 @@ class ReadRowsBatches {
  * @internal
  * @example
  * ```ts
- * const source = openReadRows(() => new ReadRowsCall(plan, openAttempt, retryPolicy), 'readRows "t"', counter);
+ * const source = openReadRows(() => new ReadRowsCall(plan, openAttempt, retryPolicy), 'readRows "t"', reads);
  * for await (const row of source) if (enough(row)) break; // return() cancels the read
  * ```
  */
-export function openReadRows(open: (() => RowFeed) | undefined, operation: string, counter: ReadCounter): BatchedRowSource<RowData> {
-  const batches = new ReadRowsBatches(open, operation, counter);
+export function openReadRows(open: (() => RowFeed) | undefined, operation: string, reads: OpenReads): BatchedRowSource<RowData> {
+  const batches = new ReadRowsBatches(open, operation, reads);
   return withItemIterator({ nextBatch: () => batches.nextBatch(), cancel: () => batches.cancel() });
+}
+
+/** An abort or the total deadline: the operation is over, so its error is final and buffered rows are not worth delivering. */
+function endsOperation(error: unknown): error is BigtableMapperError {
+  return error instanceof OperationAbortedError || (error instanceof DeadlineExceededError && error.kind === 'total');
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DriverError } from '../../../src/errors/driver-error.js';
-import { openReadRows, READ_BUFFER_LIMITS, type ReadCounter } from '../../../src/driver/read-stream.js';
+import { openReadRows, OpenReads, READ_BUFFER_LIMITS } from '../../../src/driver/read-stream.js';
+import type { CallOptions } from '../../../src/driver/driver.js';
+import { DeadlineExceededError, OperationAbortedError } from '../../../src/errors/operation-errors.js';
 import { ReadRowsCall, type ReadRetryPolicy } from '../../../src/driver/read-rows-call.js';
 import { planRead } from '../../../src/driver/read-plan.js';
 import { fakeAttempt, fakeRows, responseOf } from '../../support/fake-read-attempt.js';
@@ -8,11 +10,11 @@ import { fakeAttempt, fakeRows, responseOf } from '../../support/fake-read-attem
 const noRetry: ReadRetryPolicy = { maxRetries: 0, isRetryable: () => false, delayMs: () => 0 };
 
 /** One fake RPC attempt behind the real {@link ReadRowsCall}: what `openReadRows` gets from the driver. */
-function fakeRead() {
+function fakeRead(call: CallOptions = {}) {
   const fake = fakeAttempt();
   const plan = planRead({ table: 't' });
   if (plan === undefined) throw new Error('a whole-table read has a plan');
-  return { ...fake, open: () => new ReadRowsCall(plan, () => fake.attempt, noRetry) };
+  return { ...fake, open: () => new ReadRowsCall(plan, () => fake.attempt, noRetry, call, 'readRows "t"') };
 }
 
 const row = (i: number, valueBytes = 4) => responseOf(fakeRows(i, 1, valueBytes));
@@ -21,7 +23,7 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 describe('openReadRows (the driver read source)', () => {
   it('hands over the rows that arrived in one turn of the event loop as one batch, and ends after the stream ended', async () => {
     const { stream, open } = fakeRead();
-    const counter: ReadCounter = { active: 0 };
+    const counter = new OpenReads();
     const source = openReadRows(open, 'readRows "t"', counter);
     const first = source.nextBatch();
     expect(counter.active).toBe(1);
@@ -40,7 +42,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('pauses the stream once the buffer reaches its row limit and resumes it when the consumer takes the batch', async () => {
     const { stream, open } = fakeRead();
-    const source = openReadRows(open, 'readRows "t"', { active: 0 });
+    const source = openReadRows(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     const total = READ_BUFFER_LIMITS.rows * 2 + 10;
     let written = 0;
@@ -68,7 +70,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('pauses once about READ_BUFFER_LIMITS.bytes of values are buffered, whatever the row count', async () => {
     const { stream, open } = fakeRead();
-    const source = openReadRows(open, 'readRows "t"', { active: 0 });
+    const source = openReadRows(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     const big = Math.ceil(READ_BUFFER_LIMITS.bytes / 4);
     for (let i = 0; i < 6; i++) stream.write(row(i, big));
@@ -81,7 +83,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('delivers the rows received before an error, then rejects with a DriverError', async () => {
     const { stream, open } = fakeRead();
-    const counter: ReadCounter = { active: 0 };
+    const counter = new OpenReads();
     const source = openReadRows(open, 'readRows "t"', counter);
     const first = source.nextBatch();
     stream.write(row(0));
@@ -100,7 +102,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('cancel() aborts the gRPC call, destroys the stream and resolves a pending read with undefined', async () => {
     const { calls, open } = fakeRead();
-    const counter: ReadCounter = { active: 0 };
+    const counter = new OpenReads();
     const source = openReadRows(open, 'readRows "t"', counter);
     const pending = source.nextBatch();
     expect(await Promise.race([pending, tick().then(() => 'pending')])).toBe('pending');
@@ -116,7 +118,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('cancel() drops rows received but not yet handed over', async () => {
     const { stream, open } = fakeRead();
-    const source = openReadRows(open, 'readRows "t"', { active: 0 });
+    const source = openReadRows(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     stream.write(row(0));
     await first;
@@ -128,7 +130,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('a stream closed without an end or an error fails the read instead of leaving it pending', async () => {
     const { stream, open } = fakeRead();
-    const counter: ReadCounter = { active: 0 };
+    const counter = new OpenReads();
     const source = openReadRows(open, 'readRows "t"', counter);
     const first = source.nextBatch();
     stream.destroy();
@@ -138,11 +140,91 @@ describe('openReadRows (the driver read source)', () => {
 
   it('chunks that break the protocol fail the read with a DriverError and abort the call', async () => {
     const { stream, calls, open } = fakeRead();
-    const source = openReadRows(open, 'readRows "t"', { active: 0 });
+    const source = openReadRows(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     stream.write({ chunks: [{ rowKey: Buffer.from('k'), familyName: { value: 'f' }, qualifier: { value: Buffer.from('q') }, value: Buffer.from('v'), valueSize: 3, commitRow: true }] });
     await expect(first).rejects.toThrow(/readRows "t" failed: invalid ReadRows response: a chunk with valueSize set cannot commit its row/);
     await expect(first).rejects.toBeInstanceOf(DriverError);
     expect(calls.abort).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('openReadRows: abort, deadline and close', () => {
+  it('an aborted signal rejects the pending pull at once with OperationAbortedError, not a DriverError', async () => {
+    const controller = new AbortController();
+    const { calls, open } = fakeRead({ signal: controller.signal });
+    const reads = new OpenReads();
+    const source = openReadRows(open, 'readRows "t"', reads);
+    const pending = source.nextBatch();
+    await tick();
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(OperationAbortedError);
+    expect(calls.abort).toBeGreaterThanOrEqual(1);
+    expect(reads.active).toBe(0);
+  });
+
+  it('an abort drops the rows buffered for the consumer: the next pull rejects', async () => {
+    const controller = new AbortController();
+    const { stream, open } = fakeRead({ signal: controller.signal });
+    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    const first = source.nextBatch();
+    stream.write(row(0));
+    await first;
+    stream.write(row(1));
+    await tick();
+    controller.abort();
+    await expect(source.nextBatch()).rejects.toBeInstanceOf(OperationAbortedError);
+  });
+
+  it('an idle attempt with no retry left rejects with DeadlineExceededError itself, after the rows buffered before it', async () => {
+    const { stream, open } = fakeRead({ idleTimeoutMs: 50 });
+    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    const first = source.nextBatch();
+    stream.write(row(0));
+    expect((await first)?.length).toBe(1);
+    const failure = await source.nextBatch().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(DeadlineExceededError);
+    expect(failure).toMatchObject({ kind: 'idle' });
+  });
+
+  it('a read whose deadline passed rejects with DeadlineExceededError itself', async () => {
+    const { open } = fakeRead({ deadline: Date.now() - 1 });
+    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    await expect(source.nextBatch()).rejects.toBeInstanceOf(DeadlineExceededError);
+  });
+
+  it('closeAll() fails every open read with OperationAbortedError naming it and cancels its call; reads opened later fail at once', async () => {
+    const reads = new OpenReads();
+    const one = fakeRead();
+    const two = fakeRead();
+    const first = openReadRows(one.open, 'readRows "a"', reads);
+    const second = openReadRows(two.open, 'readRows "b"', reads);
+    const pending = first.nextBatch();
+    two.stream.write(row(0));
+    expect((await second.nextBatch())?.length).toBe(1);
+    expect(reads.active).toBe(2);
+    reads.closeAll('the driver was closed');
+    expect(reads.active).toBe(0);
+    const failure = await pending.catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OperationAbortedError);
+    expect((failure as OperationAbortedError).operation).toBe('readRows "a"');
+    expect((failure as Error).message).toMatch(/the driver was closed/);
+    await expect(second.nextBatch()).rejects.toBeInstanceOf(OperationAbortedError);
+    expect(one.calls.abort).toBeGreaterThanOrEqual(1);
+    expect(two.calls.abort).toBeGreaterThanOrEqual(1);
+    const late = fakeRead();
+    const third = openReadRows(late.open, 'readRows "c"', reads);
+    await expect(third.nextBatch()).rejects.toBeInstanceOf(OperationAbortedError);
+    expect(late.calls.abort).toBe(0);
+  });
+
+  it('closeAll() leaves a source cancelled or never pulled alone: cancelled ends, unpulled fails on its first pull', async () => {
+    const reads = new OpenReads();
+    const cancelled = openReadRows(fakeRead().open, 'readRows "a"', reads);
+    cancelled.cancel();
+    const unpulled = openReadRows(fakeRead().open, 'readRows "b"', reads);
+    reads.closeAll('the driver was closed');
+    expect(await cancelled.nextBatch()).toBeUndefined();
+    await expect(unpulled.nextBatch()).rejects.toBeInstanceOf(OperationAbortedError);
   });
 });
