@@ -25,6 +25,13 @@ interface FamilyRead {
  * same cap and no age bound, the filter is that cap alone. Hydration decodes
  * declared columns only and applies each column's own version count and GC.
  *
+ * A `select` never hides a row: when some declared column is left out, the
+ * filter is a condition whose test is the selection. A row with a selected
+ * cell gets exactly the selection; a row without one gets its
+ * {@link presenceFilter} cells (value-stripped, outside the selection or
+ * condemned by GC, so hydration ignores them) and hydrates with every
+ * selected column `undefined`.
+ *
  * @example
  * ```ts
  * planReadFilter(schema, resolveRead(schema, { select: ['temperature'] }), Date.now() * 1000);
@@ -32,7 +39,36 @@ interface FamilyRead {
  * @internal
  */
 export function planReadFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: number): RowFilter {
-  if (read.columns.length === 0) return { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] };
+  if (read.columns.length === 0) return presenceFilter(schema, nowMicros);
+  const selection = selectionFilter(schema, read, nowMicros);
+  const everyColumn = schema.columns.every((c) => read.columns.includes(c));
+  return everyColumn ? selection : { kind: 'condition', test: selection, pass: selection, fail: presenceFilter(schema, nowMicros) };
+}
+
+/**
+ * One value-stripped cell per column of a row that has a live cell: what
+ * shows that a row exists. Families with a GC age bound only count cells
+ * inside it, so a row whose cells have all expired stays hidden, as a full
+ * read hides it.
+ * @internal
+ * @example
+ * ```ts
+ * presenceFilter(schema, Date.now() * 1000); // { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] }
+ * ```
+ */
+export function presenceFilter(schema: EntitySchema, nowMicros: number): RowFilter {
+  const strip: RowFilter[] = [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }];
+  if (schema.families.every((f) => ageBound(schema, f.name, nowMicros) === undefined)) return { kind: 'chain', filters: strip };
+  const perFamily = schema.families.map((f): RowFilter => {
+    const start = ageBound(schema, f.name, nowMicros);
+    const age: RowFilter[] = start === undefined ? [] : [{ kind: 'timestampRange', startMicros: start, endMicros: undefined }];
+    return { kind: 'chain', filters: [{ kind: 'family', name: f.name }, ...age, ...strip] };
+  });
+  return perFamily.length === 1 ? (perFamily[0] as RowFilter) : { kind: 'interleave', filters: perFamily };
+}
+
+/** The selected columns, their versions and GC bounds. */
+function selectionFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: number): RowFilter {
   const families = familyReads(schema, read);
   const chains = families.flatMap((f) => familyChains(schema, f, nowMicros));
   const caps = new Set(families.map((f) => capOf(schema, f.family, f.versions, nowMicros)));

@@ -84,6 +84,40 @@ describe('findOne with select', () => {
   });
 });
 
+describe('select never hides a row', () => {
+  const key = { sensorId: 'sparse', ts: TS };
+
+  beforeAll(async () => {
+    await readings.save(Object.assign(new E.Reading(), { ...key, location: 'cellar' }));
+  });
+
+  it('findOne and findMany return an existing row that has none of the selected columns', async () => {
+    const found = await readings.findOne(key, { select: ['humidity'] });
+    expect(found).toBeInstanceOf(E.Reading);
+    expect(found!.sensorId).toBe('sparse');
+    expect(found!.humidity).toBeUndefined();
+    expect(found!.location).toBeUndefined();
+    const many = await readings.findMany([key, { sensorId: 'absent', ts: TS }], { select: ['humidity', 'temperature'] });
+    expect(many.map((r) => r?.sensorId)).toEqual(['sparse', undefined]);
+  });
+
+  it('scans and pages with select keep rows without the selected columns', async () => {
+    const scanned: Reading[] = [];
+    for await (const r of readings.iterate({ where: { sensorId: 'sparse' }, select: ['humidity'] })) scanned.push(r);
+    expect(scanned.map((r) => [r.sensorId, r.humidity, r.location])).toEqual([['sparse', undefined, undefined]]);
+    const page = await readings.page({ where: { sensorId: 'sparse' }, select: ['tags'], limit: 5 });
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]!.tags).toBeUndefined();
+  });
+
+  it('rows that hold a selected column still read only that column', async () => {
+    const from = record.rowsRead.length;
+    const found = await readings.findOne({ sensorId: 'sel', ts: TS }, { select: ['humidity'] });
+    expect(found!.humidity).toBe(0.4);
+    expect(columnsReturned(from)).toEqual(['m:humidity']);
+  });
+});
+
 describe('versions', () => {
   const key = { sensorId: 'ver', ts: TS };
   // Five versions, written out of order, with explicit timestamps.

@@ -38,6 +38,21 @@ const family = (name: string): RowFilter => ({ kind: 'family', name });
 const qualifiers = (...names: string[]): RowFilter => ({ kind: 'qualifiers', names });
 const cells = (limit: number): RowFilter => ({ kind: 'cellsPerColumn', limit });
 const since = (startMicros: number): RowFilter => ({ kind: 'timestampRange', startMicros, endMicros: undefined });
+const strip: RowFilter = { kind: 'stripValue' };
+/** One stripped cell per column of a row with a live cell: shows that a row exists. */
+const anyCell = chain(cells(1), strip);
+const sensorPresence = (dayAgo = ONE_DAY_AGO, hourAgo = ONE_HOUR_AGO): RowFilter => ({
+  kind: 'interleave',
+  filters: [
+    chain(family('m'), cells(1), strip),
+    chain(family('logs'), since(dayAgo), cells(1), strip),
+    chain(family('u'), since(hourAgo), cells(1), strip),
+    chain(family('i'), cells(1), strip),
+    chain(family('plain'), cells(1), strip),
+  ],
+});
+/** A partial select: the selection for rows that hold a selected cell, else the presence cells (so no row is hidden). */
+const orRow = (selection: RowFilter, presence: RowFilter = sensorPresence()): RowFilter => ({ kind: 'condition', test: selection, pass: selection, fail: presence });
 
 describe('resolveRead', () => {
   it('reads every column, versioned ones at their declared count', () => {
@@ -79,10 +94,12 @@ describe('planReadFilter', () => {
   });
 
   it('lists qualifiers only for a partly selected family, one chain per version count', () => {
-    expect(filterOf({ select: ['temp', 'name'] })).toEqual({
-      kind: 'interleave',
-      filters: [chain(family('m'), qualifiers('temp'), cells(3)), chain(family('m'), qualifiers('name'), cells(1))],
-    });
+    expect(filterOf({ select: ['temp', 'name'] })).toEqual(
+      orRow({
+        kind: 'interleave',
+        filters: [chain(family('m'), qualifiers('temp'), cells(3)), chain(family('m'), qualifiers('name'), cells(1))],
+      }),
+    );
   });
 
   it('sends only a version cap when every family is read whole with the same cap and no age bound', () => {
@@ -96,17 +113,17 @@ describe('planReadFilter', () => {
     }
     const plain = compileEntity(Plain);
     expect(planReadFilter(plain, resolveRead(plain), NOW_MICROS)).toEqual(cells(1));
-    expect(planReadFilter(plain, resolveRead(plain, { select: ['x'] }), NOW_MICROS)).toEqual(chain(family('a'), cells(1)));
+    expect(planReadFilter(plain, resolveRead(plain, { select: ['x'] }), NOW_MICROS)).toEqual(orRow(chain(family('a'), cells(1)), anyCell));
   });
 
   it('shares one chain between columns of a family that read the same number of versions', () => {
-    expect(filterOf({ select: ['temp', 'name'], versions: 1 })).toEqual(chain(family('m'), qualifiers('temp', 'name'), cells(1)));
-    expect(filterOf({ select: ['temp', 'hum'], versions: 2 })).toEqual(chain(family('m'), qualifiers('temp', 'hum'), cells(2)));
+    expect(filterOf({ select: ['temp', 'name'], versions: 1 })).toEqual(orRow(chain(family('m'), qualifiers('temp', 'name'), cells(1))));
+    expect(filterOf({ select: ['temp', 'hum'], versions: 2 })).toEqual(orRow(chain(family('m'), qualifiers('temp', 'hum'), cells(2))));
   });
 
   it('caps versions at maxVersions of the family', () => {
-    expect(filterOf({ select: ['temp'], versions: 4 })).toEqual(chain(family('m'), qualifiers('temp'), cells(3)));
-    expect(filterOf({ select: ['temp'], versions: 2 })).toEqual(chain(family('m'), qualifiers('temp'), cells(2)));
+    expect(filterOf({ select: ['temp'], versions: 4 })).toEqual(orRow(chain(family('m'), qualifiers('temp'), cells(3))));
+    expect(filterOf({ select: ['temp'], versions: 2 })).toEqual(orRow(chain(family('m'), qualifiers('temp'), cells(2))));
   });
 
   it('uses the column qualifier, not the property name', () => {
@@ -118,17 +135,25 @@ describe('planReadFilter', () => {
       @Column({ family: 'f', type: 'string' }) other?: string;
     }
     const renamed = compileEntity(Renamed);
-    expect(planReadFilter(renamed, resolveRead(renamed, { select: ['plainText'] }), NOW_MICROS)).toEqual(chain(family('f'), qualifiers('p'), cells(1)));
+    expect(planReadFilter(renamed, resolveRead(renamed, { select: ['plainText'] }), NOW_MICROS)).toEqual(orRow(chain(family('f'), qualifiers('p'), cells(1)), anyCell));
   });
 
   it('floors the maxAge cutoff to whole milliseconds', () => {
-    expect(filterOf({ select: ['log'] }, NOW_MICROS + 123)).toEqual(chain(family('logs'), since(ONE_DAY_AGO), cells(10)));
-    expect(filterOf({ select: ['log'] }, NOW_MICROS + 1999)).toEqual(chain(family('logs'), since(ONE_DAY_AGO + 1000), cells(10)));
+    expect(filterOf({ select: ['log'] }, NOW_MICROS + 123)).toEqual(orRow(chain(family('logs'), since(ONE_DAY_AGO), cells(10))));
+    expect(filterOf({ select: ['log'] }, NOW_MICROS + 1999)).toEqual(orRow(chain(family('logs'), since(ONE_DAY_AGO + 1000), cells(10)), sensorPresence(ONE_DAY_AGO + 1000, ONE_HOUR_AGO + 1000)));
   });
 
-  it('reads only row existence when no column is selected', () => {
-    expect(filterOf({ select: ['id'] })).toEqual(chain(cells(1), { kind: 'stripValue' }));
-    expect(filterOf({ select: [] })).toEqual(chain(cells(1), { kind: 'stripValue' }));
+  it('reads only row existence when no column is selected (live cells only)', () => {
+    expect(filterOf({ select: ['id'] })).toEqual(sensorPresence());
+    expect(filterOf({ select: [] })).toEqual(sensorPresence());
+    @Entity({ table: 'no-gc' })
+    @Family('f')
+    class NoGc {
+      @KeyPart(0, { type: 'string' }) id!: string;
+      @Column({ family: 'f', type: 'string' }) x?: string;
+    }
+    const noGc = compileEntity(NoGc);
+    expect(planReadFilter(noGc, resolveRead(noGc, { select: ['id'] }), NOW_MICROS)).toEqual(anyCell);
   });
 
   it('makes the scan scope depend on the versions actually read', () => {
@@ -139,6 +164,6 @@ describe('planReadFilter', () => {
   });
 
   it('is the filter planScan puts in the plan', () => {
-    expect(planScan(schema, { select: ['hits'], versions: 3 }, NOW_MICROS).filter).toEqual(chain(family('u'), since(ONE_HOUR_AGO), cells(2)));
+    expect(planScan(schema, { select: ['hits'], versions: 3 }, NOW_MICROS).filter).toEqual(orRow(chain(family('u'), since(ONE_HOUR_AGO), cells(2))));
   });
 });
