@@ -5,6 +5,7 @@ import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { planScan } from '../../../src/scan/plan-scan.js';
 import { KeyPartRange, range } from '../../../src/scan/key-part-range.js';
 import type { ScanQuery } from '../../../src/scan/scan-query.js';
+import { encodeCursor } from '../../../src/scan/cursor.js';
 
 @Entity({ table: 'orders' })
 @Family('d')
@@ -78,5 +79,39 @@ describe('scan options are validated with ValidationError', () => {
     ['where', { where: [] }],
   ])('%s: %j', (_name, query) => {
     expect(() => plan(query)).toThrow(ValidationError);
+  });
+});
+
+describe('forged cursors cannot read outside the query', () => {
+  const within = (key: Buffer, original: ReturnType<typeof plan>['sources'][number]['range']): boolean =>
+    Buffer.compare(key, original.start.key) >= 0 && (original.end === undefined || Buffer.compare(key, original.end.key) <= 0);
+
+  it.each([
+    ['before the range (another tenant)', 'a#2024-01-01T00:00:00.000Z'],
+    ['after the range', 'z#2024-01-01T00:00:00.000Z'],
+    ['inside the range', 't1#2024-01-01T00:00:00.000Z'],
+    ['empty', ''],
+  ])('an ordered cursor whose key is %s stays inside the tenant', (_label, lastKey) => {
+    const base = plan({ where: { tenantId: 't1' } });
+    const original = base.sources[0]!.range;
+    const forged = encodeCursor({ kind: 'ordered', lastKey: Buffer.from(lastKey), scope: base.scope });
+    for (const source of plan({ where: { tenantId: 't1' }, cursor: forged }).sources) {
+      expect(within(source.range.start.key, original)).toBe(true);
+      expect(source.range.end).toEqual(original.end);
+    }
+  });
+
+  it('an unordered cursor pointing into another tenant reads the query range only', () => {
+    const base = plan({ where: { tenantId: 't1' }, order: 'none' });
+    const original = base.sources[0]!.range;
+    const forged = encodeCursor({ kind: 'unordered', sources: [{ lastKey: Buffer.from('a'), finished: false }], scope: base.scope });
+    const [source] = plan({ where: { tenantId: 't1' }, order: 'none', cursor: forged }).sources;
+    expect(source?.range).toEqual(original);
+  });
+
+  it("a cursor of another tenant's query is rejected", () => {
+    const other = plan({ where: { tenantId: 't2' } });
+    const cursor = encodeCursor({ kind: 'ordered', lastKey: Buffer.from('t2#x'), scope: other.scope });
+    expect(() => plan({ where: { tenantId: 't1' }, cursor })).toThrow(ValidationError);
   });
 });
