@@ -108,7 +108,9 @@ function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {
  * credentials and project id) with the client's own retries off: the
  * entries go as they are (raw, pre-built: the client's deep copy passes
  * them by reference), `attempt` in the `bigtable-attempt` header as the
- * client sends it.
+ * client sends it. `retryOpts.currentRetryAttempt` stays 0: retry-request
+ * delays the first request of a stream by a backoff of its own when it is
+ * above 0 (and its timer then fails on a stream already cancelled).
  */
 function attemptOpener(table: Table): (entries: readonly RawEntry[], attempt: number) => MutateAttemptStream {
   const { bigtable } = table;
@@ -120,6 +122,6 @@ function attemptOpener(table: Table): (entries: readonly RawEntry[], attempt: nu
       method: 'mutateRows',
       reqOpts: { ...base, entries },
       gaxOpts: { otherArgs: { headers: { 'bigtable-attempt': attempt } } },
-      retryOpts: { currentRetryAttempt: attempt, noResponseRetries: 0, shouldRetryFn: () => false },
+      retryOpts: { currentRetryAttempt: 0, noResponseRetries: 0, shouldRetryFn: () => false },
     }) as unknown as MutateAttemptStream;
 }

@@ -21,6 +21,8 @@ export interface FakeMutateRequest {
   readonly keys: string[];
   /** The `bigtable-attempt` header, when sent. */
   readonly attemptHeader: unknown;
+  /** `retryOpts.currentRetryAttempt`: retry-request delays a stream's first request when it is above 0. */
+  readonly retryRequestAttempt?: unknown;
   /** How many times the attempt's stream was aborted. */
   aborts: number;
 }
@@ -56,10 +58,10 @@ export function fakeMutateAttempt(keys: readonly string[], reply: FakeAttemptRep
 export function fakeMutateRowsClient(reply: FakeMutateRpc['reply'] = (keys) => ({ statuses: keys.map(() => 0) })): { bigtable: Bigtable; table: Table; rpc: FakeMutateRpc } {
   const bigtable = new Bigtable({ projectId: 'p', apiEndpoint: '127.0.0.1:1' });
   const rpc: FakeMutateRpc = { requests: [], reply };
-  bigtable.request = ((config: { method: string; reqOpts: { entries: { rowKey: Buffer }[] }; gaxOpts?: { otherArgs?: { headers?: Record<string, unknown> } } }) => {
+  bigtable.request = ((config: { method: string; reqOpts: { entries: { rowKey: Buffer }[] }; gaxOpts?: { otherArgs?: { headers?: Record<string, unknown> } }; retryOpts?: { currentRetryAttempt?: unknown } }) => {
     if (config.method !== 'mutateRows') throw new Error(`the fake client only answers mutateRows, not ${config.method}`);
     const keys = config.reqOpts.entries.map((entry) => entry.rowKey.toString());
-    const request: FakeMutateRequest = { keys, attemptHeader: config.gaxOpts?.otherArgs?.headers?.['bigtable-attempt'], aborts: 0 };
+    const request: FakeMutateRequest = { keys, attemptHeader: config.gaxOpts?.otherArgs?.headers?.['bigtable-attempt'], retryRequestAttempt: config.retryOpts?.currentRetryAttempt, aborts: 0 };
     rpc.requests.push(request);
     return fakeMutateAttempt(keys, rpc.reply(keys, rpc.requests.length - 1), request);
   }) as unknown as typeof bigtable.request;
