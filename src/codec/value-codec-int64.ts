@@ -30,12 +30,16 @@ function readSafeInt64(ctx: ValueCodecContext, bytes: Buffer, type: string): num
 
 /**
  * `int` cells: 8-byte big-endian signed int64, the layout of Bigtable
- * ReadModifyWrite increments. Encodes safe-integer numbers; a stored value
- * outside the safe range fails to decode instead of losing precision.
+ * ReadModifyWrite increments. Encodes safe-integer numbers. A stored value
+ * outside the safe range (only increments can put one there) decodes to its
+ * exact `bigint` rather than failing the read or losing precision: one such
+ * counter never makes a scan of other rows fail. Declare the column
+ * `'bigint'` when counts can pass 2^53.
  *
  * @example
  * ```ts
  * createIntValueCodec(ctx).encode(-1); // <Buffer ff ff ff ff ff ff ff ff>
+ * createIntValueCodec(ctx).decode(Buffer.from('0020000000000001', 'hex')); // 9007199254740993n
  * ```
  * @internal
  */
@@ -49,10 +53,7 @@ export function createIntValueCodec(ctx: ValueCodecContext): ValueCodec {
       return safeInt64Bytes(value);
     },
     decode(bytes: Buffer): unknown {
-      const value = readSafeInt64(ctx, bytes, 'int');
-      if (value !== undefined) return value;
-      const n = readInt64(ctx, bytes, 'int');
-      throw valueError(ctx, bytes, `is not a valid stored int value: ${n} is beyond the safe integer range. Fix: declare the column with type 'bigint'`);
+      return readSafeInt64(ctx, bytes, 'int') ?? readInt64(ctx, bytes, 'int');
     },
   } as const);
 }

@@ -1,28 +1,58 @@
 import { encodeRowKey } from '../codec/physical-key.js';
-import type { BigtableDriver } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions } from '../driver/driver.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { asRecord } from '../mutation/compile-save.js';
 import { ownCells } from '../scan/own-cells.js';
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
 /**
- * Atomically adds `by` to an `int` counter column (ReadModifyWriteRow; a
- * missing cell counts as 0) and returns the new value. Never retried, since an
- * increment is not idempotent.
+ * Atomically adds `by` to a counter column (ReadModifyWriteRow; a missing
+ * cell counts as 0) and returns the new value. Counters are `int` or `bigint`
+ * columns (both stored as the int64 the server increments). Never retried,
+ * since an increment is not idempotent. `call` bounds and cancels the request.
+ *
+ * Everything that can be wrong is checked before sending; once the server has
+ * applied the increment, decoding its answer never rejects: a `bigint` column returns the
+ * exact `bigint`; an `int` column returns a `number` while the value is a safe
+ * integer and the exact `bigint` once it leaves ±2^53 (reads of that row give
+ * the same `bigint`, see the `int` codec).
  * @internal
  */
-export async function incrementColumn<T>(driver: BigtableDriver, schema: EntitySchema<T>, key: Record<string, unknown>, field: string, by: number | bigint): Promise<number> {
-  const column = schema.columnsByProperty[field];
-  if (column === undefined || column.type !== 'int') {
-    const counters = schema.columns.filter((c) => c.type === 'int').map((c) => c.property);
-    throw new ValidationError(`${schema.name}.${field}: increment needs an 'int' column. Fix: ${counters.length > 0 ? `increment one of ${counters.join(', ')}` : "declare the counter with @Column({ family, type: 'int' })"}`, { entity: schema.name, property: field });
+export async function incrementColumn<T>(
+  driver: BigtableDriver,
+  schema: EntitySchema<T>,
+  key: Record<string, unknown>,
+  field: string,
+  by: number | bigint,
+  call?: CallOptions,
+): Promise<number | bigint> {
+  const column = typeof field === 'string' && Object.hasOwn(schema.columnsByProperty, field) ? schema.columnsByProperty[field] : undefined;
+  if (column === undefined || (column.type !== 'int' && column.type !== 'bigint')) {
+    const counters = schema.columns.filter((c) => c.type === 'int' || c.type === 'bigint').map((c) => c.property);
+    throw new ValidationError(
+      `${schema.name}.${String(field)}: increment needs an 'int' or 'bigint' column. Fix: ${counters.length > 0 ? `increment one of ${counters.join(', ')}` : "declare the counter with @Column({ family, type: 'int' })"}`,
+      { entity: schema.name, property: String(field) },
+    );
   }
-  if (!(typeof by === 'bigint' || Number.isSafeInteger(by))) {
-    throw new ValidationError(`${schema.name}.${field}: increment amount ${String(by)} must be a safe integer or a bigint. Fix: pass a whole number`, { entity: schema.name, property: field });
-  }
+  const amount = checkAmount(schema.name, field, by);
   const { key: rowKey } = encodeRowKey(schema, asRecord(schema, key));
-  const row = await driver.increment(schema.table, rowKey, [{ family: column.family, qualifier: column.qualifier, amount: BigInt(by) }]);
+  const row = await driver.increment(schema.table, rowKey, [{ family: column.family, qualifier: column.qualifier, amount }], call);
   const cell = ownCells(row, column.family, column.qualifier)?.[0];
-  if (cell === undefined) throw new ValidationError(`${schema.name}.${field}: the server returned no cell for the increment`, { entity: schema.name, property: field });
-  return column.codec.decode(cell.value) as number;
+  if (cell === undefined || cell.value.length !== 8) {
+    throw new ValidationError(`${schema.name}.${field}: the server applied the increment but returned no int64 cell, so the new value is unknown. Fix: read the row to get it`, { entity: schema.name, property: field });
+  }
+  const value = cell.value.readBigInt64BE();
+  if (column.type === 'bigint') return value;
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+function checkAmount(entity: string, field: string, by: unknown): bigint {
+  if ((typeof by === 'number' && Number.isSafeInteger(by)) || (typeof by === 'bigint' && by >= INT64_MIN && by <= INT64_MAX)) return BigInt(by);
+  throw new ValidationError(`${entity}.${field}: increment amount ${typeof by === 'bigint' ? `${by}n` : String(by)} must be a safe integer or a bigint in the signed 64-bit range. Fix: pass a whole number`, {
+    entity,
+    property: field,
+  });
 }
