@@ -1,5 +1,6 @@
-import type { BigtableDriver, CallOptions } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions, RowMutationFailure } from '../driver/driver.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
+import { DeadlineExceededError } from '../errors/operation-errors.js';
 import type { WriteFailure } from '../errors/partial-write-error.js';
 import { abortError } from '../util/operation-signal.js';
 import { takeMutations, type WriteBatchReader } from './write-batches.js';
@@ -11,13 +12,14 @@ import { takeMutations, type WriteBatchReader } from './write-batches.js';
  * `onFailure` with its input index, entity, row key and gRPC code;
  * `onWritten(n)` follows every call with the rows it persisted.
  *
- * Every call gets `call` (the driver cancels it when `call.signal` aborts and
- * bounds it by the deadline). The write stops early when the input throws or
- * the signal aborts: no further batch is read or sent, the calls in flight
- * settle (a cancelled call's rows go to `onFailure`), and then it rejects
- * with the input's error or the signal's typed error. The rows read but
- * never sent are then in `reader.dropped`; an abort that left nothing unsent
- * or cancelled is no stop.
+ * Every call gets `call` (the driver cancels it when `call.signal` aborts
+ * and bounds it by the deadline). The write stops early when the input
+ * throws, the signal aborts or the deadline passes: no further batch is read
+ * or sent, the calls in flight settle (a cancelled call's rows go to
+ * `onFailure`), and then it rejects with the input's error, the signal's
+ * typed error or a `DeadlineExceededError`. The rows read but never sent are
+ * then in `reader.dropped`. An abort or deadline that left nothing unsent or
+ * cancelled is no stop.
  * @internal
  * @example
  * ```ts
@@ -34,11 +36,19 @@ export async function sendBatches<T>(
   call?: CallOptions,
 ): Promise<void> {
   const signal = call?.signal;
+  const deadline = call?.deadline;
+  const startedAt = Date.now();
   const aborted = (): boolean => signal?.aborted === true;
+  // The deadline is checked as well as the signal: a call cut at the deadline can settle before the signal's timer fires.
+  const stopped = (): boolean => aborted() || (deadline !== undefined && Date.now() >= deadline);
   let inputError: { error: unknown } | undefined;
   let cancelled = false;
   async function worker(): Promise<void> {
     for (;;) {
+      if (stopped()) {
+        reader.stop();
+        return;
+      }
       let batch;
       try {
         batch = await reader.next();
@@ -47,17 +57,19 @@ export async function sendBatches<T>(
         return;
       }
       if (batch === undefined) return;
-      if (aborted()) {
+      if (stopped()) {
         reader.drop(batch);
+        reader.stop();
         return;
       }
       const { indices, entities, rowKeys } = batch;
       try {
-        const failed = await driver.mutateRows(table, takeMutations(batch), call);
-        for (const f of failed) onFailure({ index: indices[f.index] as number, entity: entities[f.index] as T, rowKey: rowKeys[f.index] as string, grpcCode: f.grpcCode, message: f.message });
+        const failed: readonly (RowMutationFailure & { readonly cause?: unknown })[] = await driver.mutateRows(table, takeMutations(batch), call);
+        if (failed.length > 0 && stopped()) cancelled = true;
+        for (const f of failed) onFailure({ index: indices[f.index] as number, entity: entities[f.index] as T, rowKey: rowKeys[f.index] as string, grpcCode: f.grpcCode, message: f.message, ...(f.cause === undefined ? {} : { cause: f.cause }) });
         onWritten(indices.length - failed.length);
       } catch (err) {
-        if (aborted()) cancelled = true;
+        if (stopped()) cancelled = true;
         const grpcCode = err instanceof DriverError ? err.grpcCode : extractGrpcCode(err);
         const message = err instanceof Error ? err.message : String(err);
         for (const [i, index] of indices.entries()) onFailure({ index, entity: entities[i] as T, rowKey: rowKeys[i] as string, grpcCode, message, cause: err });
@@ -66,5 +78,7 @@ export async function sendBatches<T>(
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
   if (inputError !== undefined) throw inputError.error;
-  if (signal !== undefined && aborted() && (cancelled || reader.dropped.length > 0 || !reader.exhausted)) throw abortError(signal, `bulk write to "${table}"`);
+  if (!stopped() || !(cancelled || reader.dropped.length > 0 || !reader.exhausted)) return;
+  const operation = `bulk write to "${table}"`;
+  throw signal !== undefined && aborted() ? abortError(signal, operation) : new DeadlineExceededError(operation, (deadline as number) - startedAt, 'total');
 }

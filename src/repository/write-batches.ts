@@ -55,8 +55,9 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * `for await` does); an async iterable is awaited entity by entity.
  *
  * It stops reading when the input throws (that `next()` rejects with the
- * input's error) or when `signal` aborts (a pending `next()` resolves
- * `undefined` at once, and the input's iterator is closed); either way the
+ * input's error), when `signal` aborts (a pending `next()` resolves
+ * `undefined` at once, and the input's iterator is closed) or on `stop()`;
+ * either way the
  * rows read into the open batch are never handed out and are listed in
  * {@link dropped}, and every later `next()` resolves `undefined`.
  * @internal
@@ -133,6 +134,7 @@ export class WriteBatchReader<T> {
         let entity: T;
         if (sync !== undefined) {
           const step = sync.next();
+          if (this.#ended) return undefined;
           if (step.done) break;
           entity = step.value;
           if (isThenable(entity)) {
@@ -171,10 +173,13 @@ export class WriteBatchReader<T> {
     }
   }
 
-  /** On an aborted signal: ends reading, drops the open batch and closes the input's iterator. */
-  #stopIfAborted(): boolean {
-    if (this.#signal?.aborted !== true) return false;
-    if (this.#ended) return true;
+  /**
+   * Stops reading for good: the rows of the open batch become dropped, the
+   * input's iterator is closed (its `finally` blocks run), and every later
+   * `next()` resolves `undefined`.
+   */
+  stop(): void {
+    if (this.#ended) return;
     this.#end();
     const iterator = this.#async ?? this.#sync;
     if (iterator?.return !== undefined) {
@@ -182,6 +187,11 @@ export class WriteBatchReader<T> {
         .then(() => iterator.return?.())
         .catch(() => undefined);
     }
+  }
+
+  #stopIfAborted(): boolean {
+    if (this.#signal?.aborted !== true) return false;
+    this.stop();
     return true;
   }
 

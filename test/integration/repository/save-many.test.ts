@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, KeyEncodingError, PartialWriteError, ValueEncodingError, type Repository } from '../../../src/index.js';
+import { BigtableMapper, KeyEncodingError, PartialWriteError, ValidationError, ValueEncodingError, type Repository } from '../../../src/index.js';
 import { closeMapper, makeEntities, openMapper, rawKeys, recordingDriver, type DriverRecord } from '../../fixtures/entities.js';
 
 const E = makeEntities('bulk');
@@ -102,5 +102,57 @@ describe('saveMany', () => {
     const missing = await items.findMany([420, 433, 777].map((i) => ({ id: id('bad', i) })));
     expect(missing).toEqual([undefined, undefined, undefined]);
     expect((await rawKeys(mapper, E.tables.items)).filter((k) => k.startsWith('bad-'))).toHaveLength(1_096);
+  });
+
+  it('writes 450 rows of 600 KB: batches close at 20 MiB, so no request is over the server\'s limit (RESOURCE_EXHAUSTED before)', async () => {
+    const value = 'v'.repeat(600_000);
+    const entities = Array.from({ length: 450 }, (_, i) => Object.assign(new E.Item(), { id: id('big', i), n: i, label: value }));
+    const before = record.calls.filter((c) => c === 'mutateRows').length;
+    expect(await items.saveMany(entities, { timeoutMs: 60_000 })).toEqual({ written: 450 });
+    const calls = record.args.slice(-(record.calls.filter((c) => c === 'mutateRows').length - before));
+    expect(Math.max(...calls.map((a) => (a[1] as unknown[]).length))).toBeLessThanOrEqual(35);
+    expect((await rawKeys(mapper, E.tables.items)).filter((k) => k.startsWith('big-'))).toHaveLength(450);
+    const [last] = await items.findMany([{ id: id('big', 449) }]);
+    expect(last?.label).toHaveLength(600_000);
+  }, 90_000);
+
+  it('rejects a 120 MB cell before sending it, naming Item.label', async () => {
+    const before = record.calls.length;
+    const huge = Object.assign(new E.Item(), { id: id('huge', 0), n: 0, label: 'x'.repeat(120_000_000) });
+    const error = await items.saveMany([huge, item('huge', 1)]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartialWriteError);
+    const [failure] = (error as PartialWriteError<Item>).failures;
+    expect(failure?.index).toBe(0);
+    expect(failure?.cause).toBeInstanceOf(ValueEncodingError);
+    expect(failure?.message).toMatch(/^Item\.label: .*100 MiB/);
+    expect((error as PartialWriteError<Item>).succeeded).toBe(1);
+    expect(record.args.slice(before).flatMap((a) => (a[1] as { rowKeyText: string }[]).map((m) => m.rowKeyText))).toEqual([id('huge', 1)]);
+    await expect(items.save(huge)).rejects.toBeInstanceOf(ValueEncodingError);
+  });
+
+  it('saveMany(null) and deleteMany(undefined) are ValidationErrors', async () => {
+    await expect(items.saveMany(null as never)).rejects.toBeInstanceOf(ValidationError);
+    await expect(items.deleteMany(undefined as never)).rejects.toBeInstanceOf(ValidationError);
+    await expect(items.saveMany([item('opt', 0)], { concurrency: 1e7 })).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it('an input that throws: stops reading, waits for the batches in flight, and reports exactly what was persisted; no row appears afterwards', async () => {
+    const broken = new Error('source broke');
+    function* source(): Generator<Item> {
+      for (let i = 0; i < 1_500; i++) yield item('thr', i);
+      throw broken;
+    }
+    const error = await items.saveMany(source(), { batchSize: 100, concurrency: 3 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartialWriteError);
+    const report = error as PartialWriteError<Item>;
+    expect(report.cause).toBe(broken);
+    expect(report.unreadFrom).toBe(1_500);
+    expect(report.failures).toEqual([]);
+    expect(report.succeeded + report.notAttempted.length).toBe(1_500);
+    const present = async (): Promise<string[]> => (await rawKeys(mapper, E.tables.items)).filter((k) => k.startsWith('thr-')).sort();
+    const expected = Array.from({ length: 1_500 }, (_, i) => i).filter((i) => report.wasPersisted(i)).map((i) => id('thr', i));
+    expect(await present()).toEqual(expected);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await present()).toEqual(expected);
   });
 });

@@ -167,6 +167,25 @@ describe('bulk write stopped by its signal (abort or deadline)', { timeout: 5_00
     expect(driver.options[0]?.deadline).toBeTypeOf('number');
   });
 
+  it('stops at the deadline even before the signal says so: a call the driver cut at the deadline is followed by no other', async () => {
+    const driver = new FakeDriver();
+    const deadline = Date.now() + 40;
+    driver.mutateRows = async (): Promise<RowMutationFailure[]> => {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
+      throw new DeadlineExceededError('mutateRows "items"', 40, 'total');
+    };
+    let calls = 0;
+    const counted = driver.mutateRows;
+    driver.mutateRows = (...args) => {
+      calls += 1;
+      return counted(...args);
+    };
+    const err = await partial(writeMany(driver, 'Item', 'items', Array.from({ length: 1_000 }, (_, n) => item(n)), compile, { batchSize: 10 }, { deadline }));
+    expect(calls).toBe(2);
+    expect(err.cause).toBeInstanceOf(DeadlineExceededError);
+    expect([err.failures.length, err.notAttempted, err.unreadFrom]).toEqual([20, [20], 21]);
+  });
+
   it('resolves normally when the signal aborts after everything was written', async () => {
     const driver = new FakeDriver();
     const controller = new AbortController();
