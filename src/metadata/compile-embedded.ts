@@ -3,6 +3,7 @@ import { MetadataError } from '../errors/metadata-error.js';
 import type { ColumnLayout, ColumnOptions } from './declarations.js';
 import type { EmbeddedFieldSchema } from './entity-schema.js';
 import { exposedFields } from './embedded-fields.js';
+import { checkPropertyName } from './reserved-names.js';
 
 /** The layout of a column and, for `flatten`, its field cells. @internal @example `{ layout: 'flatten', fields: [{ name: 'city', qualifier: 'address.city' }] }` */
 export interface CompiledLayout {
@@ -48,6 +49,7 @@ export function compileLayout(entity: string, property: string, options: ColumnO
     throw new MetadataError(entity, property, `fieldPrefix ${preview(prefix)} must be a string`, `omit it for the default '${qualifier}.'`);
   }
   const names = fields === undefined ? exposedFields(type) : checkFields(entity, property, fields);
+  for (const name of names) checkPropertyName(entity, name, 'flattened field', `${property}.${name}`);
   if (names.length === 0) {
     throw new MetadataError(
       entity,

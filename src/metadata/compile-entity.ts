@@ -7,6 +7,7 @@ import { whileCompiling } from './compile-stack.js';
 import { compileKeyPlan } from './compile-key-plan.js';
 import type { Constructor } from './declarations.js';
 import type { ColumnSchema, EntitySchema, FamilySchema } from './entity-schema.js';
+import { checkPropertyName } from './reserved-names.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 
 const cache = new WeakMap<Function, EntitySchema>();
@@ -44,6 +45,9 @@ function buildSchema<T>(target: Constructor<T>): EntitySchema<T> {
   if (duplicate) {
     throw new MetadataError(entity, duplicate.kind === 'family' ? undefined : duplicate.name, `declares the same ${duplicate.kind} ${JSON.stringify(duplicate.name)} twice`, 'remove one of the two decorators');
   }
+  for (const k of d.keyParts) if (k.property !== undefined) checkPropertyName(entity, k.property, 'key part');
+  for (const c of d.columns) checkPropertyName(entity, c.property, 'column');
+  for (const stamp of d.cellTimestamps) checkPropertyName(entity, stamp, '@CellTimestamp property');
   const separator = d.entity.separator ?? '#';
   const key = compileKeyPlan(entity, target, d.keyParts, separator, d.salt);
   const families: FamilySchema[] = d.families.map((f) => Object.freeze({ name: f.name, gc: gcRuleFromPolicy(entity, f.name, f.options.gc) }));

@@ -1,3 +1,4 @@
+import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import type { CellMutation } from './compiled-mutation.js';
@@ -64,14 +65,38 @@ export function pushColumnCells(schema: EntitySchema, column: ColumnSchema, valu
 }
 
 /**
- * Converts a cell time to Bigtable's microseconds (millisecond granularity).
+ * Latest cell time written, in epoch milliseconds (2255-06-05T23:47:34.740Z):
+ * its microseconds are still a safe integer, so every timestamp sent is an
+ * exact whole number of milliseconds (a multiple of 1000 µs, as Bigtable
+ * requires) inside the int64 range. Later Dates round to microsecond values
+ * the server rejects.
  * @internal
+ * @example
+ * ```ts
+ * new Date(MAX_CELL_TIME_MS).toISOString(); // '2255-06-05T23:47:34.740Z'
+ * ```
+ */
+export const MAX_CELL_TIME_MS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+
+/**
+ * Converts a cell time to Bigtable's microseconds (millisecond granularity).
+ * Throws `ValidationError` naming the property for anything but a Date from
+ * 1970-01-01 to {@link MAX_CELL_TIME_MS}.
+ * @internal
+ * @example
+ * ```ts
+ * toMicros(schema, 'at', new Date(1)); // 1000
+ * ```
  */
 export function toMicros(schema: EntitySchema, property: string, time: unknown): number {
-  if (!(time instanceof Date) || Number.isNaN(time.getTime()) || time.getTime() < 0) {
-    throw new ValidationError(`${schema.name}.${property}: cell timestamps must be valid Dates at or after 1970-01-01. Fix: pass a Date`, { entity: schema.name, property });
+  const ms = time instanceof Date ? time.getTime() : Number.NaN;
+  if (!(ms >= 0 && ms <= MAX_CELL_TIME_MS)) {
+    throw new ValidationError(
+      `${schema.name}.${property}: cell timestamps must be valid Dates from 1970-01-01 to ${new Date(MAX_CELL_TIME_MS).toISOString()} (whole milliseconds Bigtable stores exactly), got ${preview(time)}. Fix: pass a Date in that range`,
+      { entity: schema.name, property },
+    );
   }
-  return time.getTime() * 1000;
+  return ms * 1000;
 }
 
 /**

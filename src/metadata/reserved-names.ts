@@ -1,0 +1,37 @@
+import { MetadataError } from '../errors/metadata-error.js';
+
+/**
+ * Property names an entity cannot map: every member of `Object.prototype`
+ * (`__proto__`, `constructor`, `toString`, `hasOwnProperty`, ...) and
+ * `prototype`. Assigning one on an instance swaps its prototype or shadows a
+ * method that hydration, class-transformer and callers rely on, so reads of
+ * every row would break. Qualifiers and families may still use such names
+ * (`@Column({ qualifier: 'constructor' })` on another property).
+ * @internal
+ * @example
+ * ```ts
+ * RESERVED_PROPERTY_NAMES.has('__proto__'); // true
+ * ```
+ */
+export const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/**
+ * Throws `MetadataError` when a mapped property (key part, column, cell
+ * timestamp, flattened field) has a reserved name; `path` names it in the
+ * message (e.g. `address.constructor` for a field).
+ * @internal
+ * @example
+ * ```ts
+ * checkPropertyName('Reading', 'temperature', 'column'); // ok
+ * checkPropertyName('Reading', '__proto__', 'column');   // throws MetadataError
+ * ```
+ */
+export function checkPropertyName(entity: string, name: string, role: string, path: string = name): void {
+  if (!RESERVED_PROPERTY_NAMES.has(name)) return;
+  throw new MetadataError(
+    entity,
+    path,
+    `is a reserved name for a ${role}: it is a member of every JavaScript object (Object.prototype), and mapping it would break reading every row`,
+    `rename the property (e.g. ${name.replace(/^_+|_+$/g, '') || 'value'}Value) and, to keep the stored name, set it as the qualifier: @Column({ qualifier: '${name}' })`,
+  );
+}
