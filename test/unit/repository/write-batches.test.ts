@@ -143,6 +143,27 @@ describe('WriteBatchReader', () => {
     expect(reader.read).toBe(3);
   });
 
+  it('stops when the signal aborts while a sync input produces an entity: that entity counts as never read', async () => {
+    const controller = new AbortController();
+    let closed = false;
+    function* aborting(): Generator<Item> {
+      try {
+        for (let id = 0; id < 10; id++) {
+          if (id === 3) controller.abort();
+          yield { id, cells: 1 };
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    const reader = new WriteBatchReader(aborting(), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined, controller.signal);
+    expect((await reader.next())?.rowKeys).toEqual(['k0', 'k1']);
+    expect(await reader.next()).toBeUndefined();
+    expect([reader.dropped, reader.read, reader.exhausted]).toEqual([[2], 3, false]);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(closed).toBe(true);
+  });
+
   it('reads nothing once its signal has aborted', async () => {
     let pulled = 0;
     function* counted(): Generator<Item> {
