@@ -57,9 +57,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * It stops reading when the input throws (that `next()` rejects with the
  * input's error), when `signal` aborts (a pending `next()` resolves
  * `undefined` at once, and the input's iterator is closed) or on `stop()`;
- * either way the
- * rows read into the open batch are never handed out and are listed in
- * {@link dropped}, and every later `next()` resolves `undefined`.
+ * either way the rows read into the open batch are never handed out and are
+ * listed in {@link dropped}, and every later `next()` resolves `undefined`.
  * @internal
  * @example
  * ```ts
