@@ -204,6 +204,12 @@ describe('the read retry policy', () => {
     expect(isRetryableReadError(undefined)).toBe(false);
   });
 
+  it('retries an attempt the read cut for silence or length, never one past the total deadline', () => {
+    expect(isRetryableReadError(new DeadlineExceededError('readRows "t"', 300, 'idle'))).toBe(true);
+    expect(isRetryableReadError(new DeadlineExceededError('readRows "t"', 300, 'attempt'))).toBe(true);
+    expect(isRetryableReadError(new DeadlineExceededError('readRows "t"', 300, 'total'))).toBe(false);
+  });
+
   it("doubles the delay from 20 ms with up to 100 ms of jitter, at most 60 s, and takes the table's maxRetries", () => {
     const policy = clientReadRetryPolicy(undefined);
     expect(policy.maxRetries).toBe(10);
