@@ -1,8 +1,11 @@
 import type { Instance } from '@google-cloud/bigtable';
 import type { ActualFamily, BigtableDriver } from './driver.js';
 import type { GcRule } from '../schema/gc-rule-types.js';
+import type { CallOptions } from './driver.js';
+import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import { fromClientGcRule, toClientGcRule } from '../schema/gc-rule-client.js';
+import { boundedCall, type GaxCallOptions } from './bounded-call.js';
 
 const NOT_FOUND = 5;
 
@@ -36,6 +39,26 @@ export async function callClient<T>(operation: string, run: () => Promise<T>): P
 }
 
 /**
+ * One admin RPC within `call` (see {@link boundedCall}); a read-only call
+ * (`idempotent`) is sent again after an attempt timeout while the deadline
+ * allows. Client failures become `DriverError` (gRPC code kept); deadline and
+ * abort errors pass through as themselves.
+ * @internal
+ * @example
+ * ```ts
+ * await adminCall('deleteTable "t"', call, false, (gax) => instance.table('t').delete(gax));
+ * ```
+ */
+export async function adminCall<T>(operation: string, call: CallOptions | undefined, idempotent: boolean, run: (gax: GaxCallOptions) => Promise<T>): Promise<T> {
+  try {
+    return await boundedCall(operation, call, run, { retryAttemptTimeouts: idempotent });
+  } catch (err) {
+    if (err instanceof BigtableMapperError) throw err;
+    throw new DriverError(operation, err, extractGrpcCode(err));
+  }
+}
+
+/**
  * Table ids of the instance, sorted.
  * @internal
  * @example
@@ -43,8 +66,8 @@ export async function callClient<T>(operation: string, run: () => Promise<T>): P
  * await listTableIds(instance); // ['readings']
  * ```
  */
-export async function listTableIds(instance: Instance): Promise<string[]> {
-  const [tables] = await callClient('listTables', () => instance.getTables({ view: 'name' }));
+export async function listTableIds(instance: Instance, call?: CallOptions): Promise<string[]> {
+  const [tables] = await adminCall('listTables', call, true, (gax) => instance.getTables({ view: 'name', gaxOptions: gax }));
   return tables.map((t) => t.id).sort();
 }
 
@@ -57,15 +80,15 @@ export async function listTableIds(instance: Instance): Promise<string[]> {
  * await readFamilies(instance, 'readings'); // [{ name: 'm', gc: { kind: 'maxVersions', count: 5 } }]
  * ```
  */
-export async function readFamilies(instance: Instance, table: string): Promise<ActualFamily[] | undefined> {
+export async function readFamilies(instance: Instance, table: string, call?: CallOptions): Promise<ActualFamily[] | undefined> {
   try {
-    const [meta] = await instance.table(table).getMetadata({ view: 'schema' });
+    const [meta] = await adminCall(`getFamilies ${JSON.stringify(table)}`, call, true, (gax) => instance.table(table).getMetadata({ view: 'schema', gaxOptions: gax }));
     return Object.entries(meta.columnFamilies ?? {})
       .map(([name, family]) => ({ name, gc: fromClientGcRule(family.gcRule) }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
-    if (extractGrpcCode(err) === NOT_FOUND) return undefined;
-    throw new DriverError(`getFamilies ${JSON.stringify(table)}`, err);
+    if (err instanceof DriverError && err.grpcCode === NOT_FOUND) return undefined;
+    throw err;
   }
 }
 
@@ -77,9 +100,9 @@ export async function readFamilies(instance: Instance, table: string): Promise<A
  * await createTableWithFamilies(instance, 't', [{ name: 'm', gc: undefined }]);
  * ```
  */
-export async function createTableWithFamilies(instance: Instance, table: string, families: readonly ActualFamily[]): Promise<void> {
+export async function createTableWithFamilies(instance: Instance, table: string, families: readonly ActualFamily[], call?: CallOptions): Promise<void> {
   const spec = families.map((f) => (f.gc ? { name: f.name, rule: toClientGcRule(f.gc) } : f.name));
-  await callClient(`createTable ${JSON.stringify(table)}`, () => instance.createTable(table, { families: spec }));
+  await adminCall(`createTable ${JSON.stringify(table)}`, call, false, (gax) => instance.createTable(table, { families: spec, gaxOptions: gax }));
 }
 
 /**
@@ -90,9 +113,9 @@ export async function createTableWithFamilies(instance: Instance, table: string,
  * await addFamily(instance, 't', { name: 'm', gc: undefined });
  * ```
  */
-export async function addFamily(instance: Instance, table: string, family: ActualFamily): Promise<void> {
-  const options = family.gc ? { rule: toClientGcRule(family.gc) } : {};
-  await callClient(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, () => instance.table(table).createFamily(family.name, options));
+export async function addFamily(instance: Instance, table: string, family: ActualFamily, call?: CallOptions): Promise<void> {
+  const rule = family.gc ? { rule: toClientGcRule(family.gc) } : {};
+  await adminCall(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, call, false, (gax) => instance.table(table).createFamily(family.name, { ...rule, gaxOptions: gax }));
 }
 
 /**
@@ -104,9 +127,9 @@ export async function addFamily(instance: Instance, table: string, family: Actua
  * await replaceFamilyGc(instance, 't', 'm', { kind: 'maxVersions', count: 1 });
  * ```
  */
-export async function replaceFamilyGc(instance: Instance, table: string, family: string, gc: GcRule | undefined): Promise<void> {
+export async function replaceFamilyGc(instance: Instance, table: string, family: string, gc: GcRule | undefined, call?: CallOptions): Promise<void> {
   const metadata = gc ? { rule: toClientGcRule(gc) } : {};
-  await callClient(`setFamilyGc ${JSON.stringify(`${table}/${family}`)}`, () => instance.table(table).family(family).setMetadata(metadata));
+  await adminCall(`setFamilyGc ${JSON.stringify(`${table}/${family}`)}`, call, false, (gax) => instance.table(table).family(family).setMetadata(metadata, gax));
 }
 
 /**
@@ -117,8 +140,8 @@ export async function replaceFamilyGc(instance: Instance, table: string, family:
  * await dropFamily(instance, 't', 'old');
  * ```
  */
-export async function dropFamily(instance: Instance, table: string, family: string): Promise<void> {
-  await callClient(`deleteFamily ${JSON.stringify(`${table}/${family}`)}`, () => instance.table(table).family(family).delete());
+export async function dropFamily(instance: Instance, table: string, family: string, call?: CallOptions): Promise<void> {
+  await adminCall(`deleteFamily ${JSON.stringify(`${table}/${family}`)}`, call, false, (gax) => instance.table(table).family(family).delete(gax));
 }
 
 /**
@@ -129,6 +152,6 @@ export async function dropFamily(instance: Instance, table: string, family: stri
  * await dropTable(instance, 't');
  * ```
  */
-export async function dropTable(instance: Instance, table: string): Promise<void> {
-  await callClient(`deleteTable ${JSON.stringify(table)}`, () => instance.table(table).delete());
+export async function dropTable(instance: Instance, table: string, call?: CallOptions): Promise<void> {
+  await adminCall(`deleteTable ${JSON.stringify(table)}`, call, false, (gax) => instance.table(table).delete(gax));
 }

@@ -15,6 +15,7 @@ import { openReadRows, OpenReads } from './read-stream.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { checkEmulatorHost } from './emulator-host.js';
 import { addFamily, callClient, createTableWithFamilies, dropFamily, dropTable, listTableIds, readFamilies, replaceFamilyGc } from './admin-ops.js';
+import { clientEndpoint, EndpointProbe } from './endpoint-probe.js';
 
 /**
  * How {@link createGoogleCloudDriver} gets its client: an existing `Bigtable`
@@ -68,9 +69,12 @@ export class GoogleCloudDriver implements BigtableDriver {
   readonly #instance: Instance;
   readonly #ownsClient: boolean;
   readonly #reads = new OpenReads();
+  readonly #dataProbe: EndpointProbe;
+  readonly #adminProbe: EndpointProbe;
 
   /**
    * Wraps a client; {@link createGoogleCloudDriver} is the usual way to get a driver.
+   * Nothing connects yet: the first call probes the client's endpoint.
    *
    * @param bigtable - The client every call goes through.
    * @param instanceId - Bigtable instance id.
@@ -81,6 +85,40 @@ export class GoogleCloudDriver implements BigtableDriver {
     this.instanceId = instanceId;
     this.#instance = bigtable.instance(instanceId);
     this.#ownsClient = ownsClient;
+    this.#dataProbe = new EndpointProbe(clientEndpoint(bigtable, 'BigtableClient'));
+    const adminEndpoint = clientEndpoint(bigtable, 'BigtableTableAdminClient');
+    this.#adminProbe = adminEndpoint === this.#dataProbe.endpoint ? this.#dataProbe : new EndpointProbe(adminEndpoint);
+  }
+
+  /**
+   * `host:port` of the data API the client connects to (`apiEndpoint`, the
+   * `BIGTABLE_EMULATOR_HOST` the client honours, or Google's endpoint).
+   * @internal
+   * @example
+   * ```ts
+   * createGoogleCloudDriver({ emulatorHost: '127.0.0.1:8086', instance: 'i' }).endpoint; // '127.0.0.1:8086'
+   * ```
+   */
+  get endpoint(): string {
+    return this.#dataProbe.endpoint;
+  }
+
+  /**
+   * Resolves once the data endpoint has accepted a TCP connection: probed on
+   * the first call (3 s connect timeout), remembered after a success, probed
+   * again on the next call after a failure. Rejects with `UnreachableError`
+   * naming the endpoint, or with the typed error of `call`'s signal or
+   * deadline if they end the wait first. Read and write paths await it before
+   * their first attempt, so a dead endpoint fails fast instead of through
+   * minutes of retries.
+   * @internal
+   * @example
+   * ```ts
+   * await driver.ready(call, 'mutateRow "readings"');
+   * ```
+   */
+  ready(call?: CallOptions, operation?: string): Promise<void> {
+    return this.#dataProbe.ready(call, operation);
   }
 
   /**
@@ -95,32 +133,39 @@ export class GoogleCloudDriver implements BigtableDriver {
     return this.#instance.table(id);
   }
 
-  listTables(): Promise<string[]> {
-    return listTableIds(this.#instance);
+  async listTables(call?: CallOptions): Promise<string[]> {
+    await this.#adminProbe.ready(call, 'listTables');
+    return listTableIds(this.#instance, call);
   }
 
-  getFamilies(table: string): Promise<ActualFamily[] | undefined> {
-    return readFamilies(this.#instance, table);
+  async getFamilies(table: string, call?: CallOptions): Promise<ActualFamily[] | undefined> {
+    await this.#adminProbe.ready(call, 'getFamilies');
+    return readFamilies(this.#instance, table, call);
   }
 
-  createTable(table: string, families: readonly ActualFamily[]): Promise<void> {
-    return createTableWithFamilies(this.#instance, table, families);
+  async createTable(table: string, families: readonly ActualFamily[], call?: CallOptions): Promise<void> {
+    await this.#adminProbe.ready(call, 'createTable');
+    return createTableWithFamilies(this.#instance, table, families, call);
   }
 
-  createFamily(table: string, family: ActualFamily): Promise<void> {
-    return addFamily(this.#instance, table, family);
+  async createFamily(table: string, family: ActualFamily, call?: CallOptions): Promise<void> {
+    await this.#adminProbe.ready(call, 'createFamily');
+    return addFamily(this.#instance, table, family, call);
   }
 
-  setFamilyGc(table: string, family: string, gc: GcRule | undefined): Promise<void> {
-    return replaceFamilyGc(this.#instance, table, family, gc);
+  async setFamilyGc(table: string, family: string, gc: GcRule | undefined, call?: CallOptions): Promise<void> {
+    await this.#adminProbe.ready(call, 'setFamilyGc');
+    return replaceFamilyGc(this.#instance, table, family, gc, call);
   }
 
-  deleteFamily(table: string, family: string): Promise<void> {
-    return dropFamily(this.#instance, table, family);
+  async deleteFamily(table: string, family: string, call?: CallOptions): Promise<void> {
+    await this.#adminProbe.ready(call, 'deleteFamily');
+    return dropFamily(this.#instance, table, family, call);
   }
 
-  deleteTable(table: string): Promise<void> {
-    return dropTable(this.#instance, table);
+  async deleteTable(table: string, call?: CallOptions): Promise<void> {
+    await this.#adminProbe.ready(call, 'deleteTable');
+    return dropTable(this.#instance, table, call);
   }
 
   /**
@@ -165,12 +210,14 @@ export class GoogleCloudDriver implements BigtableDriver {
     return openReadRows(open, operation, this.#reads);
   }
 
-  checkAndMutate(request: CheckAndMutateRequest): Promise<boolean> {
-    return checkAndMutateRow(this.bigtable, this.table(request.table).name, request, (filter) => Filter.parse(filter));
+  async checkAndMutate(request: CheckAndMutateRequest, call?: CallOptions): Promise<boolean> {
+    await this.#dataProbe.ready(call, 'checkAndMutate');
+    return checkAndMutateRow(this.bigtable, this.table(request.table).name, request, (filter) => Filter.parse(filter), call);
   }
 
-  increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[]): Promise<RowData> {
-    return incrementCells(this.bigtable, this.table(table).name, table, rowKey, rules);
+  async increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[], call?: CallOptions): Promise<RowData> {
+    await this.#dataProbe.ready(call, 'increment');
+    return incrementCells(this.bigtable, this.table(table).name, table, rowKey, rules, call);
   }
 }
 

@@ -1,0 +1,106 @@
+import type { CallOptions } from './driver.js';
+import { DeadlineExceededError } from '../errors/operation-errors.js';
+import { extractGrpcCode } from '../errors/driver-error.js';
+import { abortError, throwIfAborted } from '../util/operation-signal.js';
+
+const GRPC_DEADLINE_EXCEEDED = 4;
+
+/**
+ * The per-attempt call options handed to the client (its gax options): the
+ * attempt's gRPC deadline in milliseconds, when it has one, and a signal that
+ * cancels the RPC.
+ * @internal
+ * @example
+ * ```ts
+ * await instance.getTables({ view: 'name', gaxOptions: gax });
+ * ```
+ */
+export interface GaxCallOptions {
+  timeout?: number;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs one unary RPC within `call`: no attempt starts once the signal has
+ * aborted or the deadline has passed; each attempt is bounded by the smaller
+ * of `attemptTimeoutMs` and the time left, both as the RPC's gRPC deadline
+ * and by a local timer that cancels it; aborting the signal cancels it at
+ * once. A cut attempt rejects with the signal's typed error, or with
+ * {@link DeadlineExceededError} (`'attempt'` or `'total'`, whichever bound
+ * was nearer). With `retryAttemptTimeouts` (idempotent calls only) an attempt
+ * cut by its attempt timeout is sent again while the deadline allows.
+ * Other failures are rethrown as the client raised them.
+ * @internal
+ * @example
+ * ```ts
+ * const [tables] = await boundedCall('listTables', call, (gax) => instance.getTables({ view: 'name', gaxOptions: gax }), { retryAttemptTimeouts: true });
+ * ```
+ */
+export async function boundedCall<T>(
+  operation: string,
+  call: CallOptions | undefined,
+  attempt: (gax: GaxCallOptions) => Promise<T>,
+  policy: { readonly retryAttemptTimeouts: boolean },
+): Promise<T> {
+  const startedAt = Date.now();
+  const deadline = call?.deadline;
+  const totalMs = deadline === undefined ? 0 : Math.max(0, deadline - startedAt);
+  for (;;) {
+    throwIfAborted(call?.signal, operation);
+    const left = deadline === undefined ? undefined : deadline - Date.now();
+    if (left !== undefined && left <= 0) throw new DeadlineExceededError(operation, totalMs, 'total');
+    const attemptMs = call?.attemptTimeoutMs;
+    const byAttempt = attemptMs !== undefined && (left === undefined || attemptMs < left);
+    const bound =
+      byAttempt ? { ms: attemptMs, error: new DeadlineExceededError(operation, attemptMs, 'attempt') }
+      : left === undefined ? undefined
+      : { ms: left, error: new DeadlineExceededError(operation, totalMs, 'total') };
+    try {
+      return await runAttempt(operation, attempt, bound, call?.signal);
+    } catch (err) {
+      if (!(byAttempt && policy.retryAttemptTimeouts && err === bound?.error)) throw err;
+    }
+  }
+}
+
+function runAttempt<T>(
+  operation: string,
+  attempt: (gax: GaxCallOptions) => Promise<T>,
+  bound: { readonly ms: number; readonly error: DeadlineExceededError } | undefined,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  const cancel = new AbortController();
+  return new Promise<T>((resolve, reject) => {
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const cut = (error: Error): void => {
+      cleanup();
+      cancel.abort(error);
+      reject(error);
+    };
+    const onAbort = (): void => cut(abortError(signal as AbortSignal, operation));
+    const timer = bound === undefined ? undefined : setTimeout(() => cut(bound.error), bound.ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let pending: Promise<T>;
+    try {
+      pending = attempt(bound === undefined ? { signal: cancel.signal } : { timeout: bound.ms, signal: cancel.signal });
+    } catch (err) {
+      cleanup();
+      reject(err);
+      return;
+    }
+    pending.then(
+      (value) => {
+        cleanup();
+        resolve(value);
+      },
+      (err: unknown) => {
+        cleanup();
+        // The gRPC deadline we set may beat the local timer by a hair: it is the same bound.
+        reject(bound !== undefined && extractGrpcCode(err) === GRPC_DEADLINE_EXCEEDED ? bound.error : err);
+      },
+    );
+  });
+}
