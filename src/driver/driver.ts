@@ -125,6 +125,8 @@ export interface RowMutationFailure {
   readonly grpcCode: number | undefined;
   /** The server's error message for the entry. */
   readonly message: string;
+  /** The error behind the failure (e.g. the RPC error, or the deadline or abort that cut the call), when there is one. */
+  readonly cause?: unknown;
 }
 
 /** A CheckAndMutateRow request. @example `{ table, rowKey, predicate, onMatch: [...], onNoMatch: [] }` */

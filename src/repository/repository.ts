@@ -14,7 +14,7 @@ import type { ScanQuery } from '../scan/scan-query.js';
 import { iterableToObservable } from '../scan/to-observable.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
-import { writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
+import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
 import { iterateScan, readPage, type Page } from './scan-ops.js';
 import type { EntityKey, EntityProperty } from '../metadata/key-type.js';
 import { compileEntity } from '../metadata/compile-entity.js';
@@ -24,6 +24,18 @@ import type { SourceReader, SourceResolver } from '../denormalize/source-reader.
 import { bulkWithCopies, withCopies } from '../denormalize/with-copies.js';
 import { DEFAULT_TIMEOUTS } from '../driver/timeouts.js';
 import { runOperation, type OperationContext, type OperationOptions } from './operation.js';
+
+/**
+ * What `increment` resolves with for a counter property of type `V`: a
+ * `bigint` counter gives a `bigint`; an `int` counter a `number`, or the exact
+ * `bigint` once it leaves the safe-integer range.
+ *
+ * @example
+ * ```ts
+ * const total: CounterValue<bigint> = await repo.increment(key, 'totalBytes'); // bigint
+ * ```
+ */
+export type CounterValue<V> = [NonNullable<V>] extends [bigint] ? bigint : number | bigint;
 
 /**
  * Typed access to one entity's rows: writes compile to atomic row mutations,
@@ -104,21 +116,37 @@ export class Repository<T extends object> {
 
   /**
    * Saves many entities in chunked MutateRows calls with bounded concurrency;
-   * accepts arrays and async iterables. `@Denormalized` copies are filled with
-   * one source read per distinct source key (one `findMany` per chunk of
-   * 1,000 entities). Throws a `PartialWriteError` listing each failed entity,
-   * a missing source included (the rest are persisted).
-   * @example `await repo.saveMany(readings, { batchSize: 500, concurrency: 2 });`
+   * accepts arrays and async iterables, read lazily. A batch closes at
+   * `batchSize` rows (default 500), `batchBytes` (default 20 MiB) or 100,000
+   * mutations, whichever comes first; `concurrency` calls (default 2) are in
+   * flight. `@Denormalized` copies are filled with one source read per
+   * distinct source key (one `findMany` per chunk of 1,000 entities).
+   * Throws a `PartialWriteError` that accounts for every entity: each failed
+   * one with its gRPC code (a missing source included), those not attempted
+   * because the input threw, the call was aborted or its deadline passed
+   * (the error's `cause`), and the persisted rest.
+   * @example `await repo.saveMany(readings, { batchSize: 500, concurrency: 2, timeoutMs: 120_000 });`
    */
   saveMany(entities: Iterable<T> | AsyncIterable<T>, options?: BulkWriteOptions & OperationOptions): Promise<BulkWriteResult> {
+    try {
+      checkBulkInput(this.schema.name, entities);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const compileOptions = { now: Date.now() };
     const input = bulkWithCopies(this.schema, entities, this.#sources);
     return this.#bulk('saveMany', input.entities, (e) => compileSave(this.schema, input.take(e), compileOptions), options);
   }
 
-  /** Atomically adds `by` to an `int` column and returns the new value. Never retried (an increment is not idempotent). @example `const hits = await repo.increment({ page: '/' }, 'hits');` */
-  increment(key: EntityKey<T>, field: EntityProperty<T>, by: number | bigint = 1, options?: OperationOptions): Promise<number> {
-    return runOperation(this.#context, 'write', `${this.schema.name}.increment`, options, (call) => incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call));
+  /**
+   * Atomically adds `by` to an `int` or `bigint` counter column (a missing cell counts as 0) and returns the new value:
+   * a `bigint` column gives the exact `bigint`; an `int` column a `number` while the value is a safe integer and the exact
+   * `bigint` once it leaves ±2^53 (declare counters that can grow that far as `bigint`). Never retried (an increment is not
+   * idempotent), and never rejects once the server applied it.
+   * @example `const hits = await repo.increment({ page: '/' }, 'hits');`
+   */
+  increment<K extends EntityProperty<T>>(key: EntityKey<T>, field: K, by: number | bigint = 1, options?: OperationOptions): Promise<CounterValue<T[K]>> {
+    return runOperation(this.#context, 'write', `${this.schema.name}.increment`, options, (call) => incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call)) as Promise<CounterValue<T[K]>>;
   }
 
   /** Saves only if the condition holds (CheckAndMutateRow); resolves whether it applied. Never retried. @example `await repo.saveIf(job, { column: 'status', equals: 'pending' });` */
