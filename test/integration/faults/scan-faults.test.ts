@@ -81,6 +81,24 @@ describe('scans through a proxy that resets every connection after 20 kB', () =>
     expect(ids).toEqual(EXPECTED);
     expect(proxy.connectionsOpened - before).toBeGreaterThanOrEqual(3);
   });
+
+  it('an unordered salted scan (Observable) delivers every entity exactly once', async () => {
+    proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
+    const events = await lastValueFrom(salted.scan({ order: 'none' }).pipe(toArray()));
+    expect(events.map(idOf).sort()).toEqual([...EXPECTED].sort());
+  });
+
+  it('paging an ordered salted scan delivers every entity exactly once, in order', async () => {
+    proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await salted.page({ limit: 70, cursor });
+      ids.push(...page.items.map(idOf));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    expect(ids).toEqual(EXPECTED);
+  });
 });
 
 describe('scans through a stalled connection', () => {
