@@ -1,5 +1,6 @@
 import { encodeRowKey } from '../codec/physical-key.js';
 import type { BigtableDriver, CallOptions } from '../driver/driver.js';
+import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { asRecord } from '../mutation/compile-save.js';
@@ -32,9 +33,10 @@ export async function incrementColumn<T>(
   const column = typeof field === 'string' && Object.hasOwn(schema.columnsByProperty, field) ? schema.columnsByProperty[field] : undefined;
   if (column === undefined || (column.type !== 'int' && column.type !== 'bigint')) {
     const counters = schema.columns.filter((c) => c.type === 'int' || c.type === 'bigint').map((c) => c.property);
+    const name = typeof field === 'string' ? field : preview(field);
     throw new ValidationError(
-      `${schema.name}.${String(field)}: increment needs an 'int' or 'bigint' column. Fix: ${counters.length > 0 ? `increment one of ${counters.join(', ')}` : "declare the counter with @Column({ family, type: 'int' })"}`,
-      { entity: schema.name, property: String(field) },
+      `${schema.name}.${name}: increment needs an 'int' or 'bigint' column. Fix: ${counters.length > 0 ? `increment one of ${counters.join(', ')}` : "declare the counter with @Column({ family, type: 'int' })"}`,
+      { entity: schema.name, property: name },
     );
   }
   const amount = checkAmount(schema.name, field, by);
@@ -51,7 +53,7 @@ export async function incrementColumn<T>(
 
 function checkAmount(entity: string, field: string, by: unknown): bigint {
   if ((typeof by === 'number' && Number.isSafeInteger(by)) || (typeof by === 'bigint' && by >= INT64_MIN && by <= INT64_MAX)) return BigInt(by);
-  throw new ValidationError(`${entity}.${field}: increment amount ${typeof by === 'bigint' ? `${by}n` : String(by)} must be a safe integer or a bigint in the signed 64-bit range. Fix: pass a whole number`, {
+  throw new ValidationError(`${entity}.${field}: increment amount ${preview(by)} must be a safe integer or a bigint in the signed 64-bit range. Fix: pass a whole number`, {
     entity,
     property: field,
   });

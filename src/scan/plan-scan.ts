@@ -40,7 +40,7 @@ export function planScan<T>(schema: EntitySchema<T>, query: ScanQuery<T> = {}, n
   const { fixed, range } = splitWhere(schema, query.where as Record<string, unknown> | undefined);
   const { range: logical, exact } = planKeyRange(schema, fixed, range);
   const read = resolveRead(schema, query);
-  const limit = query.limit === undefined ? undefined : checkLimit(query.limit);
+  const limit = checkScanLimit(schema, query.limit);
   const order = query.order ?? 'key';
   if (order !== 'key' && order !== 'none') {
     throw new ValidationError(`${schema.name}: order must be 'key' or 'none', got ${preview(order)}. Fix: pass order: 'key' (logical key order) or 'none' (fastest)`, { entity: schema.name, argument: 'order' });
@@ -59,6 +59,12 @@ function checkQuery(schema: EntitySchema, query: unknown): void {
   if (query === null || typeof query !== 'object' || Array.isArray(query)) {
     throw new ValidationError(`${schema.name}: a scan query must be an object, got ${preview(query)}. Fix: pass e.g. { where: { ${schema.key.properties[0] ?? 'key'}: ... }, limit: 100 }`, { entity: schema.name });
   }
+}
+
+function checkScanLimit(schema: EntitySchema, limit: unknown): number | undefined {
+  if (limit === undefined) return undefined;
+  if (typeof limit === 'number') return checkLimit(limit);
+  throw new ValidationError(`${schema.name}: limit must be a non-negative integer, got ${preview(limit)}. Fix: pass a whole number of rows, or omit it`, { entity: schema.name, argument: 'limit' });
 }
 
 function checkScanConcurrency(schema: EntitySchema, concurrency: unknown): number {
