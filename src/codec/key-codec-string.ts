@@ -14,6 +14,8 @@ import { hasLoneSurrogate } from './utf8.js';
  * characters `<= '%'` such as space, `!`, `"`, `#`, `$` and `%` itself (and the
  * separator, when it is above `%`) sort differently once escaped. Composite
  * keys keep tuple order when the separator is below every character used.
+ * Scan ranges stay exact regardless: `planKeyRange` widens the key range
+ * past such characters and scans drop the rows outside the logical range.
  * Empty strings and strings with lone UTF-16 surrogates (not representable in
  * UTF-8) are rejected.
  *
