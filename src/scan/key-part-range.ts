@@ -3,6 +3,20 @@ import type { RangeCondition } from './scan-query.js';
 
 const BOUND_NAMES = ['gt', 'gte', 'lt', 'lte'] as const;
 
+/**
+ * Bounds on one key part of a scan, made by {@link range}. A `where` value is
+ * a range only when it is an instance of this class, which `JSON.parse` (or
+ * any request body) cannot produce: a plain object such as `{ "gt": "" }`
+ * where a key value is expected is rejected instead of widening the scan.
+ * Instances are frozen.
+ *
+ * @example
+ * ```ts
+ * const lastHour = range({ gte: new Date(Date.now() - 3_600_000), lt: new Date() });
+ * lastHour instanceof KeyPartRange; // true
+ * repo.scan({ where: { sensorId: 's1', ts: lastHour } });
+ * ```
+ */
 export class KeyPartRange<V = unknown> {
   /** Greater than (exclusive lower bound). */
   declare readonly gt: V | undefined;
