@@ -1,7 +1,14 @@
 import type { KeyBound } from './row-key-range.js';
 import { prefixEnd } from './row-key-range.js';
 
-/** A physical bound of a string range, and whether it admits exactly the logical bound. */
+/**
+ * A physical bound of a string range, and whether it admits exactly the logical bound.
+ * @internal
+ * @example
+ * ```ts
+ * const lower: StringBound = { bound: { key: Buffer.from('t1#a'), inclusive: true }, exact: false };
+ * ```
+ */
 export interface StringBound {
   /** The bound on row keys; `undefined` for the end of the table. */
   readonly bound: KeyBound | undefined;
