@@ -83,6 +83,8 @@ function unreachable(endpoint: string, why: string, cause?: unknown): Unreachabl
   );
 }
 
+const RESOLVED: Promise<void> = Promise.resolve();
+
 /**
  * Checks an endpoint once before the first RPC: every caller waits for the
  * same TCP probe; a success is kept for the life of the probe object, a
@@ -101,6 +103,7 @@ export class EndpointProbe {
   readonly #timeoutMs: number;
   readonly #probe: (endpoint: string, timeoutMs: number) => Promise<void>;
   #pending: Promise<void> | undefined;
+  #reached = false;
 
   constructor(endpoint: string, timeoutMs = ENDPOINT_PROBE_TIMEOUT_MS, probe: (endpoint: string, timeoutMs: number) => Promise<void> = probeEndpoint) {
     this.endpoint = endpoint;
@@ -117,6 +120,7 @@ export class EndpointProbe {
   ready(call?: CallOptions, operation = `connect ${this.endpoint}`): Promise<void> {
     const signal = call?.signal;
     if (signal?.aborted === true) return Promise.reject(abortError(signal, operation));
+    if (this.#reached) return RESOLVED;
     const startedAt = Date.now();
     if (call?.deadline !== undefined && startedAt >= call.deadline) return Promise.reject(new DeadlineExceededError(operation, 0, 'total'));
     const probe = this.#start();
@@ -155,9 +159,14 @@ export class EndpointProbe {
     if (this.#pending !== undefined) return this.#pending;
     const pending = this.#probe(this.endpoint, this.#timeoutMs);
     this.#pending = pending;
-    pending.catch(() => {
-      if (this.#pending === pending) this.#pending = undefined;
-    });
+    pending.then(
+      () => {
+        this.#reached = true;
+      },
+      () => {
+        if (this.#pending === pending) this.#pending = undefined;
+      },
+    );
     return pending;
   }
 }

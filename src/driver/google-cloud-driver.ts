@@ -193,11 +193,13 @@ export class GoogleCloudDriver implements BigtableDriver {
     return this.#reads.active;
   }
 
-  mutateRow(mutation: CompiledMutation, call?: CallOptions): Promise<void> {
+  async mutateRow(mutation: CompiledMutation, call?: CallOptions): Promise<void> {
+    await this.#dataProbe.ready(call, 'mutateRow');
     return mutateOneRow(this.table(mutation.table), mutation, call);
   }
 
-  mutateRows(table: string, mutations: readonly CompiledMutation[], call?: CallOptions): Promise<RowMutationFailure[]> {
+  async mutateRows(table: string, mutations: readonly CompiledMutation[], call?: CallOptions): Promise<RowMutationFailure[]> {
+    await this.#dataProbe.ready(call, 'mutateRows');
     return mutateManyRows(this.table(table), mutations, call);
   }
 
@@ -206,7 +208,7 @@ export class GoogleCloudDriver implements BigtableDriver {
     const table = this.table(request.table);
     const { bigtable } = this;
     const operation = `readRows ${JSON.stringify(request.table)}`;
-    const open = plan === undefined ? undefined : () => new ReadRowsCall(plan, (part, attempt) => requestReadRows(bigtable, toReadRowsMessage(part, table.name, bigtable.appProfileId), attempt), clientReadRetryPolicy(table.maxRetries), options, operation);
+    const open = plan === undefined ? undefined : () => new ReadRowsCall(plan, (part, attempt) => requestReadRows(bigtable, toReadRowsMessage(part, table.name, bigtable.appProfileId), attempt), clientReadRetryPolicy(table.maxRetries), options, operation, () => this.#dataProbe.ready(options, operation));
     return openReadRows(open, operation, this.#reads);
   }
 
@@ -220,6 +222,16 @@ export class GoogleCloudDriver implements BigtableDriver {
     return incrementCells(this.bigtable, this.table(table).name, table, rowKey, rules, call);
   }
 }
+
+/**
+ * gRPC keepalive for the clients the driver creates (as the Java client): a
+ * ping every 30 s on a connection with calls, and a connection whose ping is
+ * not answered within 10 s is closed. Without it a silently dead connection
+ * (packets dropped, no reset) stays "open": a read's idle timeout cancels the
+ * attempt, but its retry goes out on the same dead connection. Options given
+ * in `clientOptions` win.
+ */
+const KEEPALIVE = { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 } as BigtableOptions;
 
 /**
  * Creates the driver. An emulator address must be loopback (`ValidationError`
@@ -236,9 +248,10 @@ export function createGoogleCloudDriver(options: GoogleCloudDriverOptions): Goog
     throw new ValidationError('createGoogleCloudDriver: `instance` must be a non-empty string. Fix: pass the Bigtable instance id.', { instance });
   }
   if ('bigtable' in options) return new GoogleCloudDriver(options.bigtable, instance, false);
-  if ('clientOptions' in options) return new GoogleCloudDriver(new Bigtable(options.clientOptions), instance, true);
+  if ('clientOptions' in options) return new GoogleCloudDriver(new Bigtable({ ...KEEPALIVE, ...options.clientOptions }), instance, true);
   if ('emulatorHost' in options) {
     const client = new Bigtable({
+      ...KEEPALIVE,
       projectId: options.projectId ?? 'emulator-project',
       apiEndpoint: checkEmulatorHost(options.emulatorHost),
       metricsEnabled: false,

@@ -118,6 +118,7 @@ export class ReadRowsCall implements RowFeed {
   readonly #retry: ReadRetryPolicy;
   readonly #call: CallOptions;
   readonly #operation: string;
+  readonly #ready: (() => Promise<void>) | undefined;
   #sink: RowSink | undefined;
   #stream: ReadAttemptStream | undefined;
   #attempts = 0;
@@ -151,12 +152,17 @@ export class ReadRowsCall implements RowFeed {
     else this.#arm(now);
   };
 
-  constructor(plan: ReadPlan, open: (plan: ReadPlan, attempt: number) => ReadAttemptStream, retry: ReadRetryPolicy, call: CallOptions = {}, operation = 'readRows') {
+  /**
+   * `ready`, when given, is awaited before the first attempt (the driver's
+   * endpoint probe): its rejection fails the read without any attempt.
+   */
+  constructor(plan: ReadPlan, open: (plan: ReadPlan, attempt: number) => ReadAttemptStream, retry: ReadRetryPolicy, call: CallOptions = {}, operation = 'readRows', ready?: () => Promise<void>) {
     this.#plan = plan;
     this.#open = open;
     this.#retry = retry;
     this.#call = call;
     this.#operation = operation;
+    this.#ready = ready;
   }
 
   start(sink: RowSink): void {
@@ -170,7 +176,18 @@ export class ReadRowsCall implements RowFeed {
       }
       signal.addEventListener('abort', this.#onAbort, { once: true });
     }
-    this.#attempt(this.#plan);
+    if (this.#ready === undefined) {
+      this.#attempt(this.#plan);
+      return;
+    }
+    this.#ready().then(
+      () => {
+        if (!this.#done) this.#attempt(this.#plan);
+      },
+      (error: unknown) => {
+        if (!this.#done) this.#finish(error);
+      },
+    );
   }
 
   pause(): void {
