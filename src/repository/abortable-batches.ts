@@ -54,7 +54,7 @@ export function abortableBatches<T>(inner: AsyncIterator<T[]>, operation: Runnin
         return result;
       } catch (error) {
         if (!signal.aborted) finish();
-        throw signal.aborted ? abortError(signal, name) : error;
+        throw operation.failure(error);
       }
     },
     async return(): Promise<IteratorResult<T[]>> {

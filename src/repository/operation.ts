@@ -1,6 +1,7 @@
 import type { CallOptions } from '../driver/driver.js';
 import { checkTimeoutMs, type OperationKind, type TimeoutSettings } from '../driver/timeouts.js';
 import { ValidationError } from '../errors/validation-error.js';
+import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { abortError, openOperation } from '../util/operation-signal.js';
 
 /**
@@ -50,6 +51,13 @@ export interface RunningOperation {
   readonly call: CallOptions;
   readonly signal: AbortSignal;
   end(): void;
+  /**
+   * The error the caller sees for a failure of the call: the operation's own
+   * abort or deadline error once it has one. The driver checks the same
+   * deadline itself and may report it first, under its RPC's name; the
+   * caller gets the operation's name and total time either way.
+   */
+  failure(error: unknown): unknown;
 }
 
 const OPTION_NAMES = ['signal', 'timeoutMs', 'attemptTimeoutMs', 'idleTimeoutMs'] as const;
@@ -76,7 +84,12 @@ export function startOperation(context: OperationContext, kind: OperationKind, n
     attemptTimeoutMs: Math.min(given.attemptTimeoutMs ?? defaults.attemptMs, totalMs),
     idleTimeoutMs: given.idleTimeoutMs ?? defaults.idleMs,
   };
-  return { call, signal: scope.signal, end: () => scope.dispose() };
+  const failure = (error: unknown): unknown => {
+    if (scope.signal.aborted) return abortError(scope.signal, name);
+    if (error instanceof DeadlineExceededError && error.kind === 'total' && Date.now() >= scope.deadline) return new DeadlineExceededError(name, totalMs, 'total', error);
+    return error;
+  };
+  return { call, signal: scope.signal, end: () => scope.dispose(), failure };
 }
 
 /**
@@ -117,10 +130,11 @@ export function runOperation<R>(
     return Promise.reject(err);
   }
   const settled = context.track(result.finally(() => operation.end()));
-  return mode.settleFirst === true ? settled : raceAbort(settled, operation.signal, name);
+  return mode.settleFirst === true ? settled : raceAbort(settled, operation, name);
 }
 
-function raceAbort<R>(settled: Promise<R>, signal: AbortSignal, name: string): Promise<R> {
+function raceAbort<R>(settled: Promise<R>, operation: RunningOperation, name: string): Promise<R> {
+  const { signal } = operation;
   if (signal.aborted) {
     settled.catch(() => undefined);
     return Promise.reject(abortError(signal, name));
@@ -128,7 +142,7 @@ function raceAbort<R>(settled: Promise<R>, signal: AbortSignal, name: string): P
   return new Promise<R>((resolve, reject) => {
     const onAbort = (): void => reject(abortError(signal, name));
     signal.addEventListener('abort', onAbort, { once: true });
-    settled.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    settled.then(resolve, (error: unknown) => reject(operation.failure(error))).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
