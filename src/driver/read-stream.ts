@@ -3,7 +3,7 @@ import type { BatchedRowSource } from '../scan/batch-source.js';
 import { withItemIterator } from '../scan/batch-source.js';
 import { DriverError } from '../errors/driver-error.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
-import { DeadlineExceededError, OperationAbortedError } from '../errors/operation-errors.js';
+import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../errors/operation-errors.js';
 import type { RowFeed } from './read-rows-call.js';
 
 /** What {@link OpenReads} needs of a read: to fail it for good. */
@@ -162,7 +162,7 @@ class ReadRowsBatches implements ClosableRead {
       feed.start({
         row: (row, bytes) => this.#push(row, bytes),
         end: () => this.#finish('ended'),
-        fail: (error) => this.#fail(error instanceof DeadlineExceededError || error instanceof OperationAbortedError ? error : new DriverError(this.#operation, error)),
+        fail: (error) => this.#fail(error instanceof DeadlineExceededError || error instanceof OperationAbortedError || error instanceof UnreachableError ? error : new DriverError(this.#operation, error)),
       });
     } catch (err) {
       feed.cancel();

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, UnreachableError } from '../../../src/index.js';
+import { BigtableMapper, PartialWriteError, UnreachableError } from '../../../src/index.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import { freePort } from '../../../src/testing/index.js';
 import { testInstanceId } from '../../support/emulator.js';
@@ -28,6 +28,24 @@ describe('an endpoint where nothing listens', () => {
     expect((error as UnreachableError).endpoint).toBe(host);
     expect((error as UnreachableError).message).toContain(host);
     expect((error as UnreachableError).message).toContain('Fix:');
+  });
+
+  it('fails repository reads and writes with UnreachableError within seconds: save, saveMany, findOne, a scan', { timeout: 20_000 }, async () => {
+    const host = await deadHost();
+    const mapper = new BigtableMapper({ emulatorHost: host, instance: testInstanceId, entities: [E.Job] });
+    mappers.push(mapper);
+    const jobs = mapper.getRepository(E.Job);
+    const job = Object.assign(new E.Job(), { id: 'j1', status: 'new' });
+    await expect(jobs.save(job)).rejects.toBeInstanceOf(UnreachableError);
+    await expect(jobs.findOne({ id: 'j1' })).rejects.toBeInstanceOf(UnreachableError);
+    const scan = (async () => {
+      for await (const found of jobs.iterate({})) expect(found).toBeUndefined();
+    })();
+    await expect(scan).rejects.toBeInstanceOf(UnreachableError);
+    const bulk = await jobs.saveMany([job, job]).catch((e: unknown) => e);
+    expect(bulk).toBeInstanceOf(PartialWriteError);
+    expect((bulk as PartialWriteError).succeeded).toBe(0);
+    expect((bulk as PartialWriteError).failures.map((f) => f.cause)).toEqual([expect.any(UnreachableError), expect.any(UnreachableError)]);
   });
 
   it('fails every driver call with UnreachableError, and probes again on the next call once something listens', { timeout: 20_000 }, async () => {
