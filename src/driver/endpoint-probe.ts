@@ -4,10 +4,10 @@ import type { CallOptions } from './driver.js';
 import { DeadlineExceededError, UnreachableError } from '../errors/operation-errors.js';
 import { abortError } from '../util/operation-signal.js';
 
-/** How long a probe waits for the endpoint to accept a TCP connection. */
+/** How long a probe waits for the endpoint to accept a TCP connection. @internal @example `await probeEndpoint('127.0.0.1:8086', ENDPOINT_PROBE_TIMEOUT_MS)` */
 export const ENDPOINT_PROBE_TIMEOUT_MS = 3_000;
 
-/** Which of the client's gRPC services an endpoint belongs to: data (reads, writes) or table admin. */
+/** Which of the client's gRPC services an endpoint belongs to: data (reads, writes) or table admin. @internal @example `clientEndpoint(bigtable, 'BigtableClient')` */
 export type ClientService = 'BigtableClient' | 'BigtableTableAdminClient';
 
 interface ServiceOptions {

@@ -19,7 +19,7 @@ const KEYS_PER_READ = 1000;
 export async function findByKeys<T>(driver: BigtableDriver, schema: EntitySchema<T>, keys: readonly Record<string, unknown>[], options: ReadOptions<T> = {}, call?: CallOptions): Promise<(T | undefined)[]> {
   if (!Array.isArray(keys)) throw new ValidationError(`${schema.name}: findMany needs an array of keys, got ${keys === null ? 'null' : typeof keys}. Fix: pass e.g. [{ ${schema.key.properties.join(', ')} }]`, { entity: schema.name });
   const read = resolveRead(schema, options);
-  const encoded = keys.map((k) => encodeRowKey(schema, asRecord(schema, k)).text);
+  const encoded = Array.from(keys, (k) => encodeRowKey(schema, asRecord(schema, k)).text);
   const now = Date.now() * 1000;
   const filter = planReadFilter(schema, read, now);
   const unique = [...new Set(encoded)];

@@ -8,6 +8,7 @@ import { planScan } from '../scan/plan-scan.js';
 import { resolveRead } from '../scan/read-options.js';
 import type { ScanQuery } from '../scan/scan-query.js';
 import { ValidationError } from '../errors/validation-error.js';
+import { preview } from '../errors/bigtable-mapper-error.js';
 import { abortableBatches } from './abortable-batches.js';
 import { startOperation, type OperationContext, type OperationOptions } from './operation.js';
 
@@ -44,11 +45,12 @@ export function iterateScan<T>(driver: BigtableDriver, schema: EntitySchema<T>, 
  * @internal
  */
 export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T> & OperationOptions, context: OperationContext): Promise<Page<T>> {
-  if (query.limit === undefined || !Number.isInteger(query.limit) || query.limit < 1) {
-    throw new ValidationError(`${schema.name}: page() needs a positive integer limit (the page size), got ${String(query.limit)}. Fix: pass { limit: 100 }`, { entity: schema.name });
-  }
   const now = Date.now() * 1000;
   const plan = planScan(schema, query, now);
+  const limit: unknown = query?.limit;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+    throw new ValidationError(`${schema.name}: page() needs a positive integer limit (the page size), got ${preview(limit)}. Fix: pass { limit: 100 }`, { entity: schema.name });
+  }
   const read = resolveRead(schema, query);
   const progress = new Map<number, SourceProgress>();
   const delivered = new Map<number, Buffer>();
@@ -65,7 +67,7 @@ export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T
       last = scanned;
     }
   }
-  if (items.length < query.limit || last === undefined) return { items, cursor: undefined };
+  if (items.length < limit || last === undefined) return { items, cursor: undefined };
   if (plan.order === 'key') return { items, cursor: encodeCursor({ kind: 'ordered', lastKey: logicalKey(last), scope: plan.scope }) };
   const previous = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const count = previous?.kind === 'unordered' ? previous.sources.length : plan.sources.length;
