@@ -26,11 +26,15 @@ export interface CompileWriteOptions {
 export function compileSave<T>(schema: EntitySchema<T>, entity: T, options: CompileWriteOptions & { mode?: 'save' | 'replace' } = {}): CompiledMutation {
   const record = asRecord(schema, entity);
   const { key, text } = encodeRowKey(schema, record);
-  const micros = rowTimestampMicros(schema, record, options.now ?? Date.now());
+  const now = options.now ?? Date.now();
+  const micros = rowTimestampMicros(schema, record, now);
+  // Copies carry the time they were copied, whatever the entity's own time: propagate() compares that time with its own start.
+  const copyMicros = schema.cellTimestamp !== undefined && schema.denormalized.length > 0 ? now * 1000 : micros;
   const cells: CellMutation[] = [];
   let writes = false;
   for (const column of schema.columns) {
-    if (pushColumnCells(schema, column, record[column.property], micros, cells)) writes = true;
+    const at = copyMicros !== micros && isCopy(schema, column.property) ? copyMicros : micros;
+    if (pushColumnCells(schema, column, record[column.property], at, cells)) writes = true;
   }
   if (!writes) {
     throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: nothing to write, every column is undefined or null. Fix: set at least one column (a Bigtable row exists only while it has a cell), or use delete()`, { entity: schema.name, rowKey: text });
@@ -41,6 +45,10 @@ export function compileSave<T>(schema: EntitySchema<T>, entity: T, options: Comp
   }
   checkRowSize(schema.name, text, key, mutations);
   return freezeMutation({ table: schema.table, rowKey: key, rowKeyText: text, mutations, idempotent: true });
+}
+
+function isCopy(schema: EntitySchema, property: string): boolean {
+  return schema.denormalized.some((copy) => copy.property === property);
 }
 
 /**

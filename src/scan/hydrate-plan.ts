@@ -17,6 +17,8 @@ export interface ColumnHydration {
   readonly rule: GcRule | undefined;
   /** The family or a qualifier is named like an `Object.prototype` member: look cells up as own properties only. */
   readonly inherited: boolean;
+  /** The column's cell times count toward `@CellTimestamp` (a `@Denormalized` copy's do not: they carry the time they were copied). */
+  readonly stamps: boolean;
 }
 
 /**
@@ -49,7 +51,8 @@ export function hydratePlan(schema: EntitySchema, columns: readonly ColumnSchema
   const cached = plans.get(columns);
   if (cached !== undefined && cached.schema === schema) return cached;
   const rules = gcRulesOf(schema);
-  const plan: HydratePlan = { schema, columns: columns.map((column) => ({ column, rule: rules.get(column.family), inherited: namesInherited(column) })) };
+  const copies = new Set(schema.denormalized.map((copy) => copy.property));
+  const plan: HydratePlan = { schema, columns: columns.map((column) => ({ column, rule: rules.get(column.family), inherited: namesInherited(column), stamps: !copies.has(column.property) })) };
   plans.set(columns, plan);
   return plan;
 }

@@ -15,7 +15,7 @@ type FamilyCells = RowData['cells'][string];
  * selected column decoded by its codec (versioned columns as
  * `{ value, timestamp }[]`, newest first; a `flatten` column rebuilt from its
  * field cells), cells condemned by the family's GC
- * policy skipped, and `@CellTimestamp()` set to the newest cell's time.
+ * policy skipped, and `@CellTimestamp()` set to the newest cell's time (`@Denormalized` copies left out).
  *
  * @example
  * ```ts
@@ -29,10 +29,11 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
   Object.assign(entity, decodeRowKey(schema, row.key));
   let newest = -1;
   for (const hydration of plan.columns) {
-    const { column, rule, inherited } = hydration;
+    const { column, rule, inherited, stamps } = hydration;
     const family = inherited ? ownFamily(row, column.family) : row.cells[column.family];
     if (column.layout === 'flatten') {
-      newest = Math.max(newest, hydrateEmbedded(schema.name, hydration, family, entity, nowMicros));
+      const time = hydrateEmbedded(schema.name, hydration, family, entity, nowMicros);
+      if (stamps) newest = Math.max(newest, time);
       continue;
     }
     const cells = inherited ? ownColumn(family, column.qualifier) : family?.[column.qualifier];
@@ -40,14 +41,14 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
     if (column.versioned) {
       const live = rule === undefined ? cells : liveCells(rule, cells, nowMicros);
       if (live.length === 0) continue;
-      newest = Math.max(newest, (live[0] as CellData).timestampMicros);
+      if (stamps) newest = Math.max(newest, (live[0] as CellData).timestampMicros);
       entity[column.property] = live.slice(0, read.versions[column.property] ?? column.versions).map(toVersion, column.codec);
       continue;
     }
     const first = rule === undefined ? 0 : firstLive(rule, cells, nowMicros);
     if (first < 0) continue;
     const cell = cells[first] as CellData;
-    newest = Math.max(newest, cell.timestampMicros);
+    if (stamps) newest = Math.max(newest, cell.timestampMicros);
     entity[column.property] = column.codec.decode(cell.value);
   }
   if (schema.cellTimestamp !== undefined && newest >= 0) entity[schema.cellTimestamp] = new Date(Math.floor(newest / 1000));
