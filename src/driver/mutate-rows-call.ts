@@ -1,7 +1,8 @@
 import type { CallOptions } from './driver.js';
 import type { AbortableRead } from './abort-read.js';
 import { abortRead } from './abort-read.js';
-import { DEFAULT_WRITE_RETRY, isTransientWriteStatus, serverRetryDelayMs, type WriteRetryPolicy } from './write-retry.js';
+import { DEFAULT_WRITE_RETRY, type WriteRetryPolicy } from './write-retry.js';
+import { isTransientStatus, retryDelayInDetails } from './retry-rules.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
@@ -183,9 +184,9 @@ export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promi
           continue;
         }
         const failure: EntryFailure = { position, grpcCode: code, message: item.status?.message ?? '' };
-        if (isTransientWriteStatus(code, failure.message) && request.idempotent(position)) {
+        if (isTransientStatus(code, failure.message) && request.idempotent(position)) {
           lastTransient.set(position, failure);
-          serverDelay = Math.max(serverDelay, serverRetryDelayMs(item.status?.details));
+          serverDelay = Math.max(serverDelay, serverDelayMs(item.status?.details));
         } else {
           fail(failure);
         }
@@ -203,8 +204,8 @@ export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promi
       const error = end.error;
       const code = end.kind === 'cut' ? DEADLINE_EXCEEDED : extractGrpcCode(error);
       const message = error instanceof Error ? error.message : String(error);
-      const transient = end.kind === 'cut' || isTransientWriteStatus(code, message);
-      if (end.kind === 'failed') serverDelay = Math.max(serverDelay, serverRetryDelayMs((error as { statusDetails?: unknown } | null)?.statusDetails));
+      const transient = end.kind === 'cut' || isTransientStatus(code, message);
+      if (end.kind === 'failed') serverDelay = Math.max(serverDelay, serverDelayMs((error as { statusDetails?: unknown } | null)?.statusDetails));
       for (const position of unseen) {
         const failure: EntryFailure = { position, grpcCode: code, message, cause: error };
         if (transient && request.idempotent(position)) lastTransient.set(position, failure);
@@ -288,4 +289,9 @@ function runAttempt(open: () => MutateAttemptStream, onResponse: (response: Muta
     stream.on('close', () => settle({ kind: 'failed', error: new Error('the MutateRows stream closed before its end') }));
     if (signal?.aborted === true) onAbort();
   });
+}
+
+/** The server's RetryInfo delay among status details (0 when there is none). */
+function serverDelayMs(details: unknown): number {
+  return retryDelayInDetails(details) ?? 0;
 }

@@ -1,11 +1,6 @@
 import type { ReadRetryPolicy } from './read-rows-call.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
-import { serverRetryDelayMs } from './retry-delay.js';
-
-/** gRPC codes a read is retried after: DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
-const RETRYABLE_CODES: ReadonlySet<number> = new Set([4, 8, 10, 14]);
-const INTERNAL = 13;
-const CLOSED_CLIENT = 'The client has already been closed.';
+import { backoffMs, isTransientStatus, serverRetryDelayMs } from './retry-rules.js';
 
 /**
  * The read retry policy of `table.createReadStream()` in `@google-cloud/bigtable`:
@@ -25,7 +20,7 @@ export function clientReadRetryPolicy(maxRetries: number | undefined): ReadRetry
   return {
     maxRetries: typeof maxRetries === 'number' ? maxRetries : 10,
     isRetryable: isRetryableReadError,
-    delayMs: (consecutiveErrors, error) => serverRetryDelayMs(error) ?? Math.min(10 * 2 ** consecutiveErrors + Math.floor(Math.random() * 100), 60_000),
+    delayMs: (consecutiveErrors, error) => serverRetryDelayMs(error) ?? backoffMs(consecutiveErrors),
   };
 }
 
@@ -42,7 +37,5 @@ export function clientReadRetryPolicy(maxRetries: number | undefined): ReadRetry
 export function isRetryableReadError(error: unknown): boolean {
   if (error instanceof DeadlineExceededError) return error.kind !== 'total';
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (message === CLOSED_CLIENT || typeof code !== 'number') return false;
-  if (RETRYABLE_CODES.has(code)) return true;
-  return code === INTERNAL && typeof message === 'string' && /rst[_ ]stream/i.test(message);
+  return typeof code === 'number' && isTransientStatus(code, message);
 }

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mutateManyRows, mutateOneRow, type WriteFailure } from '../../../src/driver/data-ops.js';
 import { DeadlineExceededError, DriverError, OperationAbortedError } from '../../../src/errors/index.js';
 import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
-import { DEFAULT_WRITE_RETRY, isTransientWriteStatus, serverRetryDelayMs } from '../../../src/driver/write-retry.js';
+import { DEFAULT_WRITE_RETRY } from '../../../src/driver/write-retry.js';
+import { isTransientStatus, retryDelayInDetails } from '../../../src/driver/retry-rules.js';
 import { fakeMutateRowsClient } from '../../support/fake-mutate-rpc.js';
 
 const cell: CellMutation = { kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 1_000, value: Buffer.from('v') };
@@ -171,12 +172,12 @@ describe('mutateOneRow', () => {
 
 describe('write retry policy', () => {
   it('treats 4, 8, 10, 14 and INTERNAL RST_STREAM as transient, nothing else', () => {
-    for (const code of [4, 8, 10, 14]) expect(isTransientWriteStatus(code, '')).toBe(true);
-    expect(isTransientWriteStatus(13, 'Received RST_STREAM with code 2 (Internal server error)')).toBe(true);
-    expect(isTransientWriteStatus(13, 'unknown family "x"')).toBe(false);
-    for (const code of [0, 1, 2, 3, 5, 6, 7, 9, 11, 12, 15, 16]) expect(isTransientWriteStatus(code, 'x')).toBe(false);
-    expect(isTransientWriteStatus(undefined, 'Received RST_STREAM')).toBe(false);
-    expect(isTransientWriteStatus(10, 'The client has already been closed.')).toBe(false);
+    for (const code of [4, 8, 10, 14]) expect(isTransientStatus(code, '')).toBe(true);
+    expect(isTransientStatus(13, 'Received RST_STREAM with code 2 (Internal server error)')).toBe(true);
+    expect(isTransientStatus(13, 'unknown family "x"')).toBe(false);
+    for (const code of [0, 1, 2, 3, 5, 6, 7, 9, 11, 12, 15, 16]) expect(isTransientStatus(code, 'x')).toBe(false);
+    expect(isTransientStatus(undefined, 'Received RST_STREAM')).toBe(false);
+    expect(isTransientStatus(10, 'The client has already been closed.')).toBe(false);
   });
 
   it('backs off exponentially with jitter, capped at 60 s, over at most 10 attempts', () => {
@@ -189,14 +190,14 @@ describe('write retry policy', () => {
   });
 
   it('reads RetryInfo from decoded status details (number, string or Long seconds) and from an entry status Any', () => {
-    expect(serverRetryDelayMs([{ retryDelay: { seconds: 2, nanos: 500_000_000 } }])).toBe(2_500);
-    expect(serverRetryDelayMs([{ reason: 'x' }, { retryDelay: { seconds: '1', nanos: 0 } }])).toBe(1_000);
-    expect(serverRetryDelayMs([{ retryDelay: { seconds: { toNumber: () => 3 }, nanos: 0 } }])).toBe(3_000);
+    expect(retryDelayInDetails([{ retryDelay: { seconds: 2, nanos: 500_000_000 } }])).toBe(2_500);
+    expect(retryDelayInDetails([{ reason: 'x' }, { retryDelay: { seconds: '1', nanos: 0 } }])).toBe(1_000);
+    expect(retryDelayInDetails([{ retryDelay: { seconds: { toNumber: () => 3 }, nanos: 0 } }])).toBe(3_000);
     // RetryInfo { retry_delay: Duration { seconds: 1, nanos: 250000000 } }
     const value = Buffer.from([0x0a, 0x07, 0x08, 0x01, 0x10, 0x80, 0xe5, 0x9a, 0x77]);
-    expect(serverRetryDelayMs([{ typeUrl: 'type.googleapis.com/google.rpc.RetryInfo', value }])).toBe(1_250);
-    expect(serverRetryDelayMs([{ type_url: 'type.googleapis.com/google.rpc.ErrorInfo', value }])).toBe(0);
-    expect(serverRetryDelayMs([{ retryDelay: { seconds: 3_600, nanos: 0 } }])).toBe(60_000);
-    expect(serverRetryDelayMs(undefined)).toBe(0);
+    expect(retryDelayInDetails([{ typeUrl: 'type.googleapis.com/google.rpc.RetryInfo', value }])).toBe(1_250);
+    expect(retryDelayInDetails([{ type_url: 'type.googleapis.com/google.rpc.ErrorInfo', value }])).toBeUndefined();
+    expect(retryDelayInDetails([{ retryDelay: { seconds: 3_600, nanos: 0 } }])).toBe(60_000);
+    expect(retryDelayInDetails(undefined)).toBeUndefined();
   });
 });

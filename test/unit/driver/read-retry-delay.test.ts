@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serverRetryDelayMs } from '../../../src/driver/retry-delay.js';
+import { serverRetryDelayMs } from '../../../src/driver/retry-rules.js';
 import { clientReadRetryPolicy } from '../../../src/driver/read-retry.js';
 
 /**

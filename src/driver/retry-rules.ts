@@ -1,13 +1,48 @@
-/** The longest delay a timer can wait, in milliseconds. */
-const MAX_DELAY_MS = 2 ** 31 - 1;
 const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
 const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
+
+/** DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
+const TRANSIENT_CODES: ReadonlySet<number> = new Set([4, 8, 10, 14]);
+const INTERNAL = 13;
+const RST_STREAM = /rst[_ ]stream/i;
+const CLOSED_CLIENT = 'The client has already been closed.';
+/** The longest backoff between two attempts. */
+const MAX_BACKOFF_MS = 60_000;
+
+/**
+ * Whether a gRPC status (of a whole RPC, or of one MutateRows entry) is
+ * transient, for reads and writes alike: gRPC 4, 8, 10, 14, or 13 INTERNAL
+ * for a reset HTTP/2 stream (`RST_STREAM`). A closed client is not.
+ * @internal
+ * @example
+ * ```ts
+ * isTransientStatus(13, 'Received RST_STREAM with code 2'); // true
+ * isTransientStatus(13, 'unknown family "x"');              // false
+ * ```
+ */
+export function isTransientStatus(code: number | undefined, message: unknown): boolean {
+  if (code === undefined || message === CLOSED_CLIENT) return false;
+  return TRANSIENT_CODES.has(code) || (code === INTERNAL && typeof message === 'string' && RST_STREAM.test(message));
+}
+
+/**
+ * The client's backoff before retry number `retry` (1 for the first):
+ * 10 ms × 2^retry plus up to 100 ms of jitter, at most 60 s.
+ * @internal
+ * @example
+ * ```ts
+ * backoffMs(1); // 20..119
+ * ```
+ */
+export function backoffMs(retry: number): number {
+  return Math.min(10 * 2 ** retry + Math.floor(Math.random() * 100), MAX_BACKOFF_MS);
+}
 
 /**
  * The delay the server asked for before a retry: the `google.rpc.RetryInfo`
  * among the gRPC status details of `error`, in whole milliseconds (rounded
- * up), or `undefined` when there is none (or it is malformed, negative or
- * longer than a timer can wait). Reads `statusDetails` as google-gax decodes
+ * up, at most 60 s), or `undefined` when there is none (or it is malformed
+ * or negative). Reads `statusDetails` as google-gax decodes
  * it and, when gax has not decoded it, the `grpc-status-details-bin` trailer
  * of the error's metadata.
  * @internal
@@ -19,12 +54,8 @@ const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
 export function serverRetryDelayMs(error: unknown): number | undefined {
   if (error === null || typeof error !== 'object') return undefined;
   const { statusDetails, metadata } = error as { statusDetails?: unknown; metadata?: { get?: unknown } };
-  if (Array.isArray(statusDetails)) {
-    for (const detail of statusDetails as unknown[]) {
-      const delay = (detail as { retryDelay?: unknown } | null)?.retryDelay;
-      if (delay !== null && typeof delay === 'object') return durationMs(toNumber((delay as { seconds?: unknown }).seconds), toNumber((delay as { nanos?: unknown }).nanos));
-    }
-  }
+  const detailed = retryDelayInDetails(statusDetails);
+  if (detailed !== undefined) return detailed;
   if (metadata === undefined || metadata === null || typeof metadata.get !== 'function') return undefined;
   let values: unknown;
   try {
@@ -36,10 +67,38 @@ export function serverRetryDelayMs(error: unknown): number | undefined {
   return bin instanceof Uint8Array ? retryDelayInStatus(bin) : undefined;
 }
 
+/**
+ * The `google.rpc.RetryInfo` delay among status details, in whole
+ * milliseconds (at most 60 s), or `undefined`: details as google-gax decodes them (a
+ * message with `retryDelay`), or as a MutateRows entry status carries them
+ * (`google.protobuf.Any` with the encoded `RetryInfo` as `value`).
+ * @internal
+ * @example
+ * ```ts
+ * retryDelayInDetails([{ retryDelay: { seconds: 2, nanos: 500_000_000 } }]); // 2500
+ * ```
+ */
+export function retryDelayInDetails(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details as unknown[]) {
+    if (detail === null || typeof detail !== 'object') continue;
+    const { retryDelay, typeUrl, type_url: typeUrlSnake, value } = detail as { retryDelay?: unknown; typeUrl?: unknown; type_url?: unknown; value?: unknown };
+    if (retryDelay !== null && typeof retryDelay === 'object') return durationMs(toNumber((retryDelay as { seconds?: unknown }).seconds), toNumber((retryDelay as { nanos?: unknown }).nanos));
+    if ((typeUrl ?? typeUrlSnake) === RETRY_INFO_TYPE && value instanceof Uint8Array) {
+      try {
+        return retryInfoDelay(value);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A Duration in whole milliseconds, at most the longest backoff (60 s); `undefined` when malformed or negative. */
 function durationMs(seconds: number | undefined, nanos: number | undefined): number | undefined {
-  if (seconds === undefined || nanos === undefined || seconds < 0 || nanos < 0) return undefined;
-  const ms = Math.ceil(seconds * 1_000 + nanos / 1_000_000);
-  return ms <= MAX_DELAY_MS ? ms : undefined;
+  if (seconds === undefined || nanos === undefined || !Number.isFinite(seconds) || seconds < 0 || nanos < 0) return undefined;
+  return Math.min(Math.ceil(seconds * 1_000 + nanos / 1_000_000), MAX_BACKOFF_MS);
 }
 
 /** A protobuf integer as a decoded message may hold it: number, numeric string, bigint or a `Long`. Absent is 0. */
