@@ -8,8 +8,8 @@ import type { RunningOperation } from './operation.js';
  * doing, and the reads are closed (`return()`, which cancels every RPC). The
  * operation ends (timer and listeners released) when the scan is exhausted,
  * fails or is closed; `settled` resolves then, so `close()` can wait for it.
- * Batches, not rows, pass through here: one race per batch keeps the cost
- * off the per-row path.
+ * Batches, not rows, pass through here: one abort listener per batch keeps
+ * the cost off the per-row path.
  * @internal
  * @example
  * ```ts
@@ -21,13 +21,7 @@ export function abortableBatches<T>(inner: AsyncIterator<T[]>, operation: Runnin
   let finished = false;
   let markSettled!: () => void;
   const settled = new Promise<void>((resolve) => (markSettled = resolve));
-  let rejectAborted!: (error: unknown) => void;
-  const aborted = new Promise<never>((_, reject) => (rejectAborted = reject));
-  aborted.catch(() => undefined);
-  const onAbort = (): void => {
-    rejectAborted(abortError(signal, name));
-    closeInner();
-  };
+  const onAbort = (): void => closeInner();
   const finish = (): void => {
     if (finished) return;
     finished = true;
@@ -49,7 +43,7 @@ export function abortableBatches<T>(inner: AsyncIterator<T[]>, operation: Runnin
       if (signal.aborted) throw abortError(signal, name);
       if (finished) return { done: true, value: undefined };
       try {
-        const result = await Promise.race([inner.next(), aborted]);
+        const result = await untilAborted(inner.next(), signal, name);
         if (result.done === true) finish();
         return result;
       } catch (error) {
@@ -73,4 +67,26 @@ export function abortableBatches<T>(inner: AsyncIterator<T[]>, operation: Runnin
     },
   };
   return { batches, settled };
+}
+
+/**
+ * `pending`, or the typed abort error as soon as `signal` aborts. The
+ * listener is removed once `pending` settles: racing every batch against one
+ * long-lived "aborted" promise would keep every batch reachable from it.
+ */
+function untilAborted<R>(pending: Promise<R>, signal: AbortSignal, name: string): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal, name));
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
