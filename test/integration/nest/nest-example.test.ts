@@ -7,7 +7,7 @@ import type { PageViewJson } from '../../../examples/nestjs/page-view-input.js';
 import { PAGE_VIEWS } from '../../../examples/nestjs/page-views.tokens.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import { getMapperToken } from '../../../src/nest/index.js';
-import type { BigtableMapper, Repository } from '../../../src/index.js';
+import { OperationAbortedError, type BigtableMapper, type Repository } from '../../../src/index.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const table = uniqueTableId('nest-page-views');
@@ -96,6 +96,7 @@ describe('NestJS example over HTTP', () => {
     app = undefined;
     expect(close).toHaveBeenCalledTimes(1);
     const view = Object.assign(new views.schema.target(), { userId: 'late', site: 'x.com', at: new Date(start), path: '/' });
-    await expect(views.save(view)).rejects.toThrow(/client has already been closed/);
+    await expect(views.save(view)).rejects.toThrow(OperationAbortedError);
+    await expect(views.save(view)).rejects.toThrow(/mapper was closed/);
   });
 });
