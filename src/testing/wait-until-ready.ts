@@ -37,13 +37,18 @@ export function acceptsConnections(port: number): Promise<boolean> {
   });
 }
 
+/** How long the port must answer while the emulator stays alive without its banner before it counts as ready. */
+const NO_BANNER_GRACE_MS = 3_000;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Polls until the emulator accepts TCP connections on its port, exits, or the
  * deadline (epoch ms) passes. A connection only counts once the emulator has
- * printed its "running on" banner or is still alive one poll later, so a
- * foreign listener that won a port race is not mistaken for the emulator.
+ * printed its "running on" banner or is still alive 3 s after the port first
+ * answered, so a foreign listener that holds the port is not mistaken for
+ * the emulator on a loaded machine, where the emulator can take more than a
+ * poll to fail with "address already in use".
  *
  * @example
  * ```ts
@@ -52,14 +57,14 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * @internal
  */
 export async function waitUntilReady(proc: EmulatorProcess, port: number, deadline: number): Promise<ReadyOutcome> {
-  let connectedBefore = false;
+  let connectedSince: number | undefined;
   for (;;) {
     if (proc.hasExited()) return /address already in use/i.test(proc.output().tail) ? 'port-taken' : 'exited';
     if (Date.now() > deadline) return 'timeout';
     if (await acceptsConnections(port)) {
       const banner = proc.output().head.includes(`running on 127.0.0.1:${port}`);
-      if (!proc.hasExited() && (banner || connectedBefore)) return 'ready';
-      connectedBefore = true;
+      connectedSince ??= Date.now();
+      if (!proc.hasExited() && (banner || Date.now() - connectedSince >= NO_BANNER_GRACE_MS)) return 'ready';
     }
     await sleep(POLL_INTERVAL_MS);
   }
