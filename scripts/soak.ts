@@ -114,8 +114,13 @@ async function scanner(repo: Repository<SoakRow>, ledger: Ledger, tally: Tally, 
     const mustSee = ledger.confirmedList.length;
     const seen = new Set<string>();
     let previous: SoakRow | undefined;
+    let cutShort = false;
     try {
       for await (const row of repo.iterate({ select: ['payload'] })) {
+        if (Date.now() > until) {
+          cutShort = true;
+          break;
+        }
         const key = keyOf(row.writer, row.seq);
         if (seen.has(key)) tally.problems.push(`scan returned ${key} twice`);
         if (previous !== undefined && (previous.writer > row.writer || (previous.writer === row.writer && previous.seq >= row.seq))) {
@@ -130,6 +135,7 @@ async function scanner(repo: Repository<SoakRow>, ledger: Ledger, tally: Tally, 
       tally.problems.push(`scan failed: ${(err as Error).message}`);
       continue;
     }
+    if (cutShort) return;
     for (const key of ledger.confirmedList.slice(0, mustSee)) if (!seen.has(key)) tally.problems.push(`scan missed ${key}, confirmed before the scan started`);
     tally.scans += 1;
   }
