@@ -12,7 +12,7 @@ import type { SourceReader } from '../denormalize/source-reader.js';
 import { Repository } from './repository.js';
 import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../driver/timeouts.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
-import { runOperation, type OperationContext, type OperationOptions } from './operation.js';
+import { runOperation, splitOperationOptions, type OperationContext, type OperationOptions } from './operation.js';
 
 /** How long `close()` waits for aborted operations to settle before it closes the client anyway. */
 const CLOSE_GRACE_MS = 5_000;
@@ -127,8 +127,8 @@ export class BigtableMapper {
    * ```
    */
   sync(options: SchemaSyncOptions & OperationOptions = {}): Promise<SchemaSyncResult> {
-    const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, ...sync } = options;
-    return runOperation(this.#context, 'admin', 'BigtableMapper.sync', { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs }, (call) => syncSchema(this.driver, [...this.#entities.values()], sync, call));
+    const [timing, sync] = splitOperationOptions(options);
+    return runOperation(this.#context, 'admin', 'BigtableMapper.sync', timing, (call) => syncSchema(this.driver, [...this.#entities.values()], sync, call));
   }
 
   /**

@@ -146,6 +146,20 @@ function raceAbort<R>(settled: Promise<R>, operation: RunningOperation, name: st
   });
 }
 
+/**
+ * Splits a call's options into its {@link OperationOptions} and the rest, for
+ * calls whose own options are checked strictly (bulk writes, propagate, sync).
+ * @internal
+ * @example
+ * ```ts
+ * const [timing, bulk] = splitOperationOptions(options); // bulk: { batchSize, concurrency, ... }
+ * ```
+ */
+export function splitOperationOptions<O extends OperationOptions>(options: O | undefined): [OperationOptions, Omit<O, keyof OperationOptions>] {
+  const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, ...rest } = options ?? ({} as O);
+  return [{ signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs }, rest];
+}
+
 function checkOperationOptions(name: string, options: OperationOptions | undefined): OperationOptions {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object') throw new ValidationError(`${name}: options must be an object. Fix: pass e.g. { timeoutMs: 5000 }`, { operation: name });

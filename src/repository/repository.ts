@@ -23,7 +23,7 @@ import { propagateCopies, type PropagateOptions, type PropagationProgress } from
 import type { SourceReader, SourceResolver } from '../denormalize/source-reader.js';
 import { bulkWithCopies, withCopies } from '../denormalize/with-copies.js';
 import { DEFAULT_TIMEOUTS } from '../driver/timeouts.js';
-import { runOperation, type OperationContext, type OperationOptions } from './operation.js';
+import { runOperation, splitOperationOptions, type OperationContext, type OperationOptions } from './operation.js';
 
 /**
  * What `increment` resolves with for a counter property of type `V`: a
@@ -109,8 +109,7 @@ export class Repository<T extends object> {
   }
 
   #bulk<I>(operation: string, input: Iterable<I> | AsyncIterable<I>, compile: (item: I) => CompiledMutation, options: (BulkWriteOptions & OperationOptions) | undefined): Promise<BulkWriteResult> {
-    const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, ...bulk } = options ?? {};
-    const timing = { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs };
+    const [timing, bulk] = splitOperationOptions(options);
     return runOperation(this.#context, 'bulkWrite', `${this.schema.name}.${operation}`, timing, (call) => writeMany(this.#driver, this.schema.name, this.schema.table, input, compile, bulk, call), { settleFirst: true });
   }
 
@@ -211,8 +210,7 @@ export class Repository<T extends object> {
    * @example `const { scanned, updated } = await readings.propagate(sensor, { onProgress: (p) => log(p) });`
    */
   propagate(source: object, options?: PropagateOptions & OperationOptions): Promise<PropagationProgress> {
-    const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, ...propagate } = options ?? {};
-    const timing = { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs };
+    const [timing, propagate] = splitOperationOptions(options);
     return runOperation(this.#context, 'bulkWrite', `${this.schema.name}.propagate`, timing, (call) => propagateCopies(this.#driver, this.schema, source, propagate, call), { settleFirst: true });
   }
 
