@@ -17,6 +17,17 @@ function proxiedMapper(): BigtableMapper {
   return new BigtableMapper({ emulatorHost: proxy.host, instance: testInstanceId, entities: [E.SaltedEvent] });
 }
 
+/** Runs `test` with a proxied mapper; afterwards the network passes again and the mapper is closed. */
+async function withProxiedMapper(test: (mapper: BigtableMapper) => Promise<void>): Promise<void> {
+  const mapper = proxiedMapper();
+  try {
+    await test(mapper);
+  } finally {
+    proxy.pass();
+    await mapper.close();
+  }
+}
+
 function activeReads(mapper: BigtableMapper): number {
   return (mapper.driver as unknown as { activeReads: number }).activeReads;
 }
@@ -59,9 +70,8 @@ async function drainUntilError(iterator: AsyncIterator<SaltedEvent>): Promise<un
 }
 
 describe('operations through a stalled network end with a typed error and leave no read open', () => {
-  it('aborting a stalled scan rejects with OperationAbortedError and closes every bucket read', async () => {
-    const mapper = proxiedMapper();
-    try {
+  it('aborting a stalled scan rejects with OperationAbortedError and closes every bucket read', () =>
+    withProxiedMapper(async (mapper) => {
       const controller = new AbortController();
       const iterator = await stalledIterator(mapper.getRepository(E.SaltedEvent), { signal: controller.signal });
       setTimeout(() => controller.abort(new Error('user navigated away')), 200);
@@ -69,53 +79,34 @@ describe('operations through a stalled network end with a typed error and leave 
       expect(error).toBeInstanceOf(OperationAbortedError);
       expect((error as Error).message).toContain('user navigated away');
       await waitFor(() => activeReads(mapper) === 0, 5_000, `reads still open: ${activeReads(mapper)}`);
-    } finally {
-      proxy.pass();
-      await mapper.close();
-    }
-  });
+    }));
 
-  it('a stalled scan with a total timeout fails with DeadlineExceededError', async () => {
-    const mapper = proxiedMapper();
-    try {
+  it('a stalled scan with a total timeout fails with DeadlineExceededError', () =>
+    withProxiedMapper(async (mapper) => {
       const iterator = await stalledIterator(mapper.getRepository(E.SaltedEvent), { timeoutMs: 1_500 });
       const error = await drainUntilError(iterator);
       expect(error, String(error)).toBeInstanceOf(DeadlineExceededError);
       expect((error as DeadlineExceededError).operation).toBe('SaltedEvent.scan');
-    } finally {
-      proxy.pass();
-      await mapper.close();
-    }
-  });
+    }));
 
-  it('findOne and page against a stalled network fail with DeadlineExceededError at their timeoutMs', async () => {
-    const mapper = proxiedMapper();
-    try {
+  it('findOne and page against a stalled network fail with DeadlineExceededError at their timeoutMs', () =>
+    withProxiedMapper(async (mapper) => {
       const repo = mapper.getRepository(E.SaltedEvent);
       expect(await repo.findOne({ userId: 'u1', seq: 1 })).toBeDefined();
       proxy.stall();
       await expect(repo.findOne({ userId: 'u1', seq: 1 }, { timeoutMs: 500 })).rejects.toBeInstanceOf(DeadlineExceededError);
       await expect(repo.page({ limit: 10, timeoutMs: 500 })).rejects.toBeInstanceOf(DeadlineExceededError);
-    } finally {
-      proxy.pass();
-      await mapper.close();
-    }
-  });
+    }));
 
-  it('an Observable scan stalled mid-way errors with OperationAbortedError when its signal aborts', async () => {
-    const mapper = proxiedMapper();
-    try {
+  it('an Observable scan stalled mid-way errors with OperationAbortedError when its signal aborts', () =>
+    withProxiedMapper(async (mapper) => {
       const controller = new AbortController();
       const all = firstValueFrom(mapper.getRepository(E.SaltedEvent).scan({ signal: controller.signal }).pipe(toArray()));
       await waitFor(() => activeReads(mapper) > 0, 5_000, 'the scan never opened its reads');
       proxy.stall();
       setTimeout(() => controller.abort(), 200);
       await expect(all).rejects.toBeInstanceOf(OperationAbortedError);
-    } finally {
-      proxy.pass();
-      await mapper.close();
-    }
-  });
+    }));
 
   it('close() during a stalled scan rejects its pending read with OperationAbortedError and resolves', async () => {
     const mapper = proxiedMapper();
