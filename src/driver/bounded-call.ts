@@ -21,6 +21,33 @@ export interface GaxCallOptions {
 }
 
 /**
+ * The nearer of an attempt's two bounds: its `attemptTimeoutMs`, or the time
+ * left before the total deadline (a tie goes to the deadline), with the
+ * error an attempt cut by it rejects with; `undefined` when `call` sets
+ * neither. `totalMs` is the operation's whole budget, for the message.
+ * @internal
+ * @example
+ * ```ts
+ * const bound = attemptBound(call, 'mutateRows "t"', 60_000); // { ms: 20000, byAttempt: true, error }
+ * ```
+ */
+export function attemptBound(call: CallOptions | undefined, operation: string, totalMs: number, now = Date.now()): AttemptBound | undefined {
+  const left = call?.deadline === undefined ? undefined : call.deadline - now;
+  const attemptMs = call?.attemptTimeoutMs;
+  if (attemptMs !== undefined && (left === undefined || attemptMs < left)) return { ms: attemptMs, byAttempt: true, error: new DeadlineExceededError(operation, attemptMs, 'attempt') };
+  if (left === undefined) return undefined;
+  return { ms: Math.max(0, left), byAttempt: false, error: new DeadlineExceededError(operation, totalMs, 'total') };
+}
+
+/** See {@link attemptBound}. @internal @example `{ ms: 20000, byAttempt: true, error }` */
+export interface AttemptBound {
+  readonly ms: number;
+  /** The attempt timeout is the nearer bound (an attempt cut by it may be retried); otherwise the total deadline is. */
+  readonly byAttempt: boolean;
+  readonly error: DeadlineExceededError;
+}
+
+/**
  * Runs one unary RPC within `call`: no attempt starts once the signal has
  * aborted or the deadline has passed; each attempt is bounded by the smaller
  * of `attemptTimeoutMs` and the time left, both as the RPC's gRPC deadline
@@ -47,18 +74,12 @@ export async function boundedCall<T>(
   const totalMs = deadline === undefined ? 0 : Math.max(0, deadline - startedAt);
   for (;;) {
     throwIfAborted(call?.signal, operation);
-    const left = deadline === undefined ? undefined : deadline - Date.now();
-    if (left !== undefined && left <= 0) throw new DeadlineExceededError(operation, totalMs, 'total');
-    const attemptMs = call?.attemptTimeoutMs;
-    const byAttempt = attemptMs !== undefined && (left === undefined || attemptMs < left);
-    const bound =
-      byAttempt ? { ms: attemptMs, error: new DeadlineExceededError(operation, attemptMs, 'attempt') }
-      : left === undefined ? undefined
-      : { ms: left, error: new DeadlineExceededError(operation, totalMs, 'total') };
+    if (deadline !== undefined && deadline - Date.now() <= 0) throw new DeadlineExceededError(operation, totalMs, 'total');
+    const bound = attemptBound(call, operation, totalMs);
     try {
       return await runAttempt(operation, attempt, bound, call?.signal);
     } catch (err) {
-      if (!(byAttempt && policy.retryAttemptTimeouts && err === bound?.error)) throw err;
+      if (!(bound?.byAttempt === true && policy.retryAttemptTimeouts && err === bound.error)) throw err;
     }
   }
 }
@@ -66,7 +87,7 @@ export async function boundedCall<T>(
 function runAttempt<T>(
   operation: string,
   attempt: (gax: GaxCallOptions) => Promise<T>,
-  bound: { readonly ms: number; readonly error: DeadlineExceededError } | undefined,
+  bound: AttemptBound | undefined,
   signal: AbortSignal | undefined,
 ): Promise<T> {
   const cancel = new AbortController();

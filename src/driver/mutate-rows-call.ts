@@ -7,6 +7,7 @@ import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { abortError, delay } from '../util/operation-signal.js';
+import { attemptBound } from './bounded-call.js';
 
 /**
  * One `MutateRowsResponse` as the generated client decodes it: statuses by
@@ -264,16 +265,8 @@ function runAttempt(open: () => MutateAttemptStream, onResponse: (response: Muta
       resolve(end);
     };
     const onAbort = (): void => settle({ kind: 'cut', error: abortError(signal as AbortSignal, operation), retryable: false });
-    const now = Date.now();
-    const untilDeadline = call?.deadline === undefined ? Infinity : call.deadline - now;
-    const attemptMs = call?.attemptTimeoutMs ?? Infinity;
-    if (Number.isFinite(untilDeadline) || Number.isFinite(attemptMs)) {
-      const byDeadline = untilDeadline <= attemptMs;
-      timer = setTimeout(
-        () => settle(byDeadline ? { kind: 'cut', error: new DeadlineExceededError(operation, totalMs, 'total'), retryable: false } : { kind: 'cut', error: new DeadlineExceededError(operation, attemptMs, 'attempt'), retryable: true }),
-        Math.max(0, Math.min(untilDeadline, attemptMs)),
-      );
-    }
+    const bound = attemptBound(call, operation, totalMs);
+    if (bound !== undefined) timer = setTimeout(() => settle({ kind: 'cut', error: bound.error, retryable: bound.byAttempt }), bound.ms);
     try {
       stream = open();
     } catch (error) {
