@@ -15,14 +15,20 @@ export interface Variant {
  * or the emulator hits every variant alike.
  * @example `const results = await alternate(variants, 3, (line) => console.log(line));`
  */
-export async function alternate(variants: readonly Variant[], repeats: number, log: (line: string) => void): Promise<VariantResult[]> {
+export async function alternate(
+  variants: readonly Variant[],
+  repeats: number,
+  log: (line: string) => void,
+): Promise<VariantResult[]> {
   for (const v of variants) await v.run(true);
   const runs = new Map<string, RunSample[]>(variants.map((v) => [v.id, []]));
   for (let r = 0; r < repeats; r++) {
     for (const v of variants) {
       const sample = await v.run(false);
       runs.get(v.id)?.push(sample);
-      log(`  ${v.label} [${r + 1}/${repeats}]: ${Math.round(sample.rowsPerSec).toLocaleString('en-US')} rows/s (${sample.rows} rows, ${Math.round(sample.ms)} ms)`);
+      log(
+        `  ${v.label} [${r + 1}/${repeats}]: ${Math.round(sample.rowsPerSec).toLocaleString('en-US')} rows/s (${sample.rows} rows, ${Math.round(sample.ms)} ms)`,
+      );
     }
   }
   return variants.map((v) => {
@@ -37,7 +43,12 @@ export function medianSample(runs: readonly RunSample[]): RunSample {
     const values = runs.map(f).filter((x): x is number => x !== undefined);
     return values.length === 0 ? undefined : median(values);
   };
-  const base = { rows: pick((s) => s.rows) ?? 0, ms: pick((s) => s.ms) ?? 0, rowsPerSec: pick((s) => s.rowsPerSec) ?? 0, cpuMs: pick((s) => s.cpuMs) ?? 0 };
+  const base = {
+    rows: pick((s) => s.rows) ?? 0,
+    ms: pick((s) => s.ms) ?? 0,
+    rowsPerSec: pick((s) => s.rowsPerSec) ?? 0,
+    cpuMs: pick((s) => s.cpuMs) ?? 0,
+  };
   const optional = {
     firstRowMs: pick((s) => s.firstRowMs),
     peakHeapDeltaMB: pick((s) => s.peakHeapDeltaMB),
@@ -51,7 +62,8 @@ export function medianSample(runs: readonly RunSample[]): RunSample {
 export function ratio(results: readonly VariantResult[], numerator: string, denominator: string, label: string): Ratio {
   const a = results.find((r) => r.id === numerator)?.median.rowsPerSec;
   const b = results.find((r) => r.id === denominator)?.median.rowsPerSec;
-  if (a === undefined || b === undefined || b === 0) throw new Error(`ratio ${numerator}/${denominator}: missing variant`);
+  if (a === undefined || b === undefined || b === 0)
+    throw new Error(`ratio ${numerator}/${denominator}: missing variant`);
   return { id: `${numerator}/${denominator}`, label, value: Math.round((a / b) * 1000) / 1000 };
 }
 

@@ -40,14 +40,20 @@ export function parseBenchArgs(argv: readonly string[]): Omit<BenchOptions, 'emu
   const int = (name: string, value: string | undefined): number | undefined => {
     if (value === undefined) return undefined;
     const n = Number(value.replace(/_/g, ''));
-    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
+    if (!Number.isSafeInteger(n) || n < 1)
+      throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
     return n;
   };
   const scale = values.scale;
-  if (scale !== undefined && scale !== 'tiny' && scale !== 'default') throw new Error(`--scale must be tiny or default, got ${JSON.stringify(scale)}`);
-  const only = (values.only ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  if (scale !== undefined && scale !== 'tiny' && scale !== 'default')
+    throw new Error(`--scale must be tiny or default, got ${JSON.stringify(scale)}`);
+  const only = (values.only ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   const unknown = only.filter((w) => !(WORKLOAD_IDS as readonly string[]).includes(w));
-  if (unknown.length > 0) throw new Error(`--only: unknown workload ${unknown.join(', ')}; use ${WORKLOAD_IDS.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`--only: unknown workload ${unknown.join(', ')}; use ${WORKLOAD_IDS.join(', ')}`);
   const sizes = {
     rows: int('rows', values.rows),
     repeats: int('repeats', values.repeats),

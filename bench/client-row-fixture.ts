@@ -10,7 +10,9 @@ import type { RawRow } from './raw-rows.js';
  * @example `clientRow('row#0000000001', wideValues(1), '1700000000000000')`
  */
 export function clientRow(key: string, v: WideValues, timestamp: string): RawRow {
-  const cell = (value: unknown): { value: unknown; labels: string[]; timestamp: string }[] => [{ value, labels: [], timestamp }];
+  const cell = (value: unknown): { value: unknown; labels: string[]; timestamp: string }[] => [
+    { value, labels: [], timestamp },
+  ];
   const columns: Record<string, ReturnType<typeof cell>> = {};
   for (const name of STRING_COLUMNS) columns[name] = cell(Buffer.from(v[name], 'utf8'));
   columns['count'] = cell(v.count);
@@ -28,6 +30,18 @@ export function rowChunks(key: string, v: WideValues, timestamp: string): ReadRo
   const familyName = { value: FAMILY };
   const count = Buffer.alloc(8);
   count.writeBigInt64BE(BigInt(v.count));
-  const values: [string, Buffer][] = [...STRING_COLUMNS.map((name): [string, Buffer] => [name, Buffer.from(v[name], 'utf8')]), ['count', count], ['score', floatBytes(v.score)]];
-  return values.map(([name, value], i) => ({ rowKey, familyName, qualifier: { value: Buffer.from(name, 'utf8') }, timestampMicros: timestamp, value, valueSize: 0, commitRow: i === values.length - 1 }));
+  const values: [string, Buffer][] = [
+    ...STRING_COLUMNS.map((name): [string, Buffer] => [name, Buffer.from(v[name], 'utf8')]),
+    ['count', count],
+    ['score', floatBytes(v.score)],
+  ];
+  return values.map(([name, value], i) => ({
+    rowKey,
+    familyName,
+    qualifier: { value: Buffer.from(name, 'utf8') },
+    timestampMicros: timestamp,
+    value,
+    valueSize: 0,
+    commitRow: i === values.length - 1,
+  }));
 }

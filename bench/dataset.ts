@@ -28,7 +28,19 @@ export function wideValues(id: number): WideValues {
     const start = (id * 7 + column * 11) % FILL.length;
     return head + (FILL.slice(start) + FILL).slice(0, 32 - head.length);
   };
-  return { id, s0: text(0), s1: text(1), s2: text(2), s3: text(3), s4: text(4), s5: text(5), s6: text(6), s7: text(7), count: id, score: id / 7 };
+  return {
+    id,
+    s0: text(0),
+    s1: text(1),
+    s2: text(2),
+    s3: text(3),
+    s4: text(4),
+    s5: text(5),
+    s6: text(6),
+    s7: text(7),
+    count: id,
+    score: id / 7,
+  };
 }
 
 /** Plain values of rows `from` … `from + count − 1`. @example `plainRows(0, 1000)` */

@@ -39,7 +39,10 @@ export function saltedDataset(ctx: BenchContext): Promise<SaltedDataset> {
     const unsaltedTableId = await ctx.createTable('unsalted');
     const Salted = defineSaltedEvent(saltedTableId);
     ctx.log(`  loading ${rows} events salted (mapper saveMany) and unsalted (raw), untimed`);
-    await ctx.mapper().getRepository(Salted).saveMany(entities(Salted, 0, rows));
+    await ctx
+      .mapper()
+      .getRepository(Salted)
+      .saveMany(entities(Salted, 0, rows));
     const micros = Date.now() * 1000;
     await loadPrebuilt(ctx.table(unsaltedTableId), rows, (i) => prebuiltEntry(eventKey(i), wideValues(i), micros));
     return { saltedTableId, unsaltedTableId, rows, Salted };

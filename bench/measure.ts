@@ -8,7 +8,9 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) throw new Error('median of an empty list');
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** Runs a full GC when node was started with `--expose-gc`; otherwise does nothing. @example `collectGarbage()` */

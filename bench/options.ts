@@ -1,5 +1,13 @@
 /** Workload ids, in the order the bench runs them. @example `WORKLOAD_IDS.includes('scan-hydrate')` */
-export const WORKLOAD_IDS = ['bulk-write', 'scan-hydrate', 'salted-scan', 'point-reads', 'cpu', 'evenness', 'memory'] as const;
+export const WORKLOAD_IDS = [
+  'bulk-write',
+  'scan-hydrate',
+  'salted-scan',
+  'point-reads',
+  'cpu',
+  'evenness',
+  'memory',
+] as const;
 
 /** One workload id. @example `const id: WorkloadId = 'bulk-write';` */
 export type WorkloadId = (typeof WORKLOAD_IDS)[number];
@@ -89,11 +97,13 @@ export function resolveOptions(options: BenchOptions): ResolvedOptions {
   for (const key of Object.keys(preset) as (keyof BenchSizes)[]) {
     const value = options[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${key} must be a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`${key} must be a positive integer, got ${String(value)}`);
     sizes[key] = value;
   }
   for (const id of options.only ?? []) {
-    if (!(WORKLOAD_IDS as readonly string[]).includes(id)) throw new Error(`unknown workload ${JSON.stringify(id)}: use one of ${WORKLOAD_IDS.join(', ')}`);
+    if (!(WORKLOAD_IDS as readonly string[]).includes(id))
+      throw new Error(`unknown workload ${JSON.stringify(id)}: use one of ${WORKLOAD_IDS.join(', ')}`);
   }
   return {
     ...sizes,

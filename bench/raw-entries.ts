@@ -24,7 +24,20 @@ const QUALIFIERS = [...STRING_COLUMNS, 'count', 'score'].map((q) => Buffer.from(
 export function objectEntry(key: string, v: WideValues): ObjectEntry {
   return {
     key,
-    data: { [FAMILY]: { s0: v.s0, s1: v.s1, s2: v.s2, s3: v.s3, s4: v.s4, s5: v.s5, s6: v.s6, s7: v.s7, count: v.count, score: floatBytes(v.score) } },
+    data: {
+      [FAMILY]: {
+        s0: v.s0,
+        s1: v.s1,
+        s2: v.s2,
+        s3: v.s3,
+        s4: v.s4,
+        s5: v.s5,
+        s6: v.s6,
+        s7: v.s7,
+        count: v.count,
+        score: floatBytes(v.score),
+      },
+    },
   };
 }
 
@@ -39,7 +52,9 @@ export function prebuiltEntry(key: string, v: WideValues, timestampMicros: numbe
   values.push(int64Bytes(v.count), floatBytes(v.score));
   return {
     rowKey: Buffer.from(key, 'utf8'),
-    mutations: values.map((value, i) => ({ setCell: { familyName: FAMILY, columnQualifier: QUALIFIERS[i] as Buffer, timestampMicros, value } })),
+    mutations: values.map((value, i) => ({
+      setCell: { familyName: FAMILY, columnQualifier: QUALIFIERS[i] as Buffer, timestampMicros, value },
+    })),
   };
 }
 
@@ -64,6 +79,15 @@ export class PrebuiltInstance {
 export function smallEntry(key: string, value: string, timestampMicros: number): PrebuiltEntry {
   return {
     rowKey: Buffer.from(key, 'utf8'),
-    mutations: [{ setCell: { familyName: FAMILY, columnQualifier: Buffer.from('v'), timestampMicros, value: Buffer.from(value, 'utf8') } }],
+    mutations: [
+      {
+        setCell: {
+          familyName: FAMILY,
+          columnQualifier: Buffer.from('v'),
+          timestampMicros,
+          value: Buffer.from(value, 'utf8'),
+        },
+      },
+    ],
   };
 }

@@ -30,7 +30,10 @@ export function withLimit<T extends object>(options: T, limit: number | undefine
  * Checks the row count when `expected` is given.
  * @example `await measureRead(n, async (onRow) => { for await (const r of repo.iterate()) onRow(r); })`
  */
-export async function measureRead(expected: number | undefined, read: (onRow: (row: unknown) => void) => Promise<void>): Promise<RunSample> {
+export async function measureRead(
+  expected: number | undefined,
+  read: (onRow: (row: unknown) => void) => Promise<void>,
+): Promise<RunSample> {
   await settle();
   const sampler = MemorySampler.start();
   const baseline = process.memoryUsage().heapUsed;
@@ -61,5 +64,10 @@ export async function measureRead(expected: number | undefined, read: (onRow: (r
   const time = { ms: raw.ms - pausedMs, cpuMs: Math.max(0, raw.cpuMs - pausedMs) };
   if (expected !== undefined && rows !== expected) throw new Error(`read returned ${rows} rows, expected ${expected}`);
   const live = liveHeapMidMB === undefined ? {} : { liveHeapMidMB };
-  return sample(rows, time, { firstRowMs: firstRowMs ?? time.ms, peakHeapDeltaMB: memory.peakHeapDeltaMB, peakRssMB: memory.peakRssMB, ...live });
+  return sample(rows, time, {
+    firstRowMs: firstRowMs ?? time.ms,
+    peakHeapDeltaMB: memory.peakHeapDeltaMB,
+    peakRssMB: memory.peakRssMB,
+    ...live,
+  });
 }

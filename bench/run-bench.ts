@@ -21,8 +21,15 @@ async function main(): Promise<void> {
   const external = (process.env['BIGTABLE_EMULATOR_HOST'] ?? '').trim() !== '';
   const emulator = await useEmulator();
   try {
-    const emulatorLabel = await describeEmulator(external ? 'external (BIGTABLE_EMULATOR_HOST)' : 'started by the bench');
-    const results = await runBench({ ...args, emulatorHost: emulator.host, emulatorLabel, log: (line) => console.log(line) });
+    const emulatorLabel = await describeEmulator(
+      external ? 'external (BIGTABLE_EMULATOR_HOST)' : 'started by the bench',
+    );
+    const results = await runBench({
+      ...args,
+      emulatorHost: emulator.host,
+      emulatorLabel,
+      log: (line) => console.log(line),
+    });
     console.log(`\n${textReport(results)}`);
     const dir = fileURLToPath(new URL('./results/', import.meta.url));
     const files = await writeResults(results, dir);

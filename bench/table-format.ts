@@ -13,8 +13,16 @@ export interface Section {
 export function toText(section: Section): string {
   const widths = section.headers.map((h, c) => Math.max(h.length, ...section.rows.map((r) => (r[c] ?? '').length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((cell, c) => (section.numeric?.includes(c) ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0))).join('  ').trimEnd();
-  const out = [section.title, line(section.headers), widths.map((w) => '-'.repeat(w)).join('  '), ...section.rows.map(line)];
+    cells
+      .map((cell, c) => (section.numeric?.includes(c) ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  const out = [
+    section.title,
+    line(section.headers),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...section.rows.map(line),
+  ];
   for (const note of section.notes ?? []) out.push(`  ${note}`);
   return out.join('\n');
 }

@@ -39,8 +39,14 @@ type Scenario = (base: ScenarioOptions, small: boolean) => Promise<ScenarioRepor
 const SCENARIOS: readonly Scenario[] = [
   (o) => runSensorReadings({ ...o, table: uniqueTableId('demo-sensor-readings') }),
   (o, small) => runSaltedEvents({ ...o, table: uniqueTableId('demo-salted-events'), events: small ? 2_000 : 10_000 }),
-  (o, small) => runHotUsers({ ...o, table: uniqueTableId('demo-hot-users'), ...(small ? { rowsPerUserSite: 12, hotFactor: 4 } : {}) }),
-  (o, small) => runLatestEvents({ ...o, table: uniqueTableId('demo-latest-events'), ...(small ? { perCustomer: 50 } : {}) }),
+  (o, small) =>
+    runHotUsers({
+      ...o,
+      table: uniqueTableId('demo-hot-users'),
+      ...(small ? { rowsPerUserSite: 12, hotFactor: 4 } : {}),
+    }),
+  (o, small) =>
+    runLatestEvents({ ...o, table: uniqueTableId('demo-latest-events'), ...(small ? { perCustomer: 50 } : {}) }),
 ];
 
 /**
@@ -65,7 +71,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const facts = reports.flatMap((r) => r.facts);
   const passed = allPassed(reports);
   const elapsedMs = Math.round(performance.now() - started);
-  log(passed ? `All ${facts.length} facts hold (${(elapsedMs / 1000).toFixed(1)} s).` : `${facts.filter((f) => !f.ok).length} of ${facts.length} facts FAILED.`);
+  log(
+    passed
+      ? `All ${facts.length} facts hold (${(elapsedMs / 1000).toFixed(1)} s).`
+      : `${facts.filter((f) => !f.ok).length} of ${facts.length} facts FAILED.`,
+  );
   return { reports, passed, elapsedMs };
 }
 
@@ -80,7 +90,10 @@ async function main(): Promise<void> {
   const { target } = args;
   const emulator = target.kind === 'emulator' ? await useEmulator() : undefined;
   try {
-    const connection: ScenarioConnection = target.kind === 'instance' ? { projectId: target.projectId, instance: target.instance } : { emulatorHost: emulator!.host, instance: 'demo' };
+    const connection: ScenarioConnection =
+      target.kind === 'instance'
+        ? { projectId: target.projectId, instance: target.instance }
+        : { emulatorHost: emulator!.host, instance: 'demo' };
     console.log(`bigtable-mapper demo on ${describeConnection(connection)}\n`);
     const { passed } = await runDemo({ connection, keep: args.keep, log: (line) => console.log(line) });
     if (!passed) process.exitCode = 1;

@@ -49,10 +49,20 @@ interface Tally {
 }
 
 const keyOf = (writer: string, seq: number): string => `${writer}#${seq}`;
-const rowOf = (writer: string, seq: number): SoakRow => Object.assign(new SoakRow(), { writer, seq, payload: `${writer}:${seq}:${PAYLOAD}` });
+const rowOf = (writer: string, seq: number): SoakRow =>
+  Object.assign(new SoakRow(), { writer, seq, payload: `${writer}:${seq}:${PAYLOAD}` });
 
 function options(): { seconds: number; resetEveryMs: number; batch: number } | undefined {
-  const { values } = parseArgs({ args: process.argv.slice(2), strict: true, options: { seconds: { type: 'string' }, 'reset-every-ms': { type: 'string' }, batch: { type: 'string' }, help: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    options: {
+      seconds: { type: 'string' },
+      'reset-every-ms': { type: 'string' },
+      batch: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
   if (values.help === true) return undefined;
   const int = (name: string, value: string | undefined, fallback: number): number => {
     if (value === undefined) return fallback;
@@ -60,7 +70,11 @@ function options(): { seconds: number; resetEveryMs: number; batch: number } | u
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${value}`);
     return n;
   };
-  return { seconds: int('seconds', values.seconds, 60), resetEveryMs: int('reset-every-ms', values['reset-every-ms'], 1500), batch: int('batch', values.batch, 100) };
+  return {
+    seconds: int('seconds', values.seconds, 60),
+    resetEveryMs: int('reset-every-ms', values['reset-every-ms'], 1500),
+    batch: int('batch', values.batch, 100),
+  };
 }
 
 /** Rows whose write was confirmed, and rows written but not confirmed (they may or may not be there). */
@@ -80,7 +94,14 @@ class Ledger {
   }
 }
 
-async function writer(repo: Repository<SoakRow>, name: string, batch: number, ledger: Ledger, tally: Tally, until: number): Promise<void> {
+async function writer(
+  repo: Repository<SoakRow>,
+  name: string,
+  batch: number,
+  ledger: Ledger,
+  tally: Tally,
+  until: number,
+): Promise<void> {
   let next = 0;
   let pending: SoakRow[] = [];
   while (Date.now() < until) {
@@ -123,7 +144,10 @@ async function scanner(repo: Repository<SoakRow>, ledger: Ledger, tally: Tally, 
         }
         const key = keyOf(row.writer, row.seq);
         if (seen.has(key)) tally.problems.push(`scan returned ${key} twice`);
-        if (previous !== undefined && (previous.writer > row.writer || (previous.writer === row.writer && previous.seq >= row.seq))) {
+        if (
+          previous !== undefined &&
+          (previous.writer > row.writer || (previous.writer === row.writer && previous.seq >= row.seq))
+        ) {
           tally.problems.push(`scan out of order: ${keyOf(previous.writer, previous.seq)} before ${key}`);
         }
         if (!ledger.attempted.has(key)) tally.problems.push(`scan returned ${key}, which no writer wrote`);
@@ -136,7 +160,8 @@ async function scanner(repo: Repository<SoakRow>, ledger: Ledger, tally: Tally, 
       continue;
     }
     if (cutShort) return;
-    for (const key of ledger.confirmedList.slice(0, mustSee)) if (!seen.has(key)) tally.problems.push(`scan missed ${key}, confirmed before the scan started`);
+    for (const key of ledger.confirmedList.slice(0, mustSee))
+      if (!seen.has(key)) tally.problems.push(`scan missed ${key}, confirmed before the scan started`);
     tally.scans += 1;
   }
 }
@@ -152,7 +177,10 @@ async function pointReader(repo: Repository<SoakRow>, ledger: Ledger, tally: Tal
     const [name, seq] = key.split('#') as [string, string];
     try {
       const found = await repo.findOne({ writer: name, seq: Number(seq) });
-      if (found?.payload !== rowOf(name, Number(seq)).payload) tally.problems.push(`point read of confirmed ${key} returned ${found === undefined ? 'nothing' : 'another value'}`);
+      if (found?.payload !== rowOf(name, Number(seq)).payload)
+        tally.problems.push(
+          `point read of confirmed ${key} returned ${found === undefined ? 'nothing' : 'another value'}`,
+        );
     } catch (err) {
       tally.problems.push(`point read of ${key} failed: ${(err as Error).message}`);
     }
@@ -179,7 +207,16 @@ async function main(): Promise<void> {
     entities: [SoakRow],
     timeouts: { scan: { idleMs: 5_000 }, read: { totalMs: 20_000 }, bulkWrite: { attemptMs: 10_000 } },
   });
-  const tally: Tally = { writes: 0, uncertainWrites: 0, rewrites: 0, scans: 0, rowsScanned: 0, pointReads: 0, resets: 0, problems: [] };
+  const tally: Tally = {
+    writes: 0,
+    uncertainWrites: 0,
+    rewrites: 0,
+    scans: 0,
+    rowsScanned: 0,
+    pointReads: 0,
+    resets: 0,
+    problems: [],
+  };
   try {
     await mapper.sync();
     const repo = mapper.getRepository(SoakRow);
@@ -229,7 +266,10 @@ async function main(): Promise<void> {
     console.table(report);
     for (const problem of tally.problems.slice(0, 20)) console.error(`problem: ${problem}`);
     mkdirSync('bench/results', { recursive: true });
-    writeFileSync('bench/results/soak-latest.json', `${JSON.stringify({ ...report, firstProblems: tally.problems.slice(0, 20) }, null, 2)}\n`);
+    writeFileSync(
+      'bench/results/soak-latest.json',
+      `${JSON.stringify({ ...report, firstProblems: tally.problems.slice(0, 20) }, null, 2)}\n`,
+    );
     if (tally.problems.length > 0) process.exitCode = 1;
     else console.log('soak: PASS (no row lost, duplicated, out of order or unexpected)');
   } finally {

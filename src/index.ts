@@ -59,14 +59,34 @@ export type { ScanQuery, KeyWhere, RangeCondition } from './scan/scan-query.js';
 export { range, KeyPartRange } from './scan/key-part-range.js';
 export type { ScanPlan, ScanSource, KeyCheck } from './scan/scan-plan.js';
 export type { ReadOptions } from './scan/read-options.js';
-export type { BigtableDriver, RowData, CellData, KeyRange, KeyBound, ReadRowsRequest, RowMutationFailure, CheckAndMutateRequest, IncrementRule, ActualFamily } from './driver/driver.js';
+export type {
+  BigtableDriver,
+  RowData,
+  CellData,
+  KeyRange,
+  KeyBound,
+  ReadRowsRequest,
+  RowMutationFailure,
+  CheckAndMutateRequest,
+  IncrementRule,
+  ActualFamily,
+} from './driver/driver.js';
 export type { RowFilter } from './driver/row-filter.js';
 export { fromAsyncIterable, type RowSource } from './scan/row-source.js';
 export { concatMapFromIterable } from './scan/concat-map-from-iterable.js';
-export { createGoogleCloudDriver, GoogleCloudDriver, type GoogleCloudDriverOptions } from './driver/google-cloud-driver.js';
+export {
+  createGoogleCloudDriver,
+  GoogleCloudDriver,
+  type GoogleCloudDriverOptions,
+} from './driver/google-cloud-driver.js';
 export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';
 export type { OperationOptions } from './repository/operation.js';
-export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides, type OperationKind } from './driver/timeouts.js';
+export {
+  DEFAULT_TIMEOUTS,
+  type TimeoutSettings,
+  type TimeoutOverrides,
+  type OperationKind,
+} from './driver/timeouts.js';
 export type { CallOptions } from './driver/driver.js';
 export { Repository, type CounterValue } from './repository/repository.js';
 export { KeyParts, type EntityKey, type EntityProperty, type KeyProperty } from './metadata/key-type.js';

@@ -30,7 +30,11 @@ export async function bulkWrite(ctx: BenchContext): Promise<ThroughputResult> {
   const size = (warmup: boolean, n: number): number => (warmup ? Math.min(warmupRows, n) : n);
 
   /** Creates a fresh table, prepares untimed, times `write`, drops the table. */
-  const timedWrite = async (tag: string, n: number, prepare: (tableId: string) => () => Promise<void>): Promise<RunSample> => {
+  const timedWrite = async (
+    tag: string,
+    n: number,
+    prepare: (tableId: string) => () => Promise<void>,
+  ): Promise<RunSample> => {
     const tableId = await ctx.createTable(tag);
     try {
       const write = prepare(tableId);
@@ -43,7 +47,11 @@ export async function bulkWrite(ctx: BenchContext): Promise<ThroughputResult> {
   };
 
   /** A raw variant that sends pre-built entries of the same rows through `send`. */
-  const prebuiltVariant = (id: string, label: string, send: (table: Table, entries: PrebuiltEntry[]) => Promise<unknown>): Variant => ({
+  const prebuiltVariant = (
+    id: string,
+    label: string,
+    send: (table: Table, entries: PrebuiltEntry[]) => Promise<unknown>,
+  ): Variant => ({
     id,
     label,
     side: 'raw',
@@ -54,7 +62,12 @@ export async function bulkWrite(ctx: BenchContext): Promise<ThroughputResult> {
         const input = plainRows(0, n);
         return () => {
           const micros = Date.now() * 1000;
-          return inBatches(n, BULK.batchSize, BULK.concurrency, (from, to) => send(table, input.slice(from, to).map((v) => prebuiltEntry(wideKey(v.id), v, micros))));
+          return inBatches(n, BULK.batchSize, BULK.concurrency, (from, to) =>
+            send(
+              table,
+              input.slice(from, to).map((v) => prebuiltEntry(wideKey(v.id), v, micros)),
+            ),
+          );
         };
       });
     },
@@ -87,13 +100,23 @@ export async function bulkWrite(ctx: BenchContext): Promise<ThroughputResult> {
         return timedWrite('w-objects', n, (tableId) => {
           const table = ctx.table(tableId);
           const input = plainRows(0, n);
-          return () => inBatches(n, BULK.batchSize, BULK.concurrency, (from, to) => table.insert(input.slice(from, to).map((v) => objectEntry(wideKey(v.id), v))));
+          return () =>
+            inBatches(n, BULK.batchSize, BULK.concurrency, (from, to) =>
+              table.insert(input.slice(from, to).map((v) => objectEntry(wideKey(v.id), v))),
+            );
         });
       },
     },
-    prebuiltVariant('raw-mutate-prebuilt', 'raw mutate (pre-built rawMutation)', (table, entries) => table.mutate(entries, { rawMutation: true })),
-    prebuiltVariant('raw-mutate-tuned', "raw mutate (pre-built, with the mapper's two client workarounds)", (table, entries) =>
-      table.mutate([entries.map((entry) => new PrebuiltInstance(entry))] as unknown as PrebuiltInstance[], { rawMutation: true }),
+    prebuiltVariant('raw-mutate-prebuilt', 'raw mutate (pre-built rawMutation)', (table, entries) =>
+      table.mutate(entries, { rawMutation: true }),
+    ),
+    prebuiltVariant(
+      'raw-mutate-tuned',
+      "raw mutate (pre-built, with the mapper's two client workarounds)",
+      (table, entries) =>
+        table.mutate([entries.map((entry) => new PrebuiltInstance(entry))] as unknown as PrebuiltInstance[], {
+          rawMutation: true,
+        }),
     ),
     {
       id: 'seed-row-save',
@@ -125,7 +148,12 @@ export async function bulkWrite(ctx: BenchContext): Promise<ThroughputResult> {
     ratios: [
       ratio(results, 'mapper-save-many', 'raw-insert-objects', 'saveMany / raw object-entry insert'),
       ratio(results, 'mapper-save-many', 'raw-mutate-prebuilt', 'saveMany / raw pre-built loop'),
-      ratio(results, 'mapper-save-many', 'raw-mutate-tuned', "saveMany / raw pre-built loop with the mapper's client workarounds"),
+      ratio(
+        results,
+        'mapper-save-many',
+        'raw-mutate-tuned',
+        "saveMany / raw pre-built loop with the mapper's client workarounds",
+      ),
       ratio(results, 'mapper-save-many', 'seed-row-save', 'saveMany / seed row.save recipe'),
     ],
   };

@@ -40,7 +40,11 @@ export function cpuCost(ctx: BenchContext): CpuResult {
   const at = <T>(list: readonly T[], i: number): T => list[i % DISTINCT] as T;
   const wideInputs = (): WideValues[] => entities(Wide, 0, DISTINCT);
   const clientRows = (): RawRow[] => plainRows(0, DISTINCT).map((v) => clientRow(wideKey(v.id), v, String(now * 1000)));
-  const responses = () => plainRows(0, DISTINCT).map((v) => ({ chunks: rowChunks(wideKey(v.id), v, String(now * 1000)), lastScannedRowKey: Buffer.alloc(0) }));
+  const responses = () =>
+    plainRows(0, DISTINCT).map((v) => ({
+      chunks: rowChunks(wideKey(v.id), v, String(now * 1000)),
+      lastScannedRowKey: Buffer.alloc(0),
+    }));
   const merged = (): RowData[] => {
     const rows: RowData[] = [];
     const merger = new ChunkMerger();
@@ -49,7 +53,12 @@ export function cpuCost(ctx: BenchContext): CpuResult {
   };
 
   /** Prepares an item's inputs just before timing it, so no item's retained data slows another's allocations. */
-  const measure = (id: string, label: string, side: CpuItem['side'], prepare: () => (i: number) => unknown): CpuItem => {
+  const measure = (
+    id: string,
+    label: string,
+    side: CpuItem['side'],
+    prepare: () => (i: number) => unknown,
+  ): CpuItem => {
     const item = { id, label, side, nsPerEntity: nsPerCall(prepare(), n) };
     ctx.log(`  ${label}: ${item.nsPerEntity} ns/entity`);
     return item;
@@ -97,7 +106,11 @@ export function cpuCost(ctx: BenchContext): CpuResult {
     }),
     measure('raw-mutation-parse', 'raw: build object entry + client Mutation.parse', 'raw', () => {
       const plain = plainRows(0, DISTINCT);
-      return (i) => Mutation.parse({ ...objectEntry(wideKey(at(plain, i).id), at(plain, i)), method: 'insert' } as unknown as Mutation);
+      return (i) =>
+        Mutation.parse({
+          ...objectEntry(wideKey(at(plain, i).id), at(plain, i)),
+          method: 'insert',
+        } as unknown as Mutation);
     }),
     measure('raw-prebuilt-entry', 'raw: build pre-built rawMutation entry', 'raw', () => {
       const plain = plainRows(0, DISTINCT);
@@ -105,7 +118,11 @@ export function cpuCost(ctx: BenchContext): CpuResult {
     }),
     measure('raw-chunk-transformer', 'raw: client ChunkTransformer (chunks -> client row)', 'raw', () => {
       const list = responses();
-      const transformer = new ChunkTransformer({ decode: false } as never) as unknown as { lastRowKey: unknown; push: (row: unknown) => boolean; _transform: (data: unknown, encoding: string, next: () => void) => void };
+      const transformer = new ChunkTransformer({ decode: false } as never) as unknown as {
+        lastRowKey: unknown;
+        push: (row: unknown) => boolean;
+        _transform: (data: unknown, encoding: string, next: () => void) => void;
+      };
       let row: unknown;
       transformer.push = (r) => ((row = r), true);
       const next = (): void => undefined;
@@ -121,7 +138,11 @@ export function cpuCost(ctx: BenchContext): CpuResult {
     }),
   ];
   const ns = (id: string): number => items.find((x) => x.id === id)?.nsPerEntity ?? Number.NaN;
-  const speed = (id: string, label: string, raw: number, mapper: number): Ratio => ({ id, label, value: Math.round((raw / mapper) * 1000) / 1000 });
+  const speed = (id: string, label: string, raw: number, mapper: number): Ratio => ({
+    id,
+    label,
+    value: Math.round((raw / mapper) * 1000) / 1000,
+  });
   const mapperWrite = ns('compile-save') + ns('to-raw-entry');
   const mapperRead = ns('merge-chunks') + ns('hydrate');
   return {
@@ -131,9 +152,24 @@ export function cpuCost(ctx: BenchContext): CpuResult {
     iterations: n,
     items,
     ratios: [
-      speed('write-vs-object-entry', 'write path speed: raw (object entry + Mutation.parse) ns / mapper (compileSave + raw entry) ns', ns('raw-mutation-parse'), mapperWrite),
-      speed('write-vs-prebuilt', 'write path speed: raw pre-built entry ns / mapper (compileSave + raw entry) ns', ns('raw-prebuilt-entry'), mapperWrite),
-      speed('read-vs-plain-object', 'read path speed: raw (ChunkTransformer + row -> object) ns / mapper (chunks -> RowData + hydrate) ns', ns('raw-chunk-transformer') + ns('raw-row-to-object'), mapperRead),
+      speed(
+        'write-vs-object-entry',
+        'write path speed: raw (object entry + Mutation.parse) ns / mapper (compileSave + raw entry) ns',
+        ns('raw-mutation-parse'),
+        mapperWrite,
+      ),
+      speed(
+        'write-vs-prebuilt',
+        'write path speed: raw pre-built entry ns / mapper (compileSave + raw entry) ns',
+        ns('raw-prebuilt-entry'),
+        mapperWrite,
+      ),
+      speed(
+        'read-vs-plain-object',
+        'read path speed: raw (ChunkTransformer + row -> object) ns / mapper (chunks -> RowData + hydrate) ns',
+        ns('raw-chunk-transformer') + ns('raw-row-to-object'),
+        mapperRead,
+      ),
     ],
   };
 }

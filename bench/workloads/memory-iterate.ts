@@ -16,7 +16,13 @@ const LIVE_GROWTH_LIMIT_MB = 16;
 /** The rule behind `MemoryResult.bounded`. @example `BOUNDED_RULE` */
 export const BOUNDED_RULE = `live heap (after a full GC) at the end of every eighth of the scan <= first eighth + ${LIVE_GROWTH_LIMIT_MB} MiB`;
 
-async function scan(id: string, label: string, side: Side, rows: number, iterate: (onRow: (row: unknown) => void) => Promise<void>): Promise<MemoryVariant> {
+async function scan(
+  id: string,
+  label: string,
+  side: Side,
+  rows: number,
+  iterate: (onRow: (row: unknown) => void) => Promise<void>,
+): Promise<MemoryVariant> {
   await settle();
   const sampler = MemorySampler.start();
   const baseline = process.memoryUsage().heapUsed;
@@ -84,14 +90,18 @@ export async function memoryIterate(ctx: BenchContext): Promise<MemoryResult> {
     const mapper = await scan('mapper-iterate', 'mapper iterate', 'mapper', rows, async (onRow) => {
       for await (const entity of repo.iterate()) onRow(entity);
     });
-    ctx.log(`  mapper iterate: peak heap +${mapper.peakHeapDeltaMB} MiB, live after GC by eighth ${mapper.liveByEighthMB.join(' ')}`);
+    ctx.log(
+      `  mapper iterate: peak heap +${mapper.peakHeapDeltaMB} MiB, live after GC by eighth ${mapper.liveByEighthMB.join(' ')}`,
+    );
     const raw = await scan('raw-read-stream', 'raw createReadStream + plain object', 'raw', rows, async (onRow) => {
       await forEachRow(ctx.table(tableId).createReadStream({ decode: false }), (row) => {
         const v = row.data['f']?.['v']?.[0]?.value as Buffer;
         onRow({ id: Number((row.id as Buffer).toString('latin1', 2)), v: v.toString('utf8') });
       });
     });
-    ctx.log(`  raw stream: peak heap +${raw.peakHeapDeltaMB} MiB, live after GC by eighth ${raw.liveByEighthMB.join(' ')}`);
+    ctx.log(
+      `  raw stream: peak heap +${raw.peakHeapDeltaMB} MiB, live after GC by eighth ${raw.liveByEighthMB.join(' ')}`,
+    );
     return {
       kind: 'memory',
       id: 'memory',

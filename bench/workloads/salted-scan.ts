@@ -41,7 +41,9 @@ export async function saltedScan(ctx: BenchContext): Promise<ThroughputResult> {
       side: 'raw',
       run: (warmup) =>
         measureRead(limitOf(warmup) ?? data.rows, async (onRow) => {
-          await forEachRow(unsaltedTable.createReadStream(withLimit({ decode: false }, limitOf(warmup))), (row) => onRow(toWideValues(row, 'event#'.length)));
+          await forEachRow(unsaltedTable.createReadStream(withLimit({ decode: false }, limitOf(warmup))), (row) =>
+            onRow(toWideValues(row, 'event#'.length)),
+          );
         }),
     },
     {
@@ -51,7 +53,11 @@ export async function saltedScan(ctx: BenchContext): Promise<ThroughputResult> {
       run: (warmup) =>
         measureRead(warmup ? undefined : data.rows, async (onRow) => {
           await Promise.all(
-            segments.map((prefix) => forEachRow(saltedTable.createReadStream(withLimit({ prefix, decode: false }, limitOf(warmup))), (row) => onRow(toWideValues(row, prefix.length + 'event#'.length)))),
+            segments.map((prefix) =>
+              forEachRow(saltedTable.createReadStream(withLimit({ prefix, decode: false }, limitOf(warmup))), (row) =>
+                onRow(toWideValues(row, prefix.length + 'event#'.length)),
+              ),
+            ),
           );
         }),
     },
@@ -61,12 +67,17 @@ export async function saltedScan(ctx: BenchContext): Promise<ThroughputResult> {
       side: 'raw',
       run: (warmup) =>
         measureRead(warmup ? undefined : data.rows, async (onRow) => {
-          const perBucket = await Promise.all(segments.map((prefix) => saltedTable.getRows(withLimit({ prefix, decode: false }, limitOf(warmup)))));
+          const perBucket = await Promise.all(
+            segments.map((prefix) => saltedTable.getRows(withLimit({ prefix, decode: false }, limitOf(warmup)))),
+          );
           const all: { logical: string; value: WideValues }[] = [];
           for (const [rows] of perBucket) {
             for (const row of rows) {
               const key = (row.id as unknown as Buffer).toString('utf8');
-              all.push({ logical: key.slice(key.indexOf('#') + 1), value: toWideValues(row as unknown as RawRow, key.indexOf('#') + 1 + 'event#'.length) });
+              all.push({
+                logical: key.slice(key.indexOf('#') + 1),
+                value: toWideValues(row as unknown as RawRow, key.indexOf('#') + 1 + 'event#'.length),
+              });
             }
           }
           all.sort((a, b) => (a.logical < b.logical ? -1 : a.logical > b.logical ? 1 : 0));
@@ -84,7 +95,12 @@ export async function saltedScan(ctx: BenchContext): Promise<ThroughputResult> {
     variants: results,
     ratios: [
       ratio(results, 'mapper-ordered', 'raw-unsalted', 'mapper ordered salted scan / raw unsalted scan'),
-      ratio(results, 'raw-8-streams', 'raw-unsalted', 'raw 8 bucket streams, unordered / raw unsalted scan (the client alone)'),
+      ratio(
+        results,
+        'raw-8-streams',
+        'raw-unsalted',
+        'raw 8 bucket streams, unordered / raw unsalted scan (the client alone)',
+      ),
       ratio(results, 'mapper-ordered', 'raw-8-streams', 'mapper ordered salted scan / raw 8 bucket streams unordered'),
       ratio(results, 'seed-collect-sort', 'raw-unsalted', 'seed collect+sort / raw unsalted scan'),
     ],

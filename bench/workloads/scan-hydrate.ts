@@ -40,7 +40,9 @@ export async function scanHydrate(ctx: BenchContext): Promise<ThroughputResult> 
       side: 'raw',
       run: (warmup) =>
         measureRead(expected(warmup), async (onRow) => {
-          await forEachRow(table.createReadStream(withLimit({ decode: false }, limitOf(warmup))), (row) => onRow(toWideValues(row, 4)));
+          await forEachRow(table.createReadStream(withLimit({ decode: false }, limitOf(warmup))), (row) =>
+            onRow(toWideValues(row, 4)),
+          );
         }),
     },
     {
@@ -49,7 +51,10 @@ export async function scanHydrate(ctx: BenchContext): Promise<ThroughputResult> 
       side: 'raw',
       run: (warmup) =>
         measureRead(expected(warmup), async (onRow) => {
-          await forEachRow(table.createReadStream(withLimit({ decode: false, filter: mapperFilter }, limitOf(warmup))), (row) => onRow(toWideValues(row, 4)));
+          await forEachRow(
+            table.createReadStream(withLimit({ decode: false, filter: mapperFilter }, limitOf(warmup))),
+            (row) => onRow(toWideValues(row, 4)),
+          );
         }),
     },
   ];
@@ -63,8 +68,18 @@ export async function scanHydrate(ctx: BenchContext): Promise<ThroughputResult> 
     variants: results,
     ratios: [
       ratio(results, 'mapper-iterate', 'raw-read-stream', 'mapper iterate / raw createReadStream'),
-      ratio(results, 'mapper-iterate', 'raw-read-stream-filtered', "mapper iterate / raw createReadStream with the mapper's filter"),
-      ratio(results, 'raw-read-stream-filtered', 'raw-read-stream', "raw with the mapper's filter / raw without (emulator filter cost)"),
+      ratio(
+        results,
+        'mapper-iterate',
+        'raw-read-stream-filtered',
+        "mapper iterate / raw createReadStream with the mapper's filter",
+      ),
+      ratio(
+        results,
+        'raw-read-stream-filtered',
+        'raw-read-stream',
+        "raw with the mapper's filter / raw without (emulator filter cost)",
+      ),
     ],
   };
 }

@@ -23,7 +23,9 @@ try {
     const readings = mapper.getRepository(readingEntity(DEFAULT_READINGS_TABLE));
     const { changes } = await mapper.sync();
     for (const change of changes) console.log(`sync: ${change.description}`);
-    const app = createReadingsApp(readings, { onExportEnd: (s) => console.log(`export ended: ${s.rows} rows${s.aborted ? ', client disconnected' : ''}`) });
+    const app = createReadingsApp(readings, {
+      onExportEnd: (s) => console.log(`export ended: ${s.rows} rows${s.aborted ? ', client disconnected' : ''}`),
+    });
     const server = await listen(app);
     console.log(`listening on ${server.url}`);
     try {

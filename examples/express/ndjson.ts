@@ -38,7 +38,11 @@ function drainOrClose(res: Response): Promise<void> {
  * const summary = await writeNdjson(res, readings.iterate({ where: { sensorId } }), toReadingJson);
  * ```
  */
-export async function writeNdjson<T>(res: Response, rows: AsyncIterable<T>, toJson: (row: T) => unknown): Promise<NdjsonSummary> {
+export async function writeNdjson<T>(
+  res: Response,
+  rows: AsyncIterable<T>,
+  toJson: (row: T) => unknown,
+): Promise<NdjsonSummary> {
   const iterator = rows[Symbol.asyncIterator]();
   let aborted = false;
   const onClose = (): void => {

@@ -37,7 +37,8 @@ export interface ReadingJson {
  * ```
  */
 export function parseTimestamp(value: unknown): Date {
-  const ts = typeof value === 'string' && /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value as string | number);
+  const ts =
+    typeof value === 'string' && /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value as string | number);
   if ((typeof value !== 'string' && typeof value !== 'number') || Number.isNaN(ts.getTime())) {
     throw new BadRequest('ts must be an ISO date or epoch milliseconds');
   }
@@ -57,9 +58,15 @@ export function parseReading(body: unknown): Reading {
   if (body === null || typeof body !== 'object') throw new BadRequest('expected a JSON object');
   const { sensorId, ts, temperature, humidity } = body as Record<string, unknown>;
   if (typeof sensorId !== 'string' || sensorId === '') throw new BadRequest('sensorId must be a non-empty string');
-  if (typeof temperature !== 'number' || !Number.isFinite(temperature)) throw new BadRequest('temperature must be a number');
-  if (humidity !== undefined && (typeof humidity !== 'number' || !Number.isFinite(humidity))) throw new BadRequest('humidity must be a number');
-  const reading = Object.assign(new Reading(), { sensorId, ts: ts === undefined ? new Date() : parseTimestamp(ts), temperature });
+  if (typeof temperature !== 'number' || !Number.isFinite(temperature))
+    throw new BadRequest('temperature must be a number');
+  if (humidity !== undefined && (typeof humidity !== 'number' || !Number.isFinite(humidity)))
+    throw new BadRequest('humidity must be a number');
+  const reading = Object.assign(new Reading(), {
+    sensorId,
+    ts: ts === undefined ? new Date() : parseTimestamp(ts),
+    temperature,
+  });
   if (humidity !== undefined) reading.humidity = humidity;
   return reading;
 }
@@ -74,7 +81,12 @@ export function parseReading(body: unknown): Reading {
  */
 export function toReadingJson(reading: Reading): ReadingJson {
   const href = `/readings/${encodeURIComponent(reading.sensorId)}/${reading.ts.getTime()}`;
-  const json: ReadingJson = { sensorId: reading.sensorId, ts: reading.ts.toISOString(), temperature: reading.temperature, href };
+  const json: ReadingJson = {
+    sensorId: reading.sensorId,
+    ts: reading.ts.toISOString(),
+    temperature: reading.temperature,
+    href,
+  };
   if (reading.humidity !== undefined) json.humidity = reading.humidity;
   return json;
 }

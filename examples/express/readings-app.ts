@@ -32,7 +32,8 @@ function sensorFilter(req: Request): { sensorId: string } | undefined {
 function pageQuery(req: Request): { limit: number; cursor?: string } {
   const { limit, cursor } = req.query;
   const n = limit === undefined ? 20 : Number(limit);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE) throw new BadRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE)
+    throw new BadRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   if (cursor !== undefined && typeof cursor !== 'string') throw new BadRequest('cursor must be a string');
   return cursor === undefined || cursor === '' ? { limit: n } : { limit: n, cursor };
 }
@@ -40,7 +41,8 @@ function pageQuery(req: Request): { limit: number; cursor?: string } {
 const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   if (res.headersSent) return next(error);
   const notFound = error instanceof EntityNotFoundError;
-  const badRequest = error instanceof BadRequest || (error instanceof BigtableMapperError && BAD_REQUEST_CODES.includes(error.code));
+  const badRequest =
+    error instanceof BadRequest || (error instanceof BigtableMapperError && BAD_REQUEST_CODES.includes(error.code));
   if (!notFound && !badRequest) return next(error);
   res.status(notFound ? 404 : 400).json({ error: (error as Error).message });
 };

@@ -45,7 +45,8 @@ const USERS = [HOT, 'alice', 'user42', 'user7'];
 const SITES = ['web', 'app'];
 const DAY = 86_400_000;
 
-const logicalKey = (a: Pick<Activity, 'userId' | 'site' | 'at'>): string => `${a.userId}-${a.site}-${String(a.at.getTime()).padStart(13, '0')}`;
+const logicalKey = (a: Pick<Activity, 'userId' | 'site' | 'at'>): string =>
+  `${a.userId}-${a.site}-${String(a.at.getTime()).padStart(13, '0')}`;
 
 /**
  * Writes activity around the cutoff (the hot user `celebrity` writes
@@ -61,13 +62,24 @@ export async function run(options: HotUsersOptions): Promise<ScenarioReport & { 
   const perSite = options.rowsPerUserSite ?? 48;
   const hotFactor = options.hotFactor ?? 10;
   const Activity = activityEntity(options.table ?? uniqueTableId('hot-users'));
-  const spec = { scenario: 'hot-users', title: `Hot users (seed 003): partial-key salt over userId-site, ${SALT_RANGE} buckets, salted from ${CUTOFF.toISOString()}`, entities: [Activity] };
+  const spec = {
+    scenario: 'hot-users',
+    title: `Hot users (seed 003): partial-key salt over userId-site, ${SALT_RANGE} buckets, salted from ${CUTOFF.toISOString()}`,
+    entities: [Activity],
+  };
   return runScenario(options, spec, async (mapper, out) => {
     const repo = mapper.getRepository(Activity);
     const rows = USERS.flatMap((userId) =>
       SITES.flatMap((site) => {
         const n = userId === HOT ? perSite * hotFactor : perSite;
-        return Array.from({ length: n }, (_, k) => Object.assign(new Activity(), { userId, site, at: new Date(CUTOFF.getTime() - DAY / 2 + (k * DAY) / n), action: `${site}:${k}` }));
+        return Array.from({ length: n }, (_, k) =>
+          Object.assign(new Activity(), {
+            userId,
+            site,
+            at: new Date(CUTOFF.getTime() - DAY / 2 + (k * DAY) / n),
+            action: `${site}:${k}`,
+          }),
+        );
       }),
     );
     await repo.saveMany(rows);
@@ -77,36 +89,81 @@ export async function run(options: HotUsersOptions): Promise<ScenarioReport & { 
 
     const stored = new Set(await rawKeys(mapper, repo.schema.table));
     const sample = (a: Activity | undefined): string => (a === undefined ? '-' : repo.compileSave(a).rowKeyText);
-    out.show(`keys: ${sample(oldRows.find((a) => a.userId === 'user42'))} (before the cutoff, as-is) → ${sample(newRows.find((a) => a.userId === 'user42'))} (from the cutoff, salted)`);
+    out.show(
+      `keys: ${sample(oldRows.find((a) => a.userId === 'user42'))} (before the cutoff, as-is) → ${sample(newRows.find((a) => a.userId === 'user42'))} (from the cutoff, salted)`,
+    );
     const unsaltedOld = oldRows.filter((a) => stored.has(logicalKey(a))).length;
     const saltedNew = newRows.filter((a) => stored.has(seed003SaltedKey(logicalKey(a), SALT_RANGE))).length;
-    out.check('rows before the cutoff keep their unsalted keys', unsaltedOld === oldRows.length && stored.size === rows.length, `${unsaltedOld}/${oldRows.length} rows`);
-    out.check(`rows from the cutoff on are seed 003's rowKeyBase.hashCode() % ${SALT_RANGE} + "-" + rowKey`, saltedNew === newRows.length, `${saltedNew}/${newRows.length} rows`);
+    out.check(
+      'rows before the cutoff keep their unsalted keys',
+      unsaltedOld === oldRows.length && stored.size === rows.length,
+      `${unsaltedOld}/${oldRows.length} rows`,
+    );
+    out.check(
+      `rows from the cutoff on are seed 003's rowKeyBase.hashCode() % ${SALT_RANGE} + "-" + rowKey`,
+      saltedNew === newRows.length,
+      `${saltedNew}/${newRows.length} rows`,
+    );
 
-    const recent = USERS.flatMap((userId) => SITES.map((site) => repo.planScan({ where: { userId, site, at: range({ gte: CUTOFF }) } })));
+    const recent = USERS.flatMap((userId) =>
+      SITES.map((site) => repo.planScan({ where: { userId, site, at: range({ gte: CUTOFF }) } })),
+    );
     const recentScanSources = recent.map((p) => p.sources.length);
-    out.show(`bucket of each user-site: ${recent.map((p, i) => `${USERS[Math.floor(i / SITES.length)]}-${SITES[i % SITES.length]}→${p.sources[0]?.segment}`).join(' ')}`);
-    out.check('a per-user-site scan after the cutoff reads one bucket range', recentScanSources.every((n) => n === 1), `sources: ${recentScanSources.join(',')}`);
+    out.show(
+      `bucket of each user-site: ${recent.map((p, i) => `${USERS[Math.floor(i / SITES.length)]}-${SITES[i % SITES.length]}→${p.sources[0]?.segment}`).join(' ')}`,
+    );
+    out.check(
+      'a per-user-site scan after the cutoff reads one bucket range',
+      recentScanSources.every((n) => n === 1),
+      `sources: ${recentScanSources.join(',')}`,
+    );
 
     const hotQuery = { where: { userId: HOT, site: 'web' } };
-    const hotScanLayouts = repo.planScan(hotQuery).sources.map((s) => (s.layout === 'salted' ? `salted "${s.segment}"` : 'unsalted'));
+    const hotScanLayouts = repo
+      .planScan(hotQuery)
+      .sources.map((s) => (s.layout === 'salted' ? `salted "${s.segment}"` : 'unsalted'));
     const hot: Activity[] = [];
     for await (const a of repo.iterate(hotQuery)) hot.push(a);
     const hotScanExpected = rows.filter((a) => a.userId === HOT && a.site === 'web').length;
     const hotScanOrdered = isAscending(hot.map(logicalKey));
     const crosses = hot.some(isOld) && hot.some((a) => !isOld(a));
-    out.check(`${HOT}-web over all time: its one bucket plus the unsalted layout, merged in time order`, hot.length === hotScanExpected && hotScanOrdered && crosses, `${hot.length}/${hotScanExpected} rows from ${hotScanLayouts.join(' + ')}`);
+    out.check(
+      `${HOT}-web over all time: its one bucket plus the unsalted layout, merged in time order`,
+      hot.length === hotScanExpected && hotScanOrdered && crosses,
+      `${hot.length}/${hotScanExpected} rows from ${hotScanLayouts.join(' + ')}`,
+    );
 
     const fullScanSources = repo.planScan().sources.length;
     const all: string[] = [];
     for await (const a of repo.iterate()) all.push(logicalKey(a));
     const fullScanOrdered = isAscending(all);
-    out.check(`whole-table scan reads the ${2 * SALT_RANGE - 1} signed prefixes and the unsalted layout, merged in key order`, all.length === rows.length && fullScanOrdered && fullScanSources === 2 * SALT_RANGE, `${all.length} rows from ${fullScanSources} ranges`);
+    out.check(
+      `whole-table scan reads the ${2 * SALT_RANGE - 1} signed prefixes and the unsalted layout, merged in key order`,
+      all.length === rows.length && fullScanOrdered && fullScanSources === 2 * SALT_RANGE,
+      `${all.length} rows from ${fullScanSources} ranges`,
+    );
 
     const [oldOne, newOne] = [oldRows[0], newRows[0]];
-    const found = oldOne && newOne ? await repo.findMany([oldOne, newOne].map(({ userId, site, at }) => ({ userId, site, at }))) : [];
+    const found =
+      oldOne && newOne
+        ? await repo.findMany([oldOne, newOne].map(({ userId, site, at }) => ({ userId, site, at })))
+        : [];
     out.check('point reads find a row of each layout', found.length === 2 && found.every((f) => f !== undefined));
 
-    return { rows: rows.length, unsaltedOld, saltedNew, oldRows: oldRows.length, newRows: newRows.length, recentScanSources, hotScanLayouts, hotScanRows: hot.length, hotScanExpected, hotScanOrdered, fullScanSources, fullScanRows: all.length, fullScanOrdered };
+    return {
+      rows: rows.length,
+      unsaltedOld,
+      saltedNew,
+      oldRows: oldRows.length,
+      newRows: newRows.length,
+      recentScanSources,
+      hotScanLayouts,
+      hotScanRows: hot.length,
+      hotScanExpected,
+      hotScanOrdered,
+      fullScanSources,
+      fullScanRows: all.length,
+      fullScanOrdered,
+    };
   });
 }

@@ -29,7 +29,11 @@ export function prng(seed: number): () => number {
  * sampleEvents(['c1', 'c2'], 100); // [{ customerId: 'c2', at: Date, type: 'purchase', amount: 12.5 }, ...]
  * ```
  */
-export function sampleEvents(customers: readonly string[], perCustomer: number, seed = 4): { customerId: string; at: Date; type: string; amount: number }[] {
+export function sampleEvents(
+  customers: readonly string[],
+  perCustomer: number,
+  seed = 4,
+): { customerId: string; at: Date; type: string; amount: number }[] {
   const rand = prng(seed);
   const slot = Math.floor((DAYS * 86_400_000) / perCustomer);
   const start = NOW.getTime() - DAYS * 86_400_000;

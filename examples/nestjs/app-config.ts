@@ -34,7 +34,9 @@ export class AppConfigModule {
   static forRoot(options: Partial<AppConfig> = {}): DynamicModule {
     const emulatorHost = options.emulatorHost ?? process.env['BIGTABLE_EMULATOR_HOST'];
     if (emulatorHost === undefined || emulatorHost === '') {
-      throw new Error('No Bigtable emulator: pass emulatorHost (main.ts starts one with useEmulator()) or set BIGTABLE_EMULATOR_HOST.');
+      throw new Error(
+        'No Bigtable emulator: pass emulatorHost (main.ts starts one with useEmulator()) or set BIGTABLE_EMULATOR_HOST.',
+      );
     }
     const config: AppConfig = { emulatorHost, instance: options.instance ?? 'examples' };
     return { module: AppConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] };

@@ -9,11 +9,21 @@
  */
 export async function runDemoRequests(base: string): Promise<void> {
   const post = (body: object) =>
-    fetch(`${base}/page-views`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${base}/page-views`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const start = Date.UTC(2024, 4, 1, 12);
   const hrefs: string[] = [];
   for (const [i, path] of ['/', '/pricing', '/docs', '/docs/install', '/blog'].entries()) {
-    const res = await post({ userId: 'u1', site: 'example.com', at: start + i * 1_000, path, durationMs: 1_000 + i * 250 });
+    const res = await post({
+      userId: 'u1',
+      site: 'example.com',
+      at: start + i * 1_000,
+      path,
+      durationMs: 1_000 + i * 250,
+    });
     const view = (await res.json()) as { href: string };
     hrefs.push(view.href);
     console.log(`POST /page-views ${path} -> ${res.status} ${view.href}`);
@@ -30,7 +40,10 @@ export async function runDemoRequests(base: string): Promise<void> {
   let pageNumber = 0;
   do {
     const query: string = cursor === null ? '?limit=2' : `?limit=2&cursor=${encodeURIComponent(cursor)}`;
-    const page = (await (await fetch(`${base}/page-views/u1/example.com${query}`)).json()) as { items: { path: string }[]; cursor: string | null };
+    const page = (await (await fetch(`${base}/page-views/u1/example.com${query}`)).json()) as {
+      items: { path: string }[];
+      cursor: string | null;
+    };
     pageNumber += 1;
     console.log(`GET /page-views/u1/example.com page ${pageNumber}:`, page.items.map((v) => v.path).join(', '));
     cursor = page.cursor;

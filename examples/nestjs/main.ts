@@ -16,7 +16,9 @@ import { runDemoRequests } from './demo-requests.js';
 
 const emulator = await useEmulator();
 try {
-  const app = await NestFactory.create(AppModule.forRoot({ emulatorHost: emulator.host }), { logger: ['error', 'warn', 'log'] });
+  const app = await NestFactory.create(AppModule.forRoot({ emulatorHost: emulator.host }), {
+    logger: ['error', 'warn', 'log'],
+  });
   try {
     await app.listen(0, '127.0.0.1');
     const base = await app.getUrl();

@@ -24,7 +24,8 @@ export class MapperErrorsFilter implements ExceptionFilter {
         : BAD_REQUEST_CODES.includes(error.code)
           ? HttpStatus.BAD_REQUEST
           : HttpStatus.INTERNAL_SERVER_ERROR;
-    if (status === HttpStatus.INTERNAL_SERVER_ERROR) new Logger(MapperErrorsFilter.name).error(error.message, error.stack);
+    if (status === HttpStatus.INTERNAL_SERVER_ERROR)
+      new Logger(MapperErrorsFilter.name).error(error.message, error.stack);
     const message = status === HttpStatus.INTERNAL_SERVER_ERROR ? 'internal error' : error.message;
     host.switchToHttp().getResponse<Response>().status(status).json({ statusCode: status, code: error.code, message });
   }

@@ -33,7 +33,8 @@ function text(body: Record<string, unknown>, field: string): string {
  * ```
  */
 export function parseAt(value: unknown): Date {
-  const at = typeof value === 'string' && /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value as string | number);
+  const at =
+    typeof value === 'string' && /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value as string | number);
   if ((typeof value !== 'string' && typeof value !== 'number') || Number.isNaN(at.getTime())) {
     throw new BadRequestException('at must be an ISO date or epoch milliseconds');
   }
@@ -54,8 +55,14 @@ export function parsePageView(body: unknown): PageView {
   const input = body as Record<string, unknown>;
   const at = input['at'] === undefined ? new Date() : parseAt(input['at']);
   const durationMs = input['durationMs'];
-  if (durationMs !== undefined && !Number.isSafeInteger(durationMs)) throw new BadRequestException('durationMs must be an integer');
-  const view = Object.assign(new PageView(), { userId: text(input, 'userId'), site: text(input, 'site'), at, path: text(input, 'path') });
+  if (durationMs !== undefined && !Number.isSafeInteger(durationMs))
+    throw new BadRequestException('durationMs must be an integer');
+  const view = Object.assign(new PageView(), {
+    userId: text(input, 'userId'),
+    site: text(input, 'site'),
+    at,
+    path: text(input, 'path'),
+  });
   if (durationMs !== undefined) view.durationMs = durationMs as number;
   return view;
 }

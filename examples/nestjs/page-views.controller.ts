@@ -7,7 +7,8 @@ const MAX_PAGE_SIZE = 100;
 
 function pageSize(limit: string | undefined): number {
   const n = limit === undefined ? 20 : Number(limit);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE) throw new BadRequestException(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE_SIZE)
+    throw new BadRequestException(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   return n;
 }
 
@@ -49,7 +50,11 @@ export class PageViewsController {
 
   /** One view by its key. @example `GET /page-views/u1/example.com/1714564800000` */
   @Get(':userId/:site/:at')
-  async get(@Param('userId') userId: string, @Param('site') site: string, @Param('at') at: string): Promise<PageViewJson> {
+  async get(
+    @Param('userId') userId: string,
+    @Param('site') site: string,
+    @Param('at') at: string,
+  ): Promise<PageViewJson> {
     return toPageViewJson(await this.#service.get(userId, site, parseAt(at)));
   }
 }

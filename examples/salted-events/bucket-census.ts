@@ -11,7 +11,11 @@ import { rawKeys } from '../shared/raw-keys.js';
  * const { counts } = await bucketCensus(mapper, events); // Map { 0 => 1003, 1 => 987, ... }
  * ```
  */
-export async function bucketCensus<T extends object>(mapper: BigtableMapper, repo: Repository<T>, sample = 3): Promise<{ counts: Map<number, number>; firstKeys: string[] }> {
+export async function bucketCensus<T extends object>(
+  mapper: BigtableMapper,
+  repo: Repository<T>,
+  sample = 3,
+): Promise<{ counts: Map<number, number>; firstKeys: string[] }> {
   const salt = repo.schema.key.salt;
   if (salt === undefined) throw new Error(`${repo.schema.name} is not salted`);
   const plan = repo.planScan();

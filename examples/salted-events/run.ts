@@ -61,22 +61,41 @@ export async function run(options: SaltedEventsOptions): Promise<ScenarioReport 
   const total = options.events ?? 10_000;
   const buckets = options.buckets ?? DEFAULT_BUCKETS;
   const Event = eventEntity(options.table ?? uniqueTableId('salted-events'), buckets);
-  const spec = { scenario: 'salted-events', title: `Salted events (seed 002): ${total} events over ${buckets} md5 buckets`, entities: [Event] };
+  const spec = {
+    scenario: 'salted-events',
+    title: `Salted events (seed 002): ${total} events over ${buckets} md5 buckets`,
+    entities: [Event],
+  };
   return runScenario(options, spec, async (mapper, out) => {
     const repo = mapper.getRepository(Event);
     const salt = repo.schema.key.salt!;
     const events = Array.from({ length: total }, (_, i) =>
-      Object.assign(new Event(), { source: SOURCES[i % SOURCES.length] as string, timestamp: new Date(BASE + i * 1000), type: 'page_view', payload: { page: '/home', user: `user-${i}` } }),
+      Object.assign(new Event(), {
+        source: SOURCES[i % SOURCES.length] as string,
+        timestamp: new Date(BASE + i * 1000),
+        type: 'page_view',
+        payload: { page: '/home', user: `user-${i}` },
+      }),
     );
 
     const sampleKey = repo.compileSave(events[1] ?? events[0]!).rowKeyText;
     out.show(`compileSave(event).rowKeyText = ${sampleKey}`);
-    const mismatches = events.filter((e) => repo.compileSave(e).rowKeyText !== seedSaltedKey(logicalKey(e), buckets)).length;
-    out.check(`every key is seed 002's int(md5(key)) % ${buckets} + "#" + key`, mismatches === 0, `${total - mismatches}/${total} keys match`);
+    const mismatches = events.filter(
+      (e) => repo.compileSave(e).rowKeyText !== seedSaltedKey(logicalKey(e), buckets),
+    ).length;
+    out.check(
+      `every key is seed 002's int(md5(key)) % ${buckets} + "#" + key`,
+      mismatches === 0,
+      `${total - mismatches}/${total} keys match`,
+    );
 
     const started = performance.now();
     const { written } = await repo.saveMany(events, { batchSize: 500, concurrency: 2 });
-    out.check(`saveMany wrote every event`, written === total, `${written} rows in ${Math.round(performance.now() - started)} ms`);
+    out.check(
+      `saveMany wrote every event`,
+      written === total,
+      `${written} rows in ${Math.round(performance.now() - started)} ms`,
+    );
 
     const countsFromKeys = bucketCounts(salt, events.map(logicalKey));
     const { counts: countsInTable, firstKeys } = await bucketCensus(mapper, repo);
@@ -84,24 +103,57 @@ export async function run(options: SaltedEventsOptions): Promise<ScenarioReport 
     const predicted = evenness(countsFromKeys);
     out.show(`rows per bucket: ${[...countsInTable].map(([b, n]) => `${String(b).padStart(2, '0')}:${n}`).join(' ')}`);
     out.show(`stored order starts in bucket 00: ${firstKeys.join(', ')}`);
-    const same = [...countsFromKeys].every(([b, n]) => countsInTable.get(b) === n) && countsInTable.size === countsFromKeys.size;
-    out.check('rows per bucket counted in the table (one read per planScan source) = bucketCounts() over the keys', same, `${countsInTable.size} buckets`);
-    out.check('buckets are even: max/min below 1.5 (the seed\'s "good enough")', even.ratio < 1.5, `in the table: min ${even.min}, max ${even.max}, ratio ${even.ratio.toFixed(2)}; from the keys: ratio ${predicted.ratio.toFixed(2)}`);
+    const same =
+      [...countsFromKeys].every(([b, n]) => countsInTable.get(b) === n) && countsInTable.size === countsFromKeys.size;
+    out.check(
+      'rows per bucket counted in the table (one read per planScan source) = bucketCounts() over the keys',
+      same,
+      `${countsInTable.size} buckets`,
+    );
+    out.check(
+      'buckets are even: max/min below 1.5 (the seed\'s "good enough")',
+      even.ratio < 1.5,
+      `in the table: min ${even.min}, max ${even.max}, ratio ${even.ratio.toFixed(2)}; from the keys: ratio ${predicted.ratio.toFixed(2)}`,
+    );
 
     const scannedKeys: string[] = [];
     for await (const e of repo.iterate()) scannedKeys.push(logicalKey(e));
     const scanOrdered = isAscending(scannedKeys);
     out.show(`merged scan starts: ${scannedKeys.slice(0, 2).join(', ')}`);
-    out.check(`whole-table scan reads ${buckets} buckets in parallel and merges them in logical key order`, scannedKeys.length === total && scanOrdered, `${scannedKeys.length} rows, ordered: ${scanOrdered}`);
+    out.check(
+      `whole-table scan reads ${buckets} buckets in parallel and merges them in logical key order`,
+      scannedKeys.length === total && scanOrdered,
+      `${scannedKeys.length} rows, ordered: ${scanOrdered}`,
+    );
 
     const query = { where: { source: RANGE.source, timestamp: range({ gte: RANGE.from, lt: RANGE.to }) } };
     const rangeSources = repo.planScan(query).sources.length;
-    const rangeExpected = events.filter((e) => e.source === RANGE.source && e.timestamp >= RANGE.from && e.timestamp < RANGE.to).length;
+    const rangeExpected = events.filter(
+      (e) => e.source === RANGE.source && e.timestamp >= RANGE.from && e.timestamp < RANGE.to,
+    ).length;
     const inRange: SaltedEvent[] = [];
     for await (const e of repo.iterate(query)) inRange.push(e);
-    const rangeOk = inRange.length === rangeExpected && isAscending(inRange.map(logicalKey)) && inRange.every((e) => e.source === RANGE.source);
-    out.check(`range scan of ${RANGE.source}'s first 10 minutes: exactly the expected rows, in order`, rangeOk, `${inRange.length} of ${rangeExpected} rows from ${rangeSources} bucket ranges`);
+    const rangeOk =
+      inRange.length === rangeExpected &&
+      isAscending(inRange.map(logicalKey)) &&
+      inRange.every((e) => e.source === RANGE.source);
+    out.check(
+      `range scan of ${RANGE.source}'s first 10 minutes: exactly the expected rows, in order`,
+      rangeOk,
+      `${inRange.length} of ${rangeExpected} rows from ${rangeSources} bucket ranges`,
+    );
 
-    return { written, sampleKey, countsFromKeys, countsInTable, evenness: even, scanned: scannedKeys.length, scanOrdered, rangeRows: inRange.length, rangeExpected, rangeSources };
+    return {
+      written,
+      sampleKey,
+      countsFromKeys,
+      countsInTable,
+      evenness: even,
+      scanned: scannedKeys.length,
+      scanOrdered,
+      rangeRows: inRange.length,
+      rangeExpected,
+      rangeSources,
+    };
   });
 }

@@ -25,7 +25,13 @@ Exit code: 0 when every fact holds, 1 when a fact fails or the run errors, 2 for
 export type DemoArgs =
   | { readonly kind: 'help' }
   | { readonly kind: 'error'; readonly message: string }
-  | { readonly kind: 'run'; readonly keep: boolean; readonly target: { readonly kind: 'emulator' } | { readonly kind: 'instance'; readonly projectId: string; readonly instance: string } };
+  | {
+      readonly kind: 'run';
+      readonly keep: boolean;
+      readonly target:
+        | { readonly kind: 'emulator' }
+        | { readonly kind: 'instance'; readonly projectId: string; readonly instance: string };
+    };
 
 /**
  * Parses the demo's arguments; environment variables fill in a real instance
@@ -41,7 +47,12 @@ export function parseDemoArgs(argv: readonly string[], env: Readonly<Record<stri
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { project: { type: 'string' }, instance: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        project: { type: 'string' },
+        instance: { type: 'string' },
+        keep: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -52,12 +63,22 @@ export function parseDemoArgs(argv: readonly string[], env: Readonly<Record<stri
   const keep = values.keep === true;
   const emulatorHost = env['BIGTABLE_EMULATOR_HOST']?.trim();
   if (values.project !== undefined || values.instance !== undefined) {
-    if (!values.project || !values.instance) return { kind: 'error', message: '--project and --instance go together: pass both to use a real Bigtable instance' };
-    if (emulatorHost) return { kind: 'error', message: 'BIGTABLE_EMULATOR_HOST is set, so the client would talk to the emulator: unset it to use a real instance' };
+    if (!values.project || !values.instance)
+      return {
+        kind: 'error',
+        message: '--project and --instance go together: pass both to use a real Bigtable instance',
+      };
+    if (emulatorHost)
+      return {
+        kind: 'error',
+        message:
+          'BIGTABLE_EMULATOR_HOST is set, so the client would talk to the emulator: unset it to use a real instance',
+      };
     return { kind: 'run', keep, target: { kind: 'instance', projectId: values.project, instance: values.instance } };
   }
   const projectId = env['GOOGLE_CLOUD_PROJECT']?.trim();
   const instance = env['BIGTABLE_INSTANCE']?.trim();
-  if (!emulatorHost && projectId && instance) return { kind: 'run', keep, target: { kind: 'instance', projectId, instance } };
+  if (!emulatorHost && projectId && instance)
+    return { kind: 'run', keep, target: { kind: 'instance', projectId, instance } };
   return { kind: 'run', keep, target: { kind: 'emulator' } };
 }

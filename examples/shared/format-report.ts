@@ -37,7 +37,12 @@ export function formatReport(report: ScenarioReport): string[] {
  */
 export function formatSummary(report: ScenarioReport): string[] {
   const failed = report.facts.filter((f) => !f.ok).length;
-  const status = failed === 0 ? `${report.facts.length} facts hold` : `${failed} of ${report.facts.length} facts FAILED`;
+  const status =
+    failed === 0 ? `${report.facts.length} facts hold` : `${failed} of ${report.facts.length} facts FAILED`;
   const headline = report.shown.slice(0, 1).map((line) => `  · ${line}`);
-  return [`${report.title}: ${status}, ${(report.elapsedMs / 1000).toFixed(1)} s`, ...headline, ...report.facts.map((f) => `  ${formatFact(f)}`)];
+  return [
+    `${report.title}: ${status}, ${(report.elapsedMs / 1000).toFixed(1)} s`,
+    ...headline,
+    ...report.facts.map((f) => `  ${formatFact(f)}`),
+  ];
 }

@@ -49,7 +49,15 @@ export async function runScenario<D>(
   try {
     await mapper.sync();
     const data = await body(mapper, out);
-    return { scenario: spec.scenario, title: spec.title, shown, facts, tables, elapsedMs: Math.round(performance.now() - started), data };
+    return {
+      scenario: spec.scenario,
+      title: spec.title,
+      shown,
+      facts,
+      tables,
+      elapsedMs: Math.round(performance.now() - started),
+      data,
+    };
   } finally {
     try {
       if (options.keep !== true) for (const table of tables) await dropTable(mapper, table);
@@ -63,6 +71,8 @@ async function dropTable(mapper: BigtableMapper, table: string): Promise<void> {
   try {
     await mapper.driver.deleteTable(table);
   } catch (err) {
-    console.warn(`could not delete table "${table}" (delete it by hand): ${err instanceof Error ? err.message : String(err)}`);
+    console.warn(
+      `could not delete table "${table}" (delete it by hand): ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }

@@ -37,7 +37,11 @@ export function openMapper(connection: ScenarioConnection, entities: Constructor
   if ('emulatorHost' in connection) {
     return new BigtableMapper({ emulatorHost: connection.emulatorHost, instance: connection.instance, entities });
   }
-  return new BigtableMapper({ clientOptions: { projectId: connection.projectId }, instance: connection.instance, entities });
+  return new BigtableMapper({
+    clientOptions: { projectId: connection.projectId },
+    instance: connection.instance,
+    entities,
+  });
 }
 
 /** Where the connection points, for printing. @example `describeConnection(options) // 'emulator 127.0.0.1:8086'` */

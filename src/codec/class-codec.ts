@@ -30,7 +30,11 @@ export function createClassValueCodec(ctx: ValueCodecContext, cls: Constructor):
     decode(bytes: Buffer): unknown {
       const plain = parseJsonBytes(ctx, bytes, 'class');
       if (typeof plain !== 'object' || plain === null) {
-        throw valueError(ctx, bytes, `is not a valid stored ${cls.name || 'class'} value: the JSON is not an object or array. ${expect}`);
+        throw valueError(
+          ctx,
+          bytes,
+          `is not a valid stored ${cls.name || 'class'} value: the JSON is not an object or array. ${expect}`,
+        );
       }
       return plainToInstance(cls, plain);
     },

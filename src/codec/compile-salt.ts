@@ -25,7 +25,12 @@ export function compileSalt(
   separator: string,
 ): SaltSchema {
   if (options === null || typeof options !== 'object') {
-    throw new MetadataError(entity, undefined, `@Salt needs an options object, got ${preview(options)}`, 'write @Salt({ buckets: 8 })');
+    throw new MetadataError(
+      entity,
+      undefined,
+      `@Salt needs an options object, got ${preview(options)}`,
+      'write @Salt({ buckets: 8 })',
+    );
   }
   rejectUnknownKeys(entity, options, ['buckets', 'on', 'hash', 'format', 'since'], '@Salt');
   const { buckets } = options;
@@ -46,9 +51,19 @@ export function compileSalt(
   });
 }
 
-function resolveFormat(entity: string, format: SaltOptions['format'], buckets: number, keySeparator: string): { width: number; separator: string } {
+function resolveFormat(
+  entity: string,
+  format: SaltOptions['format'],
+  buckets: number,
+  keySeparator: string,
+): { width: number; separator: string } {
   if (format !== undefined && (format === null || typeof format !== 'object')) {
-    throw new MetadataError(entity, undefined, `@Salt format must be an object, got ${preview(format)}`, "write format: { width: 2, separator: '#' }");
+    throw new MetadataError(
+      entity,
+      undefined,
+      `@Salt format must be an object, got ${preview(format)}`,
+      "write format: { width: 2, separator: '#' }",
+    );
   }
   if (format !== undefined) rejectUnknownKeys(entity, format, ['width', 'separator'], '@Salt format');
   const width = format?.width ?? Math.max(2, String(buckets - 1).length);
@@ -72,30 +87,63 @@ function resolveFormat(entity: string, format: SaltOptions['format'], buckets: n
   return { width, separator };
 }
 
-function resolveSince(entity: string, since: SaltOptions['since'], components: readonly KeyComponentSchema[]): SaltSchema['since'] {
+function resolveSince(
+  entity: string,
+  since: SaltOptions['since'],
+  components: readonly KeyComponentSchema[],
+): SaltSchema['since'] {
   if (since === undefined) return undefined;
-  const timestamps = components.filter((c) => c.kind === 'property' && c.codec?.type === 'timestamp').map((c) => c.property);
-  const fix = timestamps.length === 0 ? 'add a timestamp @KeyPart, or remove since' : `use since: { component: '${timestamps[0]}', from: new Date('2024-01-01T00:00:00Z') }`;
+  const timestamps = components
+    .filter((c) => c.kind === 'property' && c.codec?.type === 'timestamp')
+    .map((c) => c.property);
+  const fix =
+    timestamps.length === 0
+      ? 'add a timestamp @KeyPart, or remove since'
+      : `use since: { component: '${timestamps[0]}', from: new Date('2024-01-01T00:00:00Z') }`;
   if (since === null || typeof since !== 'object') {
     throw new MetadataError(entity, undefined, `@Salt since must be { component, from }, got ${preview(since)}`, fix);
   }
   rejectUnknownKeys(entity, since, ['component', 'from'], '@Salt since');
   const component = components.find((c) => c.kind === 'property' && c.property === since.component);
   if (component === undefined) {
-    throw new MetadataError(entity, undefined, `@Salt since.component ${preview(since.component)} is not a key property`, fix);
+    throw new MetadataError(
+      entity,
+      undefined,
+      `@Salt since.component ${preview(since.component)} is not a key property`,
+      fix,
+    );
   }
   if (component.codec?.type !== 'timestamp') {
-    throw new MetadataError(entity, since.component, `@Salt since.component is a ${component.codec?.type ?? 'untyped'} key part, not a timestamp`, fix);
+    throw new MetadataError(
+      entity,
+      since.component,
+      `@Salt since.component is a ${component.codec?.type ?? 'untyped'} key part, not a timestamp`,
+      fix,
+    );
   }
   if (!(since.from instanceof Date) || Number.isNaN(since.from.getTime())) {
-    throw new MetadataError(entity, since.component, `@Salt since.from must be a valid Date, got ${preview(since.from)}`, `pass the cutoff as a Date, e.g. new Date('2024-01-01T00:00:00Z')`);
+    throw new MetadataError(
+      entity,
+      since.component,
+      `@Salt since.from must be a valid Date, got ${preview(since.from)}`,
+      `pass the cutoff as a Date, e.g. new Date('2024-01-01T00:00:00Z')`,
+    );
   }
-  return Object.freeze({ component: since.component, position: component.position, from: new Date(since.from.getTime()) });
+  return Object.freeze({
+    component: since.component,
+    position: component.position,
+    from: new Date(since.from.getTime()),
+  });
 }
 
 function rejectUnknownKeys(entity: string, value: object, allowed: readonly string[], what: string): void {
   const unknown = Object.keys(value).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) {
-    throw new MetadataError(entity, undefined, `${what} has unknown option ${unknown.map((k) => `"${k}"`).join(', ')}`, `use only ${allowed.join(', ')}`);
+    throw new MetadataError(
+      entity,
+      undefined,
+      `${what} has unknown option ${unknown.map((k) => `"${k}"`).join(', ')}`,
+      `use only ${allowed.join(', ')}`,
+    );
   }
 }

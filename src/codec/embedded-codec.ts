@@ -27,16 +27,26 @@ export function encodeEmbedded(ctx: ValueCodecContext, column: ColumnSchema, val
   const fields = column.fields ?? [];
   const name = column.classType?.name || 'class';
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw valueError(ctx, value, `is not a valid ${name} value: a flattened column stores one object. Fix: pass an instance of ${name} (or a plain object of its shape)`);
+    throw valueError(
+      ctx,
+      value,
+      `is not a valid ${name} value: a flattened column stores one object. Fix: pass an instance of ${name} (or a plain object of its shape)`,
+    );
   }
   const plain = instanceToPlain(value) as Record<string, unknown>;
   const unknown = Object.keys(plain).find((k) => plain[k] !== undefined && !fields.some((f) => f.name === k));
   if (unknown !== undefined) {
-    throw valueError(ctx, value, `has field "${unknown}", which is not one of the flattened fields (${fields.map((f) => f.name).join(', ')}), so it would be lost. Fix: add '${unknown}' to fields (or @Expose() it)`);
+    throw valueError(
+      ctx,
+      value,
+      `has field "${unknown}", which is not one of the flattened fields (${fields.map((f) => f.name).join(', ')}), so it would be lost. Fix: add '${unknown}' to fields (or @Expose() it)`,
+    );
   }
   return fields.flatMap((field) => {
     const v = plain[field.name];
-    return v === undefined ? [] : [{ field, value: toJsonBytes({ entity: ctx.entity, property: `${ctx.property}.${field.name}` }, v, 'json') }];
+    return v === undefined
+      ? []
+      : [{ field, value: toJsonBytes({ entity: ctx.entity, property: `${ctx.property}.${field.name}` }, v, 'json') }];
   });
 }
 
@@ -51,13 +61,21 @@ export function encodeEmbedded(ctx: ValueCodecContext, column: ColumnSchema, val
  * ```
  * @internal
  */
-export function decodeEmbedded(ctx: ValueCodecContext, column: ColumnSchema, cells: ReadonlyMap<string, Buffer>): unknown {
+export function decodeEmbedded(
+  ctx: ValueCodecContext,
+  column: ColumnSchema,
+  cells: ReadonlyMap<string, Buffer>,
+): unknown {
   const plain: Record<string, unknown> = {};
   let found = false;
   for (const field of column.fields ?? []) {
     const bytes = cells.get(field.qualifier);
     if (bytes === undefined) continue;
-    plain[field.name] = parseJsonBytes({ entity: ctx.entity, property: `${ctx.property}.${field.name}` }, bytes, 'json');
+    plain[field.name] = parseJsonBytes(
+      { entity: ctx.entity, property: `${ctx.property}.${field.name}` },
+      bytes,
+      'json',
+    );
     found = true;
   }
   return found ? plainToInstance(column.classType as Constructor, plain) : undefined;

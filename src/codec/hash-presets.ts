@@ -91,7 +91,11 @@ export function resolveSaltHash(
     );
   }
   if (typeof hash === 'function') {
-    return Object.freeze({ name: 'custom', bucketOf: customBucketOf(entity, hash, buckets), allBuckets: range(0, buckets - 1) });
+    return Object.freeze({
+      name: 'custom',
+      bucketOf: customBucketOf(entity, hash, buckets),
+      allBuckets: range(0, buckets - 1),
+    });
   }
   const name = hash ?? 'md5';
   if (!isSaltHashPreset(name)) {
@@ -104,7 +108,11 @@ export function resolveSaltHash(
   }
   const preset = PRESET_BUCKETS[name];
   const low = name === 'java-string-hashcode-signed' ? -(buckets - 1) : 0;
-  return Object.freeze({ name, bucketOf: (input: string) => preset(input, buckets), allBuckets: range(low, buckets - 1) });
+  return Object.freeze({
+    name,
+    bucketOf: (input: string) => preset(input, buckets),
+    allBuckets: range(low, buckets - 1),
+  });
 }
 
 function customBucketOf(entity: string, hash: SaltHashFunction, buckets: number): (input: string) => number {

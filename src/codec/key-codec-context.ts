@@ -24,7 +24,8 @@ export interface KeyCodecContext {
  * ```
  * @internal
  */
-export const DECODE_FIX = 'check that the row was written with the same @KeyPart declarations (type, width, descending, format) and that the scan covers only rows of this entity';
+export const DECODE_FIX =
+  'check that the row was written with the same @KeyPart declarations (type, width, descending, format) and that the scan covers only rows of this entity';
 
 /**
  * Builds a `KeyEncodingError` for the codec's property.
@@ -49,8 +50,10 @@ export function keyError(ctx: KeyCodecContext, value: unknown, reason: string, f
  * @internal
  */
 export function validTime(ctx: KeyCodecContext, value: unknown): number {
-  if (!(value instanceof Date)) throw keyError(ctx, value, 'is not a valid timestamp key component: expected a Date', 'pass a Date object');
+  if (!(value instanceof Date))
+    throw keyError(ctx, value, 'is not a valid timestamp key component: expected a Date', 'pass a Date object');
   const ms = value.getTime();
-  if (Number.isNaN(ms)) throw keyError(ctx, value, 'is not a valid timestamp key component: the Date is invalid', 'pass a valid Date');
+  if (Number.isNaN(ms))
+    throw keyError(ctx, value, 'is not a valid timestamp key component: the Date is invalid', 'pass a valid Date');
   return ms;
 }

@@ -72,7 +72,11 @@ export function digitsBytesDecoder(codec: KeyComponentCodec): DigitsBytesDecoder
  * ```
  * @internal
  */
-export function createDigitsCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions, mapping: DigitsMapping): KeyComponentCodec {
+export function createDigitsCodec(
+  ctx: KeyCodecContext,
+  options: ResolvedKeyOptions,
+  mapping: DigitsMapping,
+): KeyComponentCodec {
   const width = options.width as number;
   const max = 10n ** BigInt(width) - 1n;
   const { descending } = options;
@@ -93,7 +97,12 @@ export function createDigitsCodec(ctx: KeyCodecContext, options: ResolvedKeyOpti
     encode(value: unknown): string {
       const ascending = mapping.toAscending(value);
       if (ascending > max) {
-        throw keyError(ctx, value, `is not a valid ${label} key component: it needs more than ${width} digits`, 'declare a larger width in @KeyPart (at most 20)');
+        throw keyError(
+          ctx,
+          value,
+          `is not a valid ${label} key component: it needs more than ${width} digits`,
+          'declare a larger width in @KeyPart (at most 20)',
+        );
       }
       return (descending ? max - ascending : ascending).toString().padStart(width, '0');
     },
@@ -104,7 +113,12 @@ export function createDigitsCodec(ctx: KeyCodecContext, options: ResolvedKeyOpti
         if (value !== undefined) return value;
       }
       if (text.length !== width || !/^[0-9]+$/.test(text)) {
-        throw keyError(ctx, text, `is not a valid encoded ${label} key component: expected exactly ${width} digits`, DECODE_FIX);
+        throw keyError(
+          ctx,
+          text,
+          `is not a valid encoded ${label} key component: expected exactly ${width} digits`,
+          DECODE_FIX,
+        );
       }
       const stored = BigInt(text);
       return mapping.fromAscending(descending ? max - stored : stored, text);

@@ -13,10 +13,22 @@ function safeInteger(ctx: KeyCodecContext, value: unknown, type: 'uint' | 'int')
     const fix = typeof value === 'bigint' ? "use type: 'bigint' for bigint values" : `pass ${expected} (a JS number)`;
     throw keyError(ctx, value, `is not a valid ${type} key component: expected a number`, fix);
   }
-  if (!Number.isFinite(value)) throw keyError(ctx, value, `is not a valid ${type} key component: not a finite number`, `pass ${expected}`);
-  if (!Number.isInteger(value)) throw keyError(ctx, value, `is not a valid ${type} key component: not an integer`, 'round the value before saving, or key on an integer');
+  if (!Number.isFinite(value))
+    throw keyError(ctx, value, `is not a valid ${type} key component: not a finite number`, `pass ${expected}`);
+  if (!Number.isInteger(value))
+    throw keyError(
+      ctx,
+      value,
+      `is not a valid ${type} key component: not an integer`,
+      'round the value before saving, or key on an integer',
+    );
   if (!Number.isSafeInteger(value)) {
-    throw keyError(ctx, value, `is not a valid ${type} key component: beyond Number.MAX_SAFE_INTEGER`, "use type: 'bigint' with a bigint value");
+    throw keyError(
+      ctx,
+      value,
+      `is not a valid ${type} key component: beyond Number.MAX_SAFE_INTEGER`,
+      "use type: 'bigint' with a bigint value",
+    );
   }
   return value;
 }
@@ -35,11 +47,18 @@ export function createUintCodec(ctx: KeyCodecContext, options: ResolvedKeyOption
   return createDigitsCodec(ctx, options, {
     toAscending(value) {
       const n = safeInteger(ctx, value, 'uint');
-      if (n < 0) throw keyError(ctx, value, 'is not a valid uint key component: negative', "use type: 'int' for signed values");
+      if (n < 0)
+        throw keyError(ctx, value, 'is not a valid uint key component: negative', "use type: 'int' for signed values");
       return BigInt(n);
     },
     fromAscending(ascending, text) {
-      if (ascending > MAX_SAFE) throw keyError(ctx, text, 'is not a valid encoded uint key component: beyond Number.MAX_SAFE_INTEGER', DECODE_FIX);
+      if (ascending > MAX_SAFE)
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded uint key component: beyond Number.MAX_SAFE_INTEGER',
+          DECODE_FIX,
+        );
       return Number(ascending);
     },
     fromAscendingNumber: (ascending) => ascending,
@@ -61,7 +80,13 @@ export function createIntCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions
     toAscending: (value) => BigInt(safeInteger(ctx, value, 'int')) + INT_BIAS,
     fromAscending(ascending, text) {
       const n = ascending - INT_BIAS;
-      if (n > MAX_SAFE || n < -MAX_SAFE) throw keyError(ctx, text, 'is not a valid encoded int key component: beyond the safe integer range', DECODE_FIX);
+      if (n > MAX_SAFE || n < -MAX_SAFE)
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded int key component: beyond the safe integer range',
+          DECODE_FIX,
+        );
       return Number(n);
     },
   });
@@ -81,15 +106,31 @@ export function createBigintCodec(ctx: KeyCodecContext, options: ResolvedKeyOpti
   return createDigitsCodec(ctx, options, {
     toAscending(value) {
       if (typeof value !== 'bigint') {
-        throw keyError(ctx, value, 'is not a valid bigint key component: expected a bigint', 'pass a bigint (e.g. 42n or BigInt(x))');
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid bigint key component: expected a bigint',
+          'pass a bigint (e.g. 42n or BigInt(x))',
+        );
       }
       if (value < -BIGINT_BIAS || value >= BIGINT_BIAS) {
-        throw keyError(ctx, value, 'is not a valid bigint key component: outside the signed 64-bit range', 'pass a value from -(2n ** 63n) to 2n ** 63n - 1n');
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid bigint key component: outside the signed 64-bit range',
+          'pass a value from -(2n ** 63n) to 2n ** 63n - 1n',
+        );
       }
       return value + BIGINT_BIAS;
     },
     fromAscending(ascending, text) {
-      if (ascending >= 2n * BIGINT_BIAS) throw keyError(ctx, text, 'is not a valid encoded bigint key component: outside the signed 64-bit range', DECODE_FIX);
+      if (ascending >= 2n * BIGINT_BIAS)
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded bigint key component: outside the signed 64-bit range',
+          DECODE_FIX,
+        );
       return ascending - BIGINT_BIAS;
     },
   });

@@ -43,32 +43,57 @@ const ISO_PUNCTUATION = ['-', ':', '.'];
  * ```
  * @internal
  */
-export function resolveKeyOptions(entity: string, property: string, options: KeyPartOptions, separator: string): ResolvedKeyOptions {
+export function resolveKeyOptions(
+  entity: string,
+  property: string,
+  options: KeyPartOptions,
+  separator: string,
+): ResolvedKeyOptions {
   const fail = (problem: string, fix: string): MetadataError => new MetadataError(entity, property, problem, fix);
   if (!isValidSeparator(separator)) {
-    throw new MetadataError(entity, undefined, `key separator ${preview(separator)} is not a single ASCII punctuation character other than "%"`, "set @Entity({ separator: '#' }) or another punctuation character");
+    throw new MetadataError(
+      entity,
+      undefined,
+      `key separator ${preview(separator)} is not a single ASCII punctuation character other than "%"`,
+      "set @Entity({ separator: '#' }) or another punctuation character",
+    );
   }
   const { type, width, descending = false, format } = options ?? ({} as KeyPartOptions);
   if (!KEY_TYPES.includes(type)) {
     throw fail(`unknown key part type ${preview(type)}`, `use one of ${KEY_TYPES.map((t) => `'${t}'`).join(', ')}`);
   }
-  if (typeof descending !== 'boolean') throw fail(`descending must be true or false, got ${preview(descending)}`, 'pass descending: true or leave it out');
+  if (typeof descending !== 'boolean')
+    throw fail(`descending must be true or false, got ${preview(descending)}`, 'pass descending: true or leave it out');
   if (format !== undefined && type !== 'timestamp') {
-    throw fail(`format applies only to timestamp key parts, not to '${type}'`, "remove format, or use type: 'timestamp'");
+    throw fail(
+      `format applies only to timestamp key parts, not to '${type}'`,
+      "remove format, or use type: 'timestamp'",
+    );
   }
   if (format !== undefined && !FORMATS.includes(format)) {
     throw fail(`unknown timestamp format ${preview(format)}`, `use one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`);
   }
   if (type === 'string') {
-    if (descending) throw fail('string components cannot be descending', 'remove descending, or key on a number or an epoch timestamp');
+    if (descending)
+      throw fail(
+        'string components cannot be descending',
+        'remove descending, or key on a number or an epoch timestamp',
+      );
     if (width !== undefined) throw fail('string components have no width', 'remove width');
     return { type, width: undefined, descending: false, format: undefined };
   }
   if (type === 'timestamp' && (format ?? 'iso') === 'iso') {
-    if (descending) throw fail("descending timestamps need an epoch format, not 'iso'", "use format: 'epoch-ms' (or 'epoch-s') with descending: true");
-    if (width !== undefined) throw fail("ISO timestamps have no width", "remove width, or use format: 'epoch-ms'");
+    if (descending)
+      throw fail(
+        "descending timestamps need an epoch format, not 'iso'",
+        "use format: 'epoch-ms' (or 'epoch-s') with descending: true",
+      );
+    if (width !== undefined) throw fail('ISO timestamps have no width', "remove width, or use format: 'epoch-ms'");
     if (ISO_PUNCTUATION.includes(separator)) {
-      throw fail(`ISO timestamps contain the key separator ${preview(separator)}`, "use format: 'epoch-ms', or another separator such as '#'");
+      throw fail(
+        `ISO timestamps contain the key separator ${preview(separator)}`,
+        "use format: 'epoch-ms', or another separator such as '#'",
+      );
     }
     return { type, width: undefined, descending: false, format: 'iso' };
   }
@@ -82,7 +107,10 @@ export function resolveKeyOptions(entity: string, property: string, options: Key
   const rule = type === 'uint' ? WIDTH_RULES.uint : WIDTH_RULES[format as 'epoch-s' | 'epoch-ms'];
   const resolved = width ?? rule.default;
   if (!Number.isInteger(resolved) || resolved < rule.min || resolved > rule.max) {
-    throw fail(`width ${preview(width)} is not valid: ${rule.why}`, `use an integer width from ${rule.min} to ${rule.max}, or leave it out (default ${rule.default})`);
+    throw fail(
+      `width ${preview(width)} is not valid: ${rule.why}`,
+      `use an integer width from ${rule.min} to ${rule.max}, or leave it out (default ${rule.default})`,
+    );
   }
   return { type, width: resolved, descending, format: type === 'timestamp' ? format : undefined };
 }

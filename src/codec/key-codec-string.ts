@@ -32,16 +32,29 @@ export function createStringCodec(ctx: KeyCodecContext, separator: string): KeyC
     descending: false,
     format: undefined,
     encode(value: unknown): string {
-      if (typeof value !== 'string') throw keyError(ctx, value, 'is not a valid string key component: expected a string', 'pass a non-empty string');
-      if (value === '') throw keyError(ctx, value, 'is not a valid string key component: must not be empty', 'pass a non-empty string');
+      if (typeof value !== 'string')
+        throw keyError(ctx, value, 'is not a valid string key component: expected a string', 'pass a non-empty string');
+      if (value === '')
+        throw keyError(ctx, value, 'is not a valid string key component: must not be empty', 'pass a non-empty string');
       if (hasLoneSurrogate(value)) {
-        throw keyError(ctx, value, 'is not a valid string key component: it has a lone UTF-16 surrogate, which UTF-8 cannot store', 'remove the broken character');
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid string key component: it has a lone UTF-16 surrogate, which UTF-8 cannot store',
+          'remove the broken character',
+        );
       }
       return escapeComponent(value, separator);
     },
     decode(text: string): unknown {
       const value = text === '' ? undefined : unescapeComponent(text, separator);
-      if (value === undefined) throw keyError(ctx, text, 'is not a valid encoded string key component (empty, raw separator or bad %-escape)', DECODE_FIX);
+      if (value === undefined)
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded string key component (empty, raw separator or bad %-escape)',
+          DECODE_FIX,
+        );
       return value;
     },
   } as const);

@@ -29,14 +29,24 @@ export function createIsoTimestampCodec(ctx: KeyCodecContext): KeyComponentCodec
       validTime(ctx, value);
       const year = (value as Date).getUTCFullYear();
       if (year < 0 || year > 9999) {
-        throw keyError(ctx, value, 'is not a valid ISO timestamp key component: the year is outside 0000–9999, where text order would break', 'pass a date between the years 0 and 9999');
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid ISO timestamp key component: the year is outside 0000–9999, where text order would break',
+          'pass a date between the years 0 and 9999',
+        );
       }
       return (value as Date).toISOString();
     },
     decode(text: string): unknown {
       const date = new Date(ISO_SHAPE.test(text) ? text : Number.NaN);
       if (Number.isNaN(date.getTime()) || date.toISOString() !== text) {
-        throw keyError(ctx, text, 'is not a valid encoded ISO timestamp key component (expected YYYY-MM-DDTHH:mm:ss.sssZ)', DECODE_FIX);
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded ISO timestamp key component (expected YYYY-MM-DDTHH:mm:ss.sssZ)',
+          DECODE_FIX,
+        );
       }
       return date;
     },
@@ -62,16 +72,32 @@ export function createEpochTimestampCodec(ctx: KeyCodecContext, options: Resolve
     toAscending(value) {
       const ms = validTime(ctx, value);
       if (ms < 0) {
-        throw keyError(ctx, value, `is not a valid ${options.format} key component: before 1970`, "use format: 'iso' for dates before 1970");
+        throw keyError(
+          ctx,
+          value,
+          `is not a valid ${options.format} key component: before 1970`,
+          "use format: 'iso' for dates before 1970",
+        );
       }
       if (seconds && ms % 1000 !== 0) {
-        throw keyError(ctx, value, 'is not a valid epoch-s key component: it has milliseconds, so two rows in the same second would share a key', "round the date to whole seconds, or use format: 'epoch-ms'");
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid epoch-s key component: it has milliseconds, so two rows in the same second would share a key',
+          "round the date to whole seconds, or use format: 'epoch-ms'",
+        );
       }
       return BigInt(seconds ? ms / 1000 : ms);
     },
     fromAscending(ascending, text) {
       const ms = seconds ? ascending * 1000n : ascending;
-      if (ms > MAX_DATE_MS) throw keyError(ctx, text, `is not a valid encoded ${options.format} key component: beyond the largest Date`, DECODE_FIX);
+      if (ms > MAX_DATE_MS)
+        throw keyError(
+          ctx,
+          text,
+          `is not a valid encoded ${options.format} key component: beyond the largest Date`,
+          DECODE_FIX,
+        );
       return new Date(Number(ms));
     },
     fromAscendingNumber(ascending) {

@@ -31,7 +31,12 @@ import { createEpochTimestampCodec, createIsoTimestampCodec } from './key-codec-
  * ts.decode('8317057599');                     // Date 2023-05-01T12:00:00.000Z
  * ```
  */
-export function createKeyCodec(entity: string, property: string, options: KeyPartOptions, separator: string): KeyComponentCodec {
+export function createKeyCodec(
+  entity: string,
+  property: string,
+  options: KeyPartOptions,
+  separator: string,
+): KeyComponentCodec {
   const resolved = resolveKeyOptions(entity, property, options, separator);
   const ctx = { entity, property };
   switch (resolved.type) {

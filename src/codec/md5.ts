@@ -16,7 +16,9 @@ const EXACT_MODULUS = 2 ** 20;
  * ```
  */
 export function md5Digest(input: string): Buffer {
-  return oneShot === undefined ? crypto.createHash('md5').update(input, 'utf8').digest() : oneShot('md5', input, 'buffer');
+  return oneShot === undefined
+    ? crypto.createHash('md5').update(input, 'utf8').digest()
+    : oneShot('md5', input, 'buffer');
 }
 
 /**
@@ -32,7 +34,8 @@ export function md5Bucket(input: string, buckets: number): number {
   const digest = md5Digest(input);
   if (Number.isInteger(buckets) && buckets > 0 && buckets <= EXACT_MODULUS) {
     let remainder = 0;
-    for (let offset = 0; offset < 16; offset += 4) remainder = (remainder * 0x1_0000_0000 + digest.readUInt32BE(offset)) % buckets;
+    for (let offset = 0; offset < 16; offset += 4)
+      remainder = (remainder * 0x1_0000_0000 + digest.readUInt32BE(offset)) % buckets;
     return remainder;
   }
   const value = (digest.readBigUInt64BE(0) << 64n) | digest.readBigUInt64BE(8);

@@ -28,7 +28,10 @@ export function encodeRowKey(schema: KeySchema, values: Readonly<Record<string, 
   const components = encodeKeyComponents(schema, values, 'full');
   const logical = joinLogicalKey(schema.key.separator, components, true);
   const salt = schema.key.salt;
-  const segment = salt === undefined ? '' : saltSegment(salt, components, schema.key.separator, sinceValue(schema, values), schema.name);
+  const segment =
+    salt === undefined
+      ? ''
+      : saltSegment(salt, components, schema.key.separator, sinceValue(schema, values), schema.name);
   const text = segment + logical;
   const key = Buffer.from(text, 'utf8');
   assertRowKeySize(schema.name, key);
@@ -57,7 +60,13 @@ export function decodeRowKey(schema: KeySchema, key: Buffer | string): Record<st
   const parsed = parseSaltSegment(salt, text);
   if (salt.since === undefined) {
     if (parsed === undefined) {
-      throw new KeyEncodingError(schema.name, '(row key)', text, 'does not start with a salt segment', 'check that the table holds only this entity, or declare @Salt with the format its rows were written with');
+      throw new KeyEncodingError(
+        schema.name,
+        '(row key)',
+        text,
+        'does not start with a salt segment',
+        'check that the table holds only this entity, or declare @Salt with the format its rows were written with',
+      );
     }
     return decodeLogicalKey(schema, parsed.rest);
   }
@@ -80,7 +89,10 @@ export function isSaltedKey(schema: KeySchema, text: string): boolean {
   return parsed !== undefined && tryDecodeSalted(schema as EntitySchema, parsed) !== undefined;
 }
 
-function tryDecodeSalted(schema: KeySchema, parsed: { bucket: number; rest: string }): Record<string, unknown> | undefined {
+function tryDecodeSalted(
+  schema: KeySchema,
+  parsed: { bucket: number; rest: string },
+): Record<string, unknown> | undefined {
   let values: Record<string, unknown>;
   try {
     values = decodeLogicalKey(schema, parsed.rest);
@@ -88,7 +100,13 @@ function tryDecodeSalted(schema: KeySchema, parsed: { bucket: number; rest: stri
     return undefined;
   }
   const components = encodeKeyComponents(schema, values, 'full');
-  const expected = saltSegment(schema.key.salt!, components, schema.key.separator, sinceValue(schema, values), schema.name);
+  const expected = saltSegment(
+    schema.key.salt!,
+    components,
+    schema.key.separator,
+    sinceValue(schema, values),
+    schema.name,
+  );
   return expected !== '' && parseSaltSegment(schema.key.salt!, expected)?.bucket === parsed.bucket ? values : undefined;
 }
 

@@ -4,7 +4,9 @@ import type { KeySchema } from './row-key-components.js';
 import { sameBytesAt } from '../util/compare-bytes.js';
 
 /** One component of a key layout that decodes straight from bytes. */
-type ByteStep = { readonly literal: Buffer; readonly property?: undefined; readonly decode?: undefined } | { readonly literal?: undefined; readonly property: string; readonly decode: DigitsBytesDecoder };
+type ByteStep =
+  | { readonly literal: Buffer; readonly property?: undefined; readonly decode?: undefined }
+  | { readonly literal?: undefined; readonly property: string; readonly decode: DigitsBytesDecoder };
 
 /** A logical key layout of literals and digit components, split by a one-byte ASCII separator. */
 interface ByteLayout {

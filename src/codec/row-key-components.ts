@@ -23,7 +23,9 @@ export type KeySchema = Pick<EntitySchema, 'name' | 'key'>;
  * @internal
  */
 export function describeKeyLayout(schema: KeySchema): string {
-  return schema.key.components.map((c) => (c.kind === 'literal' ? JSON.stringify(c.literal) : c.property)).join(schema.key.separator);
+  return schema.key.components
+    .map((c) => (c.kind === 'literal' ? JSON.stringify(c.literal) : c.property))
+    .join(schema.key.separator);
 }
 
 /**
@@ -40,7 +42,11 @@ export function describeKeyLayout(schema: KeySchema): string {
  * encodeKeyComponents(schema, { sensorId: 'sensor123' }, 'prefix'); // ['sensor123']
  * ```
  */
-export function encodeKeyComponents(schema: KeySchema, values: Readonly<Record<string, unknown>>, mode: 'full' | 'prefix'): string[] {
+export function encodeKeyComponents(
+  schema: KeySchema,
+  values: Readonly<Record<string, unknown>>,
+  mode: 'full' | 'prefix',
+): string[] {
   const { components } = schema.key;
   const encoded: string[] = [];
   for (const [index, component] of components.entries()) {
@@ -56,9 +62,14 @@ export function encodeKeyComponents(schema: KeySchema, values: Readonly<Record<s
     }
     const layout = describeKeyLayout(schema);
     if (mode === 'full') {
-      throw new ValidationError(`${schema.name}: key is missing "${property}". Fix: pass every key part (${layout}).`, { entity: schema.name, property });
+      throw new ValidationError(`${schema.name}: key is missing "${property}". Fix: pass every key part (${layout}).`, {
+        entity: schema.name,
+        property,
+      });
     }
-    const later = components.slice(index + 1).find((c) => c.kind === 'property' && values[c.property as string] !== undefined);
+    const later = components
+      .slice(index + 1)
+      .find((c) => c.kind === 'property' && values[c.property as string] !== undefined);
     if (later !== undefined) {
       throw new ValidationError(
         `${schema.name}: key prefix gives "${later.property}" but not "${property}", which comes before it in the key (${layout}). Fix: also pass "${property}", or leave out "${later.property}".`,

@@ -50,13 +50,19 @@ export function decodeLogicalKey(schema: KeySchema, text: string): Record<string
 function decodeSplit(schema: KeySchema, text: string): Record<string, unknown> {
   const { components, separator } = schema.key;
   const parts = text.split(separator);
-  if (parts.length !== components.length) throw layoutMismatch(schema, text, `has ${parts.length} components, expected ${components.length}`);
+  if (parts.length !== components.length)
+    throw layoutMismatch(schema, text, `has ${parts.length} components, expected ${components.length}`);
   const values: Record<string, unknown> = {};
   for (let index = 0; index < components.length; index++) {
     const component = components[index] as KeyComponentSchema;
     const part = parts[index] as string;
     if (component.kind === 'literal') {
-      if (part !== component.literal) throw layoutMismatch(schema, text, `has ${preview(part)} at position ${index}, expected the literal ${preview(component.literal)}`);
+      if (part !== component.literal)
+        throw layoutMismatch(
+          schema,
+          text,
+          `has ${preview(part)} at position ${index}, expected the literal ${preview(component.literal)}`,
+        );
       continue;
     }
     values[component.property as string] = decodeComponent(schema, component, index, part, text);
@@ -65,18 +71,33 @@ function decodeSplit(schema: KeySchema, text: string): Record<string, unknown> {
 }
 
 /** One property component's value; a codec `KeyEncodingError` is rethrown naming the whole key text. */
-function decodeComponent(schema: KeySchema, component: KeyComponentSchema, index: number, part: string, text: string): unknown {
+function decodeComponent(
+  schema: KeySchema,
+  component: KeyComponentSchema,
+  index: number,
+  part: string,
+  text: string,
+): unknown {
   try {
     return (component.codec as KeyComponentCodec).decode(part);
   } catch (err) {
     if (!(err instanceof KeyEncodingError)) throw err;
-    throw new KeyEncodingError(schema.name, component.property as string, text, `is not a valid row key: component ${index} ${preview(part)} ${String(err.details.reason)}`, DECODE_FIX);
+    throw new KeyEncodingError(
+      schema.name,
+      component.property as string,
+      text,
+      `is not a valid row key: component ${index} ${preview(part)} ${String(err.details.reason)}`,
+      DECODE_FIX,
+    );
   }
 }
 
 function layoutMismatch(schema: KeySchema, text: string, problem: string): ValidationError {
-  return new ValidationError(`${schema.name}: row key ${preview(text)} ${problem} (key layout ${describeKeyLayout(schema)}). Fix: ${DECODE_FIX}.`, {
-    entity: schema.name,
-    rowKey: text,
-  });
+  return new ValidationError(
+    `${schema.name}: row key ${preview(text)} ${problem} (key layout ${describeKeyLayout(schema)}). Fix: ${DECODE_FIX}.`,
+    {
+      entity: schema.name,
+      rowKey: text,
+    },
+  );
 }

@@ -111,7 +111,11 @@ export interface PlannedKeyRange {
  * // { start: { key: 's1#2023-05-01T00:00:00.000Z', inclusive: true }, end: { key: 's1$', inclusive: false } } (as Buffers)
  * ```
  */
-export function logicalKeyRange(schema: KeySchema, fixed: Readonly<Record<string, unknown>>, range?: KeyRangeCondition): LogicalKeyRange {
+export function logicalKeyRange(
+  schema: KeySchema,
+  fixed: Readonly<Record<string, unknown>>,
+  range?: KeyRangeCondition,
+): LogicalKeyRange {
   return planKeyRange(schema, fixed, range).range;
 }
 
@@ -124,30 +128,49 @@ export function logicalKeyRange(schema: KeySchema, fixed: Readonly<Record<string
  * planKeyRange(schema, {}, { property: 'name', gte: 'a', lte: 'a' }).exact; // false: 'a!' rows sort inside
  * ```
  */
-export function planKeyRange(schema: KeySchema, fixed: Readonly<Record<string, unknown>>, range?: KeyRangeCondition): PlannedKeyRange {
+export function planKeyRange(
+  schema: KeySchema,
+  fixed: Readonly<Record<string, unknown>>,
+  range?: KeyRangeCondition,
+): PlannedKeyRange {
   const { components, separator } = schema.key;
   const encoded = encodeKeyComponents(schema, fixed, 'prefix');
   const invalid = (problem: string, fix: string): ValidationError =>
-    new ValidationError(`${schema.name}: ${problem} (key order ${describeKeyLayout(schema)}). Fix: ${fix}.`, { entity: schema.name, property: range?.property });
+    new ValidationError(`${schema.name}: ${problem} (key order ${describeKeyLayout(schema)}). Fix: ${fix}.`, {
+      entity: schema.name,
+      property: range?.property,
+    });
   if (encoded.length === components.length) {
-    if (range !== undefined) throw invalid(`cannot range over "${range.property}": every key part is already fixed`, `leave "${range.property}" out of the fixed values`);
+    if (range !== undefined)
+      throw invalid(
+        `cannot range over "${range.property}": every key part is already fixed`,
+        `leave "${range.property}" out of the fixed values`,
+      );
     const key = Buffer.from(joinLogicalKey(separator, encoded, true), 'utf8');
     return { range: { start: { key, inclusive: true }, end: { key, inclusive: true } }, exact: true };
   }
   const prefix = Buffer.from(joinLogicalKey(separator, encoded, false), 'utf8');
-  if (range === undefined) return { range: { start: { key: prefix, inclusive: true }, end: openEnd(prefix) }, exact: true };
+  if (range === undefined)
+    return { range: { start: { key: prefix, inclusive: true }, end: openEnd(prefix) }, exact: true };
   const next = components[encoded.length] as (typeof components)[number];
   if (range.property !== next.property) {
-    throw invalid(`a key range must be on "${next.property}", the key part right after the fixed ones, not on "${range.property}"`, `give every key part before "${range.property}" in the fixed values, or put the range on "${next.property}"`);
+    throw invalid(
+      `a key range must be on "${next.property}", the key part right after the fixed ones, not on "${range.property}"`,
+      `give every key part before "${range.property}" in the fixed values, or put the range on "${next.property}"`,
+    );
   }
-  if (range.gt !== undefined && range.gte !== undefined) throw invalid(`the range on "${range.property}" gives both gt and gte`, 'give only one lower bound');
-  if (range.lt !== undefined && range.lte !== undefined) throw invalid(`the range on "${range.property}" gives both lt and lte`, 'give only one upper bound');
+  if (range.gt !== undefined && range.gte !== undefined)
+    throw invalid(`the range on "${range.property}" gives both gt and gte`, 'give only one lower bound');
+  if (range.lt !== undefined && range.lte !== undefined)
+    throw invalid(`the range on "${range.property}" gives both lt and lte`, 'give only one upper bound');
   const codec = next.codec as NonNullable<typeof next.codec>;
   const texts = encodeBounds(codec, range);
   checkNotInverted(range, invalid);
   const isLast = encoded.length === components.length - 1;
   if (codec.type === 'string') return stringKeyRange(prefix, range, isLast, separator);
-  const { gt, gte, lt, lte } = codec.descending ? { gt: texts.lt, gte: texts.lte, lt: texts.gt, lte: texts.gte } : texts;
+  const { gt, gte, lt, lte } = codec.descending
+    ? { gt: texts.lt, gte: texts.lte, lt: texts.gt, lte: texts.gte }
+    : texts;
   const at = (text: string): Buffer => Buffer.concat([prefix, Buffer.from(text, 'utf8')]);
   const after = (text: string): Buffer => Buffer.concat([at(text), Buffer.from([separator.charCodeAt(0) + 1])]);
   let start: KeyBound = { key: prefix, inclusive: true };
@@ -179,7 +202,10 @@ function checkNotInverted(range: KeyRangeCondition, invalid: (problem: string, f
   const order = compareKeyValues(lower, upper);
   const bothInclusive = range.gte !== undefined && range.lte !== undefined;
   if (order > 0 || (order === 0 && !bothInclusive)) {
-    throw invalid(`the range on "${range.property}" is inverted or empty: its lower bound ${preview(lower)} is not below its upper bound ${preview(upper)}`, 'give the lower bound in gt/gte and the upper one in lt/lte, or use equality for a single value');
+    throw invalid(
+      `the range on "${range.property}" is inverted or empty: its lower bound ${preview(lower)} is not below its upper bound ${preview(upper)}`,
+      'give the lower bound in gt/gte and the upper one in lt/lte, or use equality for a single value',
+    );
   }
 }
 
@@ -187,7 +213,13 @@ function checkNotInverted(range: KeyRangeCondition, invalid: (problem: string, f
 function stringKeyRange(prefix: Buffer, range: KeyRangeCondition, isLast: boolean, separator: string): PlannedKeyRange {
   const lowerValue = (range.gte ?? range.gt) as string | undefined;
   const upperValue = (range.lte ?? range.lt) as string | undefined;
-  const lower = lowerValue === undefined ? { bound: { key: prefix, inclusive: true }, exact: true } : stringLowerBound(prefix, lowerValue, range.gte !== undefined, isLast, separator);
-  const upper = upperValue === undefined ? { bound: openEnd(prefix), exact: true } : stringUpperBound(prefix, upperValue, range.lte !== undefined, isLast, separator);
+  const lower =
+    lowerValue === undefined
+      ? { bound: { key: prefix, inclusive: true }, exact: true }
+      : stringLowerBound(prefix, lowerValue, range.gte !== undefined, isLast, separator);
+  const upper =
+    upperValue === undefined
+      ? { bound: openEnd(prefix), exact: true }
+      : stringUpperBound(prefix, upperValue, range.lte !== undefined, isLast, separator);
   return { range: { start: lower.bound as KeyBound, end: upper.bound }, exact: lower.exact && upper.exact };
 }

@@ -34,7 +34,12 @@ export function resolveSaltOn(entity: string, on: unknown, components: readonly 
   const names = properties.map((c) => c.property ?? '');
   const keyList = names.join(', ');
   if (properties.length === 0) {
-    throw new MetadataError(entity, undefined, '@Salt needs a key property to hash, but the key has none', 'declare a @KeyPart property, or remove @Salt');
+    throw new MetadataError(
+      entity,
+      undefined,
+      '@Salt needs a key property to hash, but the key has none',
+      'declare a @KeyPart property, or remove @Salt',
+    );
   }
   if (on !== undefined && (!Array.isArray(on) || on.length === 0)) {
     throw new MetadataError(
@@ -50,7 +55,15 @@ export function resolveSaltOn(entity: string, on: unknown, components: readonly 
   const count = seen.size;
   const leading = names.slice(0, count);
   if (!leading.every((n) => seen.has(n))) {
-    const choices = names.map((_, i) => `[${names.slice(0, i + 1).map((n) => `'${n}'`).join(', ')}]`).join(' or ');
+    const choices = names
+      .map(
+        (_, i) =>
+          `[${names
+            .slice(0, i + 1)
+            .map((n) => `'${n}'`)
+            .join(', ')}]`,
+      )
+      .join(' or ');
     throw new MetadataError(
       entity,
       undefined,
@@ -62,16 +75,32 @@ export function resolveSaltOn(entity: string, on: unknown, components: readonly 
   return Object.freeze({ on: Object.freeze(leading), prefixLength: components.indexOf(last) + 1 });
 }
 
-function checkName(entity: string, name: unknown, seen: Set<string>, components: readonly KeyComponentSchema[], keyList: string): void {
+function checkName(
+  entity: string,
+  name: unknown,
+  seen: Set<string>,
+  components: readonly KeyComponentSchema[],
+  keyList: string,
+): void {
   if (typeof name !== 'string') {
-    throw new MetadataError(entity, undefined, `@Salt on lists ${preview(name)}, which is not a property name`, `list key property names as strings (${keyList})`);
+    throw new MetadataError(
+      entity,
+      undefined,
+      `@Salt on lists ${preview(name)}, which is not a property name`,
+      `list key property names as strings (${keyList})`,
+    );
   }
   if (seen.has(name)) {
     throw new MetadataError(entity, name, `@Salt on lists "${name}" twice`, `list each key property once`);
   }
   const match = components.find((c) => (c.kind === 'property' ? c.property === name : c.literal === name));
   if (match === undefined) {
-    throw new MetadataError(entity, name, `@Salt on lists "${name}", which is not a key part`, `list key properties only (${keyList})`);
+    throw new MetadataError(
+      entity,
+      name,
+      `@Salt on lists "${name}", which is not a key part`,
+      `list key properties only (${keyList})`,
+    );
   }
   if (match.kind === 'literal') {
     throw new MetadataError(

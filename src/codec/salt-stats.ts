@@ -48,7 +48,9 @@ export function bucketCounts(salt: SaltSchema, inputs: Iterable<string>): Map<nu
  */
 export function evenness(counts: ReadonlyMap<number, number>): Evenness {
   if (counts.size === 0) {
-    throw new ValidationError('evenness() needs at least one bucket count. Fix: pass the result of bucketCounts(salt, inputs).');
+    throw new ValidationError(
+      'evenness() needs at least one bucket count. Fix: pass the result of bucketCounts(salt, inputs).',
+    );
   }
   const values = [...counts.values()];
   const min = Math.min(...values);

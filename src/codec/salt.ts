@@ -13,7 +13,12 @@ import type { SaltSchema } from '../metadata/entity-schema.js';
  * saltInput(salt, ['user42', 'web', '1719223200'], '-'); // 'user42-web' when on: ['userId', 'site']
  * ```
  */
-export function saltInput(salt: SaltSchema, encodedComponents: readonly string[], keySeparator: string, entity = 'Salted entity'): string {
+export function saltInput(
+  salt: SaltSchema,
+  encodedComponents: readonly string[],
+  keySeparator: string,
+  entity = 'Salted entity',
+): string {
   if (encodedComponents.length < salt.prefixLength) {
     throw new ValidationError(
       `${entity}: the salt bucket is computed from ${salt.on.join(', ')}, but only ${encodedComponents.length} of the ` +
@@ -87,7 +92,10 @@ export function saltSegment(
  * parseSaltSegment(salt, '07#s1#2024'); // { bucket: 7, rest: 's1#2024' }
  * ```
  */
-export function parseSaltSegment(salt: SaltSchema, physicalKeyText: string): { bucket: number; rest: string } | undefined {
+export function parseSaltSegment(
+  salt: SaltSchema,
+  physicalKeyText: string,
+): { bucket: number; rest: string } | undefined {
   const low = salt.allBuckets[0] ?? 0;
   const signed = low < 0 && physicalKeyText.startsWith('-');
   const start = signed ? 1 : 0;
@@ -101,7 +109,8 @@ export function parseSaltSegment(salt: SaltSchema, physicalKeyText: string): { b
   // A run of digits too long for an exact sum comes out at 2^53 or more, far outside the buckets.
   const bucket = signed ? -magnitude : magnitude;
   if (bucket < low || bucket > salt.buckets - 1) return undefined;
-  if (!isCanonicalBucket(salt, end - start, physicalKeyText.charCodeAt(start), signed && magnitude === 0)) return undefined;
+  if (!isCanonicalBucket(salt, end - start, physicalKeyText.charCodeAt(start), signed && magnitude === 0))
+    return undefined;
   return { bucket, rest: physicalKeyText.slice(end + salt.separator.length) };
 }
 
@@ -136,7 +145,9 @@ export function saltSegmentLength(salt: SaltSchema, key: Uint8Array): number {
   }
   const bucket = signed ? -magnitude : magnitude;
   if (bucket < low || bucket > salt.buckets - 1) return -1;
-  return isCanonicalBucket(salt, end - start, key[start] as number, signed && magnitude === 0) ? end + separator.length : -1;
+  return isCanonicalBucket(salt, end - start, key[start] as number, signed && magnitude === 0)
+    ? end + separator.length
+    : -1;
 }
 
 /**
@@ -161,7 +172,11 @@ function isCanonicalBucket(salt: SaltSchema, digits: number, firstDigit: number,
  * scanSegments(salt, ['user42'], '-'); // ['00-', '01-', '02-', '03-']
  * ```
  */
-export function scanSegments(salt: SaltSchema, fixedEncodedComponents: readonly string[], keySeparator: string): string[] {
+export function scanSegments(
+  salt: SaltSchema,
+  fixedEncodedComponents: readonly string[],
+  keySeparator: string,
+): string[] {
   if (fixedEncodedComponents.length >= salt.prefixLength) {
     return [bucketText(salt, salt.bucketOf(saltInput(salt, fixedEncodedComponents, keySeparator)))];
   }

@@ -46,7 +46,13 @@ function safePrefix(value: string, separator: string): string {
  * ```
  * @internal
  */
-export function stringLowerBound(prefix: Buffer, value: string, inclusive: boolean, isLast: boolean, separator: string): StringBound {
+export function stringLowerBound(
+  prefix: Buffer,
+  value: string,
+  inclusive: boolean,
+  isLast: boolean,
+  separator: string,
+): StringBound {
   const safe = safePrefix(value, separator);
   const key = Buffer.concat([prefix, Buffer.from(safe, 'utf8')]);
   if (safe !== value) return { bound: { key, inclusive: true }, exact: false };
@@ -69,7 +75,13 @@ export function stringLowerBound(prefix: Buffer, value: string, inclusive: boole
  * ```
  * @internal
  */
-export function stringUpperBound(prefix: Buffer, value: string, inclusive: boolean, isLast: boolean, separator: string): StringBound {
+export function stringUpperBound(
+  prefix: Buffer,
+  value: string,
+  inclusive: boolean,
+  isLast: boolean,
+  separator: string,
+): StringBound {
   const safe = safePrefix(value, separator);
   const key = Buffer.concat([prefix, Buffer.from(safe, 'utf8')]);
   if (safe !== value) {
@@ -80,5 +92,8 @@ export function stringUpperBound(prefix: Buffer, value: string, inclusive: boole
   if (isLast) return { bound: { key, inclusive: true }, exact: true };
   // lte on an inner component: values extending `value` with low characters
   // (`value!…`) sort before `value#…` and fall inside; they are dropped after reading.
-  return { bound: { key: Buffer.concat([key, Buffer.from([separator.charCodeAt(0) + 1])]), inclusive: false }, exact: false };
+  return {
+    bound: { key: Buffer.concat([key, Buffer.from([separator.charCodeAt(0) + 1])]), inclusive: false },
+    exact: false,
+  };
 }

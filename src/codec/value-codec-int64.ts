@@ -48,7 +48,11 @@ export function createIntValueCodec(ctx: ValueCodecContext): ValueCodec {
     type: 'int',
     encode(value: unknown): Buffer {
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-        throw valueError(ctx, value, "is not a valid int value: expected a safe integer number. Fix: round the value, or use type 'float' for fractions or 'bigint' beyond 2^53");
+        throw valueError(
+          ctx,
+          value,
+          "is not a valid int value: expected a safe integer number. Fix: round the value, or use type 'float' for fractions or 'bigint' beyond 2^53",
+        );
       }
       return safeInt64Bytes(value);
     },
@@ -72,7 +76,11 @@ export function createBigintValueCodec(ctx: ValueCodecContext): ValueCodec {
     type: 'bigint',
     encode(value: unknown): Buffer {
       if (typeof value !== 'bigint' || value < INT64_MIN || value > INT64_MAX) {
-        throw valueError(ctx, value, 'is not a valid bigint value: expected a bigint in the signed 64-bit range. Fix: pass a bigint from -(2n ** 63n) to 2n ** 63n - 1n');
+        throw valueError(
+          ctx,
+          value,
+          'is not a valid bigint value: expected a bigint in the signed 64-bit range. Fix: pass a bigint from -(2n ** 63n) to 2n ** 63n - 1n',
+        );
       }
       return int64(value);
     },
@@ -94,14 +102,22 @@ export function createDateValueCodec(ctx: ValueCodecContext): ValueCodec {
     type: 'date',
     encode(value: unknown): Buffer {
       if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
-        throw valueError(ctx, value, 'is not a valid date value: expected a valid Date. Fix: pass a Date object (new Date(...)) that is not Invalid Date');
+        throw valueError(
+          ctx,
+          value,
+          'is not a valid date value: expected a valid Date. Fix: pass a Date object (new Date(...)) that is not Invalid Date',
+        );
       }
       return safeInt64Bytes(value.getTime());
     },
     decode(bytes: Buffer): unknown {
       const ms = readSafeInt64(ctx, bytes, 'date');
       if (ms !== undefined && ms <= MAX_DATE_MS && ms >= -MAX_DATE_MS) return new Date(ms);
-      throw valueError(ctx, bytes, `is not a valid stored date value: ${readInt64(ctx, bytes, 'date')} ms is beyond the range of Date. Fix: declare the column with type 'bigint'`);
+      throw valueError(
+        ctx,
+        bytes,
+        `is not a valid stored date value: ${readInt64(ctx, bytes, 'date')} ms is beyond the range of Date. Fix: declare the column with type 'bigint'`,
+      );
     },
   } as const);
 }

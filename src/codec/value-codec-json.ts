@@ -5,8 +5,10 @@ import { decodeUtf8Strict } from './utf8.js';
 function unsupported(key: string, value: unknown): string | undefined {
   const at = key === '' ? '' : ` at "${key}"`;
   if (typeof value === 'bigint') return `holds a bigint${at}, which JSON cannot store`;
-  if (typeof value === 'function' || typeof value === 'symbol') return `holds a ${typeof value}${at}, which JSON would drop`;
-  if (typeof value === 'number' && !Number.isFinite(value)) return `holds ${value}${at}, which JSON would store as null`;
+  if (typeof value === 'function' || typeof value === 'symbol')
+    return `holds a ${typeof value}${at}, which JSON would drop`;
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return `holds ${value}${at}, which JSON would store as null`;
   return undefined;
 }
 
@@ -22,7 +24,8 @@ function unsupported(key: string, value: unknown): string | undefined {
  * @internal
  */
 export function toJsonBytes(ctx: ValueCodecContext, value: unknown, type: string): Buffer {
-  const fix = 'Fix: store plain data (objects, arrays, strings, finite numbers, booleans, null); convert bigints to strings';
+  const fix =
+    'Fix: store plain data (objects, arrays, strings, finite numbers, booleans, null); convert bigints to strings';
   let problem: string | undefined;
   let text: string | undefined;
   try {
@@ -54,7 +57,11 @@ export function parseJsonBytes(ctx: ValueCodecContext, bytes: Buffer, type: stri
   } catch {
     // Reported below with the bytes.
   }
-  throw valueError(ctx, bytes, `is not a valid stored ${type} value: not UTF-8 JSON. Fix: check the column's declared type matches how the cell was written`);
+  throw valueError(
+    ctx,
+    bytes,
+    `is not a valid stored ${type} value: not UTF-8 JSON. Fix: check the column's declared type matches how the cell was written`,
+  );
 }
 
 /**

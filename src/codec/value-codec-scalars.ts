@@ -16,13 +16,28 @@ export function createStringValueCodec(ctx: ValueCodecContext): ValueCodec {
   return Object.freeze({
     type: 'string',
     encode(value: unknown): Buffer {
-      if (typeof value !== 'string') throw valueError(ctx, value, "is not a valid string value: expected a string. Fix: pass a string, or declare another column type");
-      if (hasLoneSurrogate(value)) throw valueError(ctx, value, 'is not a valid string value: it has a lone UTF-16 surrogate, which UTF-8 cannot store. Fix: remove the broken character');
+      if (typeof value !== 'string')
+        throw valueError(
+          ctx,
+          value,
+          'is not a valid string value: expected a string. Fix: pass a string, or declare another column type',
+        );
+      if (hasLoneSurrogate(value))
+        throw valueError(
+          ctx,
+          value,
+          'is not a valid string value: it has a lone UTF-16 surrogate, which UTF-8 cannot store. Fix: remove the broken character',
+        );
       return Buffer.from(value, 'utf8');
     },
     decode(bytes: Buffer): unknown {
       const text = decodeUtf8Strict(bytes);
-      if (text === undefined) throw valueError(ctx, bytes, "is not a valid stored string value: malformed UTF-8. Fix: declare the column with type 'bytes'");
+      if (text === undefined)
+        throw valueError(
+          ctx,
+          bytes,
+          "is not a valid stored string value: malformed UTF-8. Fix: declare the column with type 'bytes'",
+        );
       return text;
     },
   } as const);
@@ -41,7 +56,12 @@ export function createFloatValueCodec(ctx: ValueCodecContext): ValueCodec {
   return Object.freeze({
     type: 'float',
     encode(value: unknown): Buffer {
-      if (typeof value !== 'number') throw valueError(ctx, value, 'is not a valid float value: expected a number. Fix: convert the value with Number(...)');
+      if (typeof value !== 'number')
+        throw valueError(
+          ctx,
+          value,
+          'is not a valid float value: expected a number. Fix: convert the value with Number(...)',
+        );
       const bytes = Buffer.alloc(8);
       bytes.writeDoubleBE(value);
       return bytes;
@@ -66,7 +86,12 @@ export function createBooleanValueCodec(ctx: ValueCodecContext): ValueCodec {
   return Object.freeze({
     type: 'boolean',
     encode(value: unknown): Buffer {
-      if (typeof value !== 'boolean') throw valueError(ctx, value, 'is not a valid boolean value: expected true or false. Fix: convert the value with Boolean(...)');
+      if (typeof value !== 'boolean')
+        throw valueError(
+          ctx,
+          value,
+          'is not a valid boolean value: expected true or false. Fix: convert the value with Boolean(...)',
+        );
       const bytes = Buffer.allocUnsafe(1);
       bytes[0] = value ? 1 : 0;
       return bytes;
@@ -75,7 +100,11 @@ export function createBooleanValueCodec(ctx: ValueCodecContext): ValueCodec {
       expectLength(ctx, bytes, 1, 'boolean');
       if (bytes[0] === 0) return false;
       if (bytes[0] === 1) return true;
-      throw valueError(ctx, bytes, "is not a valid stored boolean value: expected 0x00 or 0x01. Fix: check the column's declared type matches how the cell was written");
+      throw valueError(
+        ctx,
+        bytes,
+        "is not a valid stored boolean value: expected 0x00 or 0x01. Fix: check the column's declared type matches how the cell was written",
+      );
     },
   } as const);
 }
@@ -93,7 +122,12 @@ export function createBytesValueCodec(ctx: ValueCodecContext): ValueCodec {
   return Object.freeze({
     type: 'bytes',
     encode(value: unknown): Buffer {
-      if (!(value instanceof Uint8Array)) throw valueError(ctx, value, 'is not a valid bytes value: expected a Buffer or Uint8Array. Fix: pass Buffer.from(...)');
+      if (!(value instanceof Uint8Array))
+        throw valueError(
+          ctx,
+          value,
+          'is not a valid bytes value: expected a Buffer or Uint8Array. Fix: pass Buffer.from(...)',
+        );
       return Buffer.from(value);
     },
     decode: (bytes: Buffer): unknown => Buffer.from(bytes),

@@ -6,7 +6,12 @@ import type { ValueCodecContext } from './value-codec-context.js';
 import { createClassValueCodec } from './class-codec.js';
 import { createBigintValueCodec, createDateValueCodec, createIntValueCodec } from './value-codec-int64.js';
 import { createJsonValueCodec } from './value-codec-json.js';
-import { createBooleanValueCodec, createBytesValueCodec, createFloatValueCodec, createStringValueCodec } from './value-codec-scalars.js';
+import {
+  createBooleanValueCodec,
+  createBytesValueCodec,
+  createFloatValueCodec,
+  createStringValueCodec,
+} from './value-codec-scalars.js';
 
 const SCALAR_CODECS: Readonly<Record<ColumnScalarType, (ctx: ValueCodecContext) => ValueCodec>> = {
   string: createStringValueCodec,
@@ -52,6 +57,8 @@ export function createValueCodec(entity: string, property: string, type: ColumnS
     entity,
     property,
     `unknown column type ${preview(type)}`,
-    `use one of ${Object.keys(SCALAR_CODECS).map((t) => `'${t}'`).join(', ')}, or a class (stored as JSON with class-transformer)`,
+    `use one of ${Object.keys(SCALAR_CODECS)
+      .map((t) => `'${t}'`)
+      .join(', ')}, or a class (stored as JSON with class-transformer)`,
   );
 }

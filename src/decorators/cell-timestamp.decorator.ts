@@ -15,7 +15,12 @@ import { appendOwn } from '../metadata/store.js';
 export function CellTimestamp(): PropertyDecorator {
   return (target, propertyKey) => {
     if (typeof propertyKey === 'symbol') {
-      throw new MetadataError(target.constructor.name, String(propertyKey), 'symbol-keyed properties cannot be @CellTimestamp', 'use a string property name');
+      throw new MetadataError(
+        target.constructor.name,
+        String(propertyKey),
+        'symbol-keyed properties cannot be @CellTimestamp',
+        'use a string property name',
+      );
     }
     appendOwn(MetadataKeys.cellTimestamp, target.constructor, propertyKey);
   };

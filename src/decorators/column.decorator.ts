@@ -20,10 +20,20 @@ export function Column(options: ColumnOptions): PropertyDecorator {
   return (target, propertyKey) => {
     const ctor = target.constructor;
     if (typeof propertyKey === 'symbol') {
-      throw new MetadataError(ctor.name, String(propertyKey), 'symbol-keyed properties cannot be columns', 'use a string property name');
+      throw new MetadataError(
+        ctor.name,
+        String(propertyKey),
+        'symbol-keyed properties cannot be columns',
+        'use a string property name',
+      );
     }
     if (options === null || typeof options !== 'object') {
-      throw new MetadataError(ctor.name, propertyKey, '@Column needs an options object', "write @Column({ family: 'f', type: 'string' })");
+      throw new MetadataError(
+        ctor.name,
+        propertyKey,
+        '@Column needs an options object',
+        "write @Column({ family: 'f', type: 'string' })",
+      );
     }
     const declaration: ColumnDeclaration = { property: propertyKey, options: { ...options } };
     appendOwn(MetadataKeys.columns, ctor, declaration);

@@ -27,12 +27,25 @@ export function Denormalized<S>(options: DenormalizedOptions<S>): PropertyDecora
   return (target, propertyKey) => {
     const ctor = target.constructor;
     if (typeof propertyKey === 'symbol') {
-      throw new MetadataError(ctor.name, String(propertyKey), 'symbol-keyed properties cannot be @Denormalized', 'use a string property name');
+      throw new MetadataError(
+        ctor.name,
+        String(propertyKey),
+        'symbol-keyed properties cannot be @Denormalized',
+        'use a string property name',
+      );
     }
     if (options === null || typeof options !== 'object') {
-      throw new MetadataError(ctor.name, propertyKey, '@Denormalized needs an options object', "write @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })");
+      throw new MetadataError(
+        ctor.name,
+        propertyKey,
+        '@Denormalized needs an options object',
+        "write @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })",
+      );
     }
-    const declaration: DenormalizedDeclaration = { property: propertyKey, options: { ...(options as unknown as DenormalizedDeclaration['options']) } };
+    const declaration: DenormalizedDeclaration = {
+      property: propertyKey,
+      options: { ...(options as unknown as DenormalizedDeclaration['options']) },
+    };
     appendOwn(MetadataKeys.denormalized, ctor, declaration);
   };
 }

@@ -18,7 +18,12 @@ import { assertSeparator, assertTableId } from './identifiers.js';
 export function Entity(options: EntityOptions): ClassDecorator {
   return (target) => {
     if (options === null || typeof options !== 'object') {
-      throw new MetadataError(target.name, undefined, '@Entity needs an options object', "write @Entity({ table: 'my-table' })");
+      throw new MetadataError(
+        target.name,
+        undefined,
+        '@Entity needs an options object',
+        "write @Entity({ table: 'my-table' })",
+      );
     }
     assertTableId(target.name, options.table);
     if (options.separator !== undefined) assertSeparator(target.name, options.separator);

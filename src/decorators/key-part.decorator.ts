@@ -33,24 +33,47 @@ export function KeyPart(position: number, options: KeyPartOptions): PropertyDeco
  * ```
  */
 export function KeyPart(position: number, options: KeyLiteralOptions): ClassDecorator;
-export function KeyPart(position: number, options: KeyPartOptions | KeyLiteralOptions): ClassDecorator & PropertyDecorator {
+export function KeyPart(
+  position: number,
+  options: KeyPartOptions | KeyLiteralOptions,
+): ClassDecorator & PropertyDecorator {
   return ((target: object, propertyKey?: string | symbol) => {
     const isClass = propertyKey === undefined;
     const ctor = (isClass ? target : target.constructor) as Function;
     const property = isClass ? undefined : String(propertyKey);
     if (typeof propertyKey === 'symbol') {
-      throw new MetadataError(ctor.name, String(propertyKey), 'symbol-keyed properties cannot be key parts', 'use a string property name');
+      throw new MetadataError(
+        ctor.name,
+        String(propertyKey),
+        'symbol-keyed properties cannot be key parts',
+        'use a string property name',
+      );
     }
     assertPosition(ctor.name, property, position);
     if (options === null || typeof options !== 'object') {
-      throw new MetadataError(ctor.name, property, '@KeyPart needs an options object', "write @KeyPart(0, { type: 'string' })");
+      throw new MetadataError(
+        ctor.name,
+        property,
+        '@KeyPart needs an options object',
+        "write @KeyPart(0, { type: 'string' })",
+      );
     }
     const literal = 'literal' in options;
     if (isClass && !literal) {
-      throw new MetadataError(ctor.name, undefined, `class-level @KeyPart(${position}) must be a literal`, `write @KeyPart(${position}, { literal: 'prefix' }) on the class, or put @KeyPart on a property`);
+      throw new MetadataError(
+        ctor.name,
+        undefined,
+        `class-level @KeyPart(${position}) must be a literal`,
+        `write @KeyPart(${position}, { literal: 'prefix' }) on the class, or put @KeyPart on a property`,
+      );
     }
     if (!isClass && literal) {
-      throw new MetadataError(ctor.name, property, 'a literal key part belongs on the class, not on a property', `move @KeyPart(${position}, { literal }) to the class`);
+      throw new MetadataError(
+        ctor.name,
+        property,
+        'a literal key part belongs on the class, not on a property',
+        `move @KeyPart(${position}, { literal }) to the class`,
+      );
     }
     const declaration: KeyPartDeclaration = { position, property, options: { ...options } };
     appendOwn(MetadataKeys.keyParts, ctor, declaration);

@@ -37,7 +37,13 @@ export function latestCell(cells: readonly CellData[] | undefined): CellData | u
  * // [{ kind: 'deleteFromColumn', ... }, { kind: 'setCell', ..., timestampMicros: 1700000000000000 }] or [] when unchanged
  * ```
  */
-export function copyMutations(schema: EntitySchema, columns: readonly ColumnSchema[], values: Readonly<Record<string, unknown>>, row: RowData, versionMicros: number): CellMutation[] {
+export function copyMutations(
+  schema: EntitySchema,
+  columns: readonly ColumnSchema[],
+  values: Readonly<Record<string, unknown>>,
+  row: RowData,
+  versionMicros: number,
+): CellMutation[] {
   const mutations: CellMutation[] = [];
   for (const column of columns) {
     const current = new Map<string, CellData>();
@@ -45,10 +51,15 @@ export function copyMutations(schema: EntitySchema, columns: readonly ColumnSche
       const cell = latestCell(ownCells(row, column.family, q));
       if (cell !== undefined) current.set(q, cell);
     }
-    const desired = compileColumnValue(schema, column, values[column.property], versionMicros).filter((m) => m.kind === 'setCell');
-    const same = desired.length === current.size && desired.every((m) => m.kind === 'setCell' && current.get(m.qualifier)?.value.equals(m.value) === true);
+    const desired = compileColumnValue(schema, column, values[column.property], versionMicros).filter(
+      (m) => m.kind === 'setCell',
+    );
+    const same =
+      desired.length === current.size &&
+      desired.every((m) => m.kind === 'setCell' && current.get(m.qualifier)?.value.equals(m.value) === true);
     if (same) continue;
-    for (const q of cellQualifiers(column)) mutations.push({ kind: 'deleteFromColumn', family: column.family, qualifier: q });
+    for (const q of cellQualifiers(column))
+      mutations.push({ kind: 'deleteFromColumn', family: column.family, qualifier: q });
     mutations.push(...desired);
   }
   return mutations;

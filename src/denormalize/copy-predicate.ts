@@ -20,8 +20,17 @@ import type { ColumnSchema } from '../metadata/entity-schema.js';
 export function copyPredicate(columns: readonly ColumnSchema[], versionMicros: number): RowFilter {
   const copies: RowFilter = {
     kind: 'interleave',
-    filters: columns.map((c) => ({ kind: 'chain', filters: [{ kind: 'family', name: c.family }, { kind: 'qualifiers', names: cellQualifiers(c) }] })),
+    filters: columns.map((c) => ({
+      kind: 'chain',
+      filters: [
+        { kind: 'family', name: c.family },
+        { kind: 'qualifiers', names: cellQualifiers(c) },
+      ],
+    })),
   };
-  const newerCopies: RowFilter = { kind: 'chain', filters: [copies, { kind: 'timestampRange', startMicros: versionMicros, endMicros: undefined }] };
+  const newerCopies: RowFilter = {
+    kind: 'chain',
+    filters: [copies, { kind: 'timestampRange', startMicros: versionMicros, endMicros: undefined }],
+  };
   return { kind: 'condition', test: newerCopies, pass: { kind: 'blockAll' }, fail: { kind: 'passAll' } };
 }

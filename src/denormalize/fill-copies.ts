@@ -111,7 +111,14 @@ export class CopyFiller<T> {
       if (source[copy.field] !== undefined) fills[copy.property] = source[copy.field];
     }
     if (Object.keys(fills).length === 0) return { ok: true, entity };
-    return { ok: true, entity: Object.assign(Object.create(Object.getPrototypeOf(entity) as object | null) as object, entity, fills) as T };
+    return {
+      ok: true,
+      entity: Object.assign(
+        Object.create(Object.getPrototypeOf(entity) as object | null) as object,
+        entity,
+        fills,
+      ) as T,
+    };
   }
 }
 

@@ -17,7 +17,11 @@ export const FILL_CHUNK = 1000;
  * ```
  * @internal
  */
-export function fillStream<T>(input: Iterable<T> | AsyncIterable<T>, filler: CopyFiller<T>, chunkSize = FILL_CHUNK): { entities: AsyncIterable<T>; take(entity: T): T } {
+export function fillStream<T>(
+  input: Iterable<T> | AsyncIterable<T>,
+  filler: CopyFiller<T>,
+  chunkSize = FILL_CHUNK,
+): { entities: AsyncIterable<T>; take(entity: T): T } {
   const ready: { entity: T; outcome: FillOutcome<T> }[] = [];
   async function* entities(): AsyncGenerator<T> {
     let chunk: T[] = [];
@@ -39,7 +43,8 @@ export function fillStream<T>(input: Iterable<T> | AsyncIterable<T>, filler: Cop
     entities: { [Symbol.asyncIterator]: entities },
     take(entity: T): T {
       const next = ready.shift();
-      if (next === undefined || next.entity !== entity) throw new Error('bigtable-mapper: filled entities were taken out of order');
+      if (next === undefined || next.entity !== entity)
+        throw new Error('bigtable-mapper: filled entities were taken out of order');
       if (!next.outcome.ok) throw next.outcome.error;
       return next.outcome.entity;
     },

@@ -55,7 +55,12 @@ export interface PropagationPlan {
  * planPropagation(compileEntity(Reading), Object.assign(new Sensor(), { id: 's1', location: 'lab' }));
  * ```
  */
-export function planPropagation<T>(schema: EntitySchema<T>, source: object, options: { allowFullScan?: boolean } = {}, nowMicros = Date.now() * 1000): PropagationPlan {
+export function planPropagation<T>(
+  schema: EntitySchema<T>,
+  source: object,
+  options: { allowFullScan?: boolean } = {},
+  nowMicros = Date.now() * 1000,
+): PropagationPlan {
   const sourceClass = resolveSourceClass(schema, source);
   const record = source as Record<string, unknown>;
   const copies = schema.denormalized.filter((d) => d.source === sourceClass);
@@ -72,28 +77,46 @@ export function planPropagation<T>(schema: EntitySchema<T>, source: object, opti
     const mapping = JSON.stringify(d.key);
     byMapping.set(mapping, [...(byMapping.get(mapping) ?? []), d]);
   }
-  const groups = [...byMapping.values()].map((group) => planGroup(schema, record, group, options.allowFullScan === true, nowMicros));
+  const groups = [...byMapping.values()].map((group) =>
+    planGroup(schema, record, group, options.allowFullScan === true, nowMicros),
+  );
   return deepFreeze({ entity: schema.name, sourceName, groups });
 }
 
-function planGroup(schema: EntitySchema, source: Record<string, unknown>, copies: DenormalizedSchema[], allowFullScan: boolean, nowMicros: number): PropagationGroup {
+function planGroup(
+  schema: EntitySchema,
+  source: Record<string, unknown>,
+  copies: DenormalizedSchema[],
+  allowFullScan: boolean,
+  nowMicros: number,
+): PropagationGroup {
   const first = copies[0] as DenormalizedSchema;
   const match: Record<string, unknown> = {};
   for (const pair of first.key) {
     const value = source[pair.source];
     if (value === undefined || value === null) {
-      throw new ValidationError(`${schema.name}: the ${first.sourceName} passed to propagate() has no ${pair.source} (${preview(value)}), a key part that finds the copies. Fix: pass the whole ${first.sourceName} key`, { entity: schema.name, source: first.sourceName, property: pair.source });
+      throw new ValidationError(
+        `${schema.name}: the ${first.sourceName} passed to propagate() has no ${pair.source} (${preview(value)}), a key part that finds the copies. Fix: pass the whole ${first.sourceName} key`,
+        { entity: schema.name, source: first.sourceName, property: pair.source },
+      );
     }
     match[pair.dependent] = value;
   }
   const { strategy } = first;
   if (strategy.kind === 'full-scan' && !allowFullScan) {
-    throw new ValidationError(`${schema.name}.${first.property}: ${strategy.reason}`, { entity: schema.name, property: first.property, strategy: strategy.kind });
+    throw new ValidationError(`${schema.name}.${first.property}: ${strategy.reason}`, {
+      entity: schema.name,
+      property: first.property,
+      strategy: strategy.kind,
+    });
   }
   const mappedColumns = first.key.map((p) => p.dependent).filter((p) => !schema.key.properties.includes(p));
   const where = strategy.kind === 'prefix' ? match : {};
   const select = [...copies.map((d) => d.property), ...mappedColumns];
   const plan = planScan(schema as EntitySchema<Record<string, unknown>>, { where, select, order: 'none' }, nowMicros);
-  const filter = { kind: 'interleave', filters: [plan.filter, { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] }] } as const;
+  const filter = {
+    kind: 'interleave',
+    filters: [plan.filter, { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] }],
+  } as const;
   return { copies, match, strategy, scan: { ...plan, filter } };
 }

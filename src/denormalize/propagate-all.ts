@@ -31,17 +31,26 @@ export interface MapperPropagationResult extends PropagationProgress {
 export async function propagateToDependents(
   schemas: readonly EntitySchema[],
   source: object,
-  repositoryOf: (schema: EntitySchema) => { propagate(source: object, options?: PropagateOptions): Promise<PropagationProgress> },
+  repositoryOf: (schema: EntitySchema) => {
+    propagate(source: object, options?: PropagateOptions): Promise<PropagationProgress>;
+  },
   options: PropagateOptions = {},
 ): Promise<MapperPropagationResult> {
   if (source === null || typeof source !== 'object' || source.constructor === Object) {
-    throw new ValidationError('mapper.propagate() needs an instance of the source entity, so it can find the entities that copy from it. Fix: pass e.g. Object.assign(new Sensor(), { id, location }), or call repo.propagate() on one dependent', {});
+    throw new ValidationError(
+      'mapper.propagate() needs an instance of the source entity, so it can find the entities that copy from it. Fix: pass e.g. Object.assign(new Sensor(), { id, location }), or call repo.propagate() on one dependent',
+      {},
+    );
   }
   const dependents = schemas.filter((s) => s.denormalized.some((d) => source instanceof d.source));
   const results: ({ entity: string } & PropagationProgress)[] = [];
   const done = { scanned: 0, updated: 0 };
   for (const schema of dependents) {
-    const onProgress = options.onProgress === undefined ? undefined : (p: PropagationProgress) => options.onProgress?.({ scanned: done.scanned + p.scanned, updated: done.updated + p.updated });
+    const onProgress =
+      options.onProgress === undefined
+        ? undefined
+        : (p: PropagationProgress) =>
+            options.onProgress?.({ scanned: done.scanned + p.scanned, updated: done.updated + p.updated });
     const result = await repositoryOf(schema).propagate(source, { ...options, onProgress });
     done.scanned += result.scanned;
     done.updated += result.updated;

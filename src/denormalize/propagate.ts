@@ -50,7 +50,13 @@ const MAX_CONCURRENCY = 256;
  * const { scanned, updated } = await propagateCopies(driver, compileEntity(Reading), sensor, {}, { signal, deadline });
  * ```
  */
-export async function propagateCopies<T>(driver: BigtableDriver, schema: EntitySchema<T>, source: object, options: PropagateOptions = {}, call?: CallOptions): Promise<PropagationProgress> {
+export async function propagateCopies<T>(
+  driver: BigtableDriver,
+  schema: EntitySchema<T>,
+  source: object,
+  options: PropagateOptions = {},
+  call?: CallOptions,
+): Promise<PropagationProgress> {
   const versionMicros = Date.now() * 1000;
   const batchSize = positiveInt(options.batchSize ?? 500, 'batchSize', Number.MAX_SAFE_INTEGER);
   const concurrency = positiveInt(options.concurrency ?? 16, 'concurrency', MAX_CONCURRENCY);
@@ -60,7 +66,17 @@ export async function propagateCopies<T>(driver: BigtableDriver, schema: EntityS
   const report = (): void => options.onProgress?.({ scanned: counts.scanned, updated: counts.updated });
   const failures: WriteFailure<Record<string, unknown>>[] = [];
   for (const group of plan.groups) {
-    const updates = groupUpdates(driver, schema as EntitySchema, group, source as Record<string, unknown>, versionMicros, call, counts, batchSize, report);
+    const updates = groupUpdates(
+      driver,
+      schema as EntitySchema,
+      group,
+      source as Record<string, unknown>,
+      versionMicros,
+      call,
+      counts,
+      batchSize,
+      report,
+    );
     const result = await writeCopies(driver, updates, concurrency, call, operation, () => {
       counts.updated += 1;
       if (counts.updated % batchSize === 0) report();
@@ -105,7 +121,10 @@ async function* groupUpdates(
 function positiveInt(value: number, name: string, max: number): number {
   if (!Number.isInteger(value) || value < 1 || value > max) {
     const most = max < Number.MAX_SAFE_INTEGER ? ` of at most ${max}` : '';
-    throw new ValidationError(`propagate: ${name} must be a positive integer${most}, got ${String(value)}. Fix: pass ${name}: 1 or more${most === '' ? '' : ` and at most ${max}`}`, { option: name });
+    throw new ValidationError(
+      `propagate: ${name} must be a positive integer${most}, got ${String(value)}. Fix: pass ${name}: 1 or more${most === '' ? '' : ` and at most ${max}`}`,
+      { option: name },
+    );
   }
   return value;
 }

@@ -13,10 +13,16 @@ import { ownCells } from '../scan/own-cells.js';
  * rowMatches(schema, { sensorId: 's1' }, decodeRowKey(schema, row.key), row); // true
  * ```
  */
-export function rowMatches(schema: EntitySchema, match: Readonly<Record<string, unknown>>, key: Readonly<Record<string, unknown>>, row: RowData): boolean {
+export function rowMatches(
+  schema: EntitySchema,
+  match: Readonly<Record<string, unknown>>,
+  key: Readonly<Record<string, unknown>>,
+  row: RowData,
+): boolean {
   return Object.entries(match).every(([property, expected]) => {
     const component = schema.key.components.find((c) => c.property === property);
-    if (component?.codec !== undefined) return key[property] !== undefined && component.codec.encode(key[property]) === component.codec.encode(expected);
+    if (component?.codec !== undefined)
+      return key[property] !== undefined && component.codec.encode(key[property]) === component.codec.encode(expected);
     const column = schema.columnsByProperty[property];
     const cell = column === undefined ? undefined : latestCell(ownCells(row, column.family, column.qualifier));
     return column !== undefined && cell !== undefined && cell.value.equals(column.codec.encode(expected));

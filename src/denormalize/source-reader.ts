@@ -12,7 +12,10 @@ import type { Constructor } from '../metadata/declarations.js';
  */
 export interface SourceReader {
   /** Reads the rows of these source keys, only the `select`ed columns; resolves in input order, `undefined` for a missing row. */
-  findMany(keys: readonly object[], options?: { readonly select?: readonly string[] }): Promise<readonly (object | undefined)[]>;
+  findMany(
+    keys: readonly object[],
+    options?: { readonly select?: readonly string[] },
+  ): Promise<readonly (object | undefined)[]>;
 }
 
 /**

@@ -34,7 +34,11 @@ export async function withCopies<T>(schema: EntitySchema<T>, entity: T, sources:
  * ```
  * @internal
  */
-export function bulkWithCopies<T>(schema: EntitySchema<T>, input: Iterable<T> | AsyncIterable<T>, sources: SourceResolver): { entities: Iterable<T> | AsyncIterable<T>; take(entity: T): T } {
+export function bulkWithCopies<T>(
+  schema: EntitySchema<T>,
+  input: Iterable<T> | AsyncIterable<T>,
+  sources: SourceResolver,
+): { entities: Iterable<T> | AsyncIterable<T>; take(entity: T): T } {
   if (schema.denormalized.length === 0) return { entities: input, take: (entity) => entity };
   return fillStream(input, new CopyFiller(schema, sources));
 }

@@ -64,7 +64,14 @@ export async function writeCopies(
       } catch (err) {
         if (stopsEverything(err, call)) throw call?.signal?.aborted === true ? abortError(call.signal, operation) : err;
         const grpcCode = err instanceof DriverError ? err.grpcCode : extractGrpcCode(err);
-        failures.push({ index: update.index, entity: update.key, rowKey: update.rowKeyText, grpcCode, message: err instanceof Error ? err.message : String(err), cause: err });
+        failures.push({
+          index: update.index,
+          entity: update.key,
+          rowKey: update.rowKeyText,
+          grpcCode,
+          message: err instanceof Error ? err.message : String(err),
+          cause: err,
+        });
       }
     }
   }

@@ -19,7 +19,14 @@ const NOT_FOUND = 5;
  */
 export type BigtableAdminDriver = Pick<
   BigtableDriver,
-  'listTables' | 'getFamilies' | 'createTable' | 'createFamily' | 'setFamilyGc' | 'deleteFamily' | 'deleteTable' | 'close'
+  | 'listTables'
+  | 'getFamilies'
+  | 'createTable'
+  | 'createFamily'
+  | 'setFamilyGc'
+  | 'deleteFamily'
+  | 'deleteTable'
+  | 'close'
 >;
 
 /**
@@ -49,7 +56,12 @@ export async function callClient<T>(operation: string, run: () => Promise<T>): P
  * await adminCall('deleteTable "t"', call, false, (gax) => instance.table('t').delete(gax));
  * ```
  */
-export async function adminCall<T>(operation: string, call: CallOptions | undefined, idempotent: boolean, run: (gax: GaxCallOptions) => Promise<T>): Promise<T> {
+export async function adminCall<T>(
+  operation: string,
+  call: CallOptions | undefined,
+  idempotent: boolean,
+  run: (gax: GaxCallOptions) => Promise<T>,
+): Promise<T> {
   try {
     return await boundedCall(operation, call, run, { retryAttemptTimeouts: idempotent });
   } catch (err) {
@@ -67,7 +79,9 @@ export async function adminCall<T>(operation: string, call: CallOptions | undefi
  * ```
  */
 export async function listTableIds(instance: Instance, call?: CallOptions): Promise<string[]> {
-  const [tables] = await adminCall('listTables', call, true, (gax) => instance.getTables({ view: 'name', gaxOptions: gax }));
+  const [tables] = await adminCall('listTables', call, true, (gax) =>
+    instance.getTables({ view: 'name', gaxOptions: gax }),
+  );
   return tables.map((t) => t.id).sort();
 }
 
@@ -80,9 +94,15 @@ export async function listTableIds(instance: Instance, call?: CallOptions): Prom
  * await readFamilies(instance, 'readings'); // [{ name: 'm', gc: { kind: 'maxVersions', count: 5 } }]
  * ```
  */
-export async function readFamilies(instance: Instance, table: string, call?: CallOptions): Promise<ActualFamily[] | undefined> {
+export async function readFamilies(
+  instance: Instance,
+  table: string,
+  call?: CallOptions,
+): Promise<ActualFamily[] | undefined> {
   try {
-    const [meta] = await adminCall(`getFamilies ${JSON.stringify(table)}`, call, true, (gax) => instance.table(table).getMetadata({ view: 'schema', gaxOptions: gax }));
+    const [meta] = await adminCall(`getFamilies ${JSON.stringify(table)}`, call, true, (gax) =>
+      instance.table(table).getMetadata({ view: 'schema', gaxOptions: gax }),
+    );
     return Object.entries(meta.columnFamilies ?? {})
       .map(([name, family]) => ({ name, gc: fromClientGcRule(family.gcRule) }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -100,9 +120,16 @@ export async function readFamilies(instance: Instance, table: string, call?: Cal
  * await createTableWithFamilies(instance, 't', [{ name: 'm', gc: undefined }]);
  * ```
  */
-export async function createTableWithFamilies(instance: Instance, table: string, families: readonly ActualFamily[], call?: CallOptions): Promise<void> {
+export async function createTableWithFamilies(
+  instance: Instance,
+  table: string,
+  families: readonly ActualFamily[],
+  call?: CallOptions,
+): Promise<void> {
   const spec = families.map((f) => (f.gc ? { name: f.name, rule: toClientGcRule(f.gc) } : f.name));
-  await adminCall(`createTable ${JSON.stringify(table)}`, call, false, (gax) => instance.createTable(table, { families: spec, gaxOptions: gax }));
+  await adminCall(`createTable ${JSON.stringify(table)}`, call, false, (gax) =>
+    instance.createTable(table, { families: spec, gaxOptions: gax }),
+  );
 }
 
 /**
@@ -113,9 +140,16 @@ export async function createTableWithFamilies(instance: Instance, table: string,
  * await addFamily(instance, 't', { name: 'm', gc: undefined });
  * ```
  */
-export async function addFamily(instance: Instance, table: string, family: ActualFamily, call?: CallOptions): Promise<void> {
+export async function addFamily(
+  instance: Instance,
+  table: string,
+  family: ActualFamily,
+  call?: CallOptions,
+): Promise<void> {
   const rule = family.gc ? { rule: toClientGcRule(family.gc) } : {};
-  await adminCall(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, call, false, (gax) => instance.table(table).createFamily(family.name, { ...rule, gaxOptions: gax }));
+  await adminCall(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, call, false, (gax) =>
+    instance.table(table).createFamily(family.name, { ...rule, gaxOptions: gax }),
+  );
 }
 
 /**
@@ -127,9 +161,17 @@ export async function addFamily(instance: Instance, table: string, family: Actua
  * await replaceFamilyGc(instance, 't', 'm', { kind: 'maxVersions', count: 1 });
  * ```
  */
-export async function replaceFamilyGc(instance: Instance, table: string, family: string, gc: GcRule | undefined, call?: CallOptions): Promise<void> {
+export async function replaceFamilyGc(
+  instance: Instance,
+  table: string,
+  family: string,
+  gc: GcRule | undefined,
+  call?: CallOptions,
+): Promise<void> {
   const metadata = gc ? { rule: toClientGcRule(gc) } : {};
-  await adminCall(`setFamilyGc ${JSON.stringify(`${table}/${family}`)}`, call, false, (gax) => instance.table(table).family(family).setMetadata(metadata, gax));
+  await adminCall(`setFamilyGc ${JSON.stringify(`${table}/${family}`)}`, call, false, (gax) =>
+    instance.table(table).family(family).setMetadata(metadata, gax),
+  );
 }
 
 /**
@@ -141,7 +183,9 @@ export async function replaceFamilyGc(instance: Instance, table: string, family:
  * ```
  */
 export async function dropFamily(instance: Instance, table: string, family: string, call?: CallOptions): Promise<void> {
-  await adminCall(`deleteFamily ${JSON.stringify(`${table}/${family}`)}`, call, false, (gax) => instance.table(table).family(family).delete(gax));
+  await adminCall(`deleteFamily ${JSON.stringify(`${table}/${family}`)}`, call, false, (gax) =>
+    instance.table(table).family(family).delete(gax),
+  );
 }
 
 /**

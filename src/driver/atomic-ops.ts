@@ -35,9 +35,16 @@ const INT64_MAX = 2n ** 63n - 1n;
  * const resp = await unaryCall<{ predicateMatched: boolean }>(bigtable, 'checkAndMutateRow', reqOpts, { timeout: 20_000, signal });
  * ```
  */
-export function unaryCall<T>(bigtable: Bigtable, method: string, reqOpts: Record<string, unknown>, gax: GaxCallOptions): Promise<T> {
+export function unaryCall<T>(
+  bigtable: Bigtable,
+  method: string,
+  reqOpts: Record<string, unknown>,
+  gax: GaxCallOptions,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    bigtable.request<T>({ client: 'BigtableClient', method, reqOpts, gaxOpts: gax }, (err, resp) => (err ? reject(err) : resolve(resp as T)));
+    bigtable.request<T>({ client: 'BigtableClient', method, reqOpts, gaxOpts: gax }, (err, resp) =>
+      err ? reject(err) : resolve(resp as T),
+    );
   });
 }
 
@@ -46,9 +53,17 @@ export function unaryCall<T>(bigtable: Bigtable, method: string, reqOpts: Record
  * fails it with `DeadlineExceededError` of kind `'attempt'`); client failures
  * become `DriverError`.
  */
-async function sendOnce<T>(bigtable: Bigtable, method: string, reqOpts: Record<string, unknown>, operation: string, call: CallOptions | undefined): Promise<T> {
+async function sendOnce<T>(
+  bigtable: Bigtable,
+  method: string,
+  reqOpts: Record<string, unknown>,
+  operation: string,
+  call: CallOptions | undefined,
+): Promise<T> {
   try {
-    return await boundedCall(operation, call, (gax) => unaryCall<T>(bigtable, method, reqOpts, gax), { retryAttemptTimeouts: false });
+    return await boundedCall(operation, call, (gax) => unaryCall<T>(bigtable, method, reqOpts, gax), {
+      retryAttemptTimeouts: false,
+    });
   } catch (err) {
     if (err instanceof BigtableMapperError) throw err;
     throw new DriverError(operation, err);
@@ -66,7 +81,13 @@ async function sendOnce<T>(bigtable: Bigtable, method: string, reqOpts: Record<s
  * const matched = await checkAndMutateRow(bigtable, table.name, request, (f) => Filter.parse(f));
  * ```
  */
-export async function checkAndMutateRow(bigtable: Bigtable, tableName: string, request: CheckAndMutateRequest, parse: ParseFilter, call?: CallOptions): Promise<boolean> {
+export async function checkAndMutateRow(
+  bigtable: Bigtable,
+  tableName: string,
+  request: CheckAndMutateRequest,
+  parse: ParseFilter,
+  call?: CallOptions,
+): Promise<boolean> {
   const operation = `checkAndMutate ${JSON.stringify(request.table)} row ${JSON.stringify(request.rowKey.toString('utf8'))}`;
   const reqOpts = {
     tableName,
@@ -76,7 +97,13 @@ export async function checkAndMutateRow(bigtable: Bigtable, tableName: string, r
     trueMutations: request.onMatch.map(toRawMutation),
     falseMutations: request.onNoMatch.map(toRawMutation),
   };
-  const response = await sendOnce<{ predicateMatched?: boolean | null }>(bigtable, 'checkAndMutateRow', reqOpts, operation, call);
+  const response = await sendOnce<{ predicateMatched?: boolean | null }>(
+    bigtable,
+    'checkAndMutateRow',
+    reqOpts,
+    operation,
+    call,
+  );
   return response.predicateMatched === true;
 }
 
@@ -101,21 +128,29 @@ export async function incrementCells(
   call?: CallOptions,
 ): Promise<RowData> {
   const operation = `increment ${JSON.stringify(table)} row ${JSON.stringify(rowKey.toString('utf8'))}`;
-  if (rules.length === 0) throw new ValidationError(`${operation}: no rules. Fix: pass at least one IncrementRule.`, { table });
+  if (rules.length === 0)
+    throw new ValidationError(`${operation}: no rules. Fix: pass at least one IncrementRule.`, { table });
   for (const rule of rules) {
     if (typeof rule.amount !== 'bigint' || rule.amount < INT64_MIN || rule.amount > INT64_MAX) {
-      throw new ValidationError(`${operation}: amount of ${rule.family}:${rule.qualifier} is not an int64 bigint. Fix: pass a bigint in [-2^63, 2^63-1].`, {
-        table,
-        family: rule.family,
-        qualifier: rule.qualifier,
-      });
+      throw new ValidationError(
+        `${operation}: amount of ${rule.family}:${rule.qualifier} is not an int64 bigint. Fix: pass a bigint in [-2^63, 2^63-1].`,
+        {
+          table,
+          family: rule.family,
+          qualifier: rule.qualifier,
+        },
+      );
     }
   }
   const reqOpts = {
     tableName,
     appProfileId: bigtable.appProfileId,
     rowKey,
-    rules: rules.map((rule) => ({ familyName: rule.family, columnQualifier: Buffer.from(rule.qualifier, 'utf8'), incrementAmount: rule.amount.toString() })),
+    rules: rules.map((rule) => ({
+      familyName: rule.family,
+      columnQualifier: Buffer.from(rule.qualifier, 'utf8'),
+      incrementAmount: rule.amount.toString(),
+    })),
   };
   const response = await sendOnce<{ row?: ProtoRow | null }>(bigtable, 'readModifyWriteRow', reqOpts, operation, call);
   try {

@@ -31,10 +31,16 @@ export interface GaxCallOptions {
  * const bound = attemptBound(call, 'mutateRows "t"', 60_000); // { ms: 20000, byAttempt: true, error }
  * ```
  */
-export function attemptBound(call: CallOptions | undefined, operation: string, totalMs: number, now = Date.now()): AttemptBound | undefined {
+export function attemptBound(
+  call: CallOptions | undefined,
+  operation: string,
+  totalMs: number,
+  now = Date.now(),
+): AttemptBound | undefined {
   const left = call?.deadline === undefined ? undefined : call.deadline - now;
   const attemptMs = call?.attemptTimeoutMs;
-  if (attemptMs !== undefined && (left === undefined || attemptMs < left)) return { ms: attemptMs, byAttempt: true, error: new DeadlineExceededError(operation, attemptMs, 'attempt') };
+  if (attemptMs !== undefined && (left === undefined || attemptMs < left))
+    return { ms: attemptMs, byAttempt: true, error: new DeadlineExceededError(operation, attemptMs, 'attempt') };
   if (left === undefined) return undefined;
   return { ms: Math.max(0, left), byAttempt: false, error: new DeadlineExceededError(operation, totalMs, 'total') };
 }
@@ -74,7 +80,8 @@ export async function boundedCall<T>(
   const totalMs = deadline === undefined ? 0 : Math.max(0, deadline - startedAt);
   for (;;) {
     throwIfAborted(call?.signal, operation);
-    if (deadline !== undefined && deadline - Date.now() <= 0) throw new DeadlineExceededError(operation, totalMs, 'total');
+    if (deadline !== undefined && deadline - Date.now() <= 0)
+      throw new DeadlineExceededError(operation, totalMs, 'total');
     const bound = attemptBound(call, operation, totalMs);
     try {
       return await runAttempt(operation, attempt, bound, call?.signal);

@@ -124,7 +124,10 @@ export class ChunkMerger {
       if (!hasKey) throw new InvalidChunkError('a row key must be set on the first chunk of a row');
       const key = responseBytes(rowKey as Uint8Array);
       const last = this.lastKey;
-      if (last !== undefined && Buffer.compare(key, last) <= 0) throw new InvalidChunkError(`row key ${key.toString('hex')} does not follow ${last.toString('hex')} (keys must strictly increase)`);
+      if (last !== undefined && Buffer.compare(key, last) <= 0)
+        throw new InvalidChunkError(
+          `row key ${key.toString('hex')} does not follow ${last.toString('hex')} (keys must strictly increase)`,
+        );
       if (chunk.familyName == null) throw new InvalidChunkError('the first chunk of a row must name a family');
       this.#key = key;
       this.#bytes = key.length;
@@ -135,7 +138,8 @@ export class ChunkMerger {
     const family = chunk.familyName == null ? undefined : (chunk.familyName.value ?? '');
     const qualifier = chunk.qualifier == null ? undefined : (chunk.qualifier.value ?? EMPTY);
     if (family !== undefined) {
-      if (qualifier === undefined) throw new InvalidChunkError(`a chunk naming family "${family}" must also name a qualifier`);
+      if (qualifier === undefined)
+        throw new InvalidChunkError(`a chunk naming family "${family}" must also name a qualifier`);
       if (family !== this.#familyName) {
         this.#family = ownEntry(this.#cells, family, () => ({}));
         this.#familyName = family;
@@ -199,7 +203,14 @@ export class ChunkMerger {
 
   #reset(chunk: ReadRowsChunk): void {
     if (this.#key === undefined) throw new InvalidChunkError('a reset arrived outside a row');
-    const hasData = hasRowKey(chunk) || chunk.familyName != null || chunk.qualifier != null || (chunk.value != null && chunk.value.length > 0) || splitsValue(chunk) || chunk.commitRow === true || hasTimestamp(chunk);
+    const hasData =
+      hasRowKey(chunk) ||
+      chunk.familyName != null ||
+      chunk.qualifier != null ||
+      (chunk.value != null && chunk.value.length > 0) ||
+      splitsValue(chunk) ||
+      chunk.commitRow === true ||
+      hasTimestamp(chunk);
     if (hasData) throw new InvalidChunkError('a reset chunk must carry no data');
     this.#clear();
   }
@@ -232,7 +243,8 @@ export class ChunkMerger {
 function ownEntry<T>(record: Record<string, T>, name: string, create: () => T): T {
   if (Object.hasOwn(record, name)) return record[name] as T;
   const value = create();
-  if (name === '__proto__') Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
   else record[name] = value;
   return value;
 }

@@ -86,7 +86,13 @@ export function toClientFilter(filter: RowFilter): ClientFilter {
     case 'stripValue':
       return { value: { strip: true } };
     case 'condition':
-      return { condition: { test: toClientFilter(filter.test), pass: toClientFilter(filter.pass), fail: toClientFilter(filter.fail) } };
+      return {
+        condition: {
+          test: toClientFilter(filter.test),
+          pass: toClientFilter(filter.pass),
+          fail: toClientFilter(filter.fail),
+        },
+      };
     case 'passAll':
       return { all: true };
     case 'blockAll':
@@ -115,5 +121,8 @@ function timeFilter(startMicros: number | undefined, endMicros: number | undefin
 
 function unknownFilter(filter: never): never {
   const kind = (filter as { kind?: unknown }).kind;
-  throw new ValidationError(`Unknown RowFilter kind ${JSON.stringify(kind)}. Fix: build filters with the RowFilter kinds.`, { kind });
+  throw new ValidationError(
+    `Unknown RowFilter kind ${JSON.stringify(kind)}. Fix: build filters with the RowFilter kinds.`,
+    { kind },
+  );
 }

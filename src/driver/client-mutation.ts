@@ -10,7 +10,14 @@ import type { CellMutation, CompiledMutation } from '../mutation/compiled-mutati
  * ```
  */
 export type RawMutation =
-  | { readonly setCell: { readonly familyName: string; readonly columnQualifier: Buffer; readonly timestampMicros: number; readonly value: Buffer } }
+  | {
+      readonly setCell: {
+        readonly familyName: string;
+        readonly columnQualifier: Buffer;
+        readonly timestampMicros: number;
+        readonly value: Buffer;
+      };
+    }
   | { readonly deleteFromColumn: { readonly familyName: string; readonly columnQualifier: Buffer } }
   | { readonly deleteFromFamily: { readonly familyName: string } }
   | { readonly deleteFromRow: Record<string, never> };

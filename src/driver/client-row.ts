@@ -56,7 +56,10 @@ export interface ProtoRow {
   readonly key?: unknown;
   readonly families?: readonly {
     readonly name: string;
-    readonly columns?: readonly { readonly qualifier: unknown; readonly cells?: readonly { readonly value: unknown; readonly timestampMicros: unknown }[] }[];
+    readonly columns?: readonly {
+      readonly qualifier: unknown;
+      readonly cells?: readonly { readonly value: unknown; readonly timestampMicros: unknown }[];
+    }[];
   }[];
 }
 
@@ -78,7 +81,8 @@ export function fromProtoRow(row: ProtoRow | null | undefined, fallbackKey: Buff
       const qualifier = responseBytes(column.qualifier).toString('utf8');
       const versions = columns.get(qualifier) ?? [];
       columns.set(qualifier, versions);
-      for (const cell of column.cells ?? []) versions.push({ value: responseBytes(cell.value), timestampMicros: timestampMicros(cell.timestampMicros) });
+      for (const cell of column.cells ?? [])
+        versions.push({ value: responseBytes(cell.value), timestampMicros: timestampMicros(cell.timestampMicros) });
     }
   }
   const cells = Object.fromEntries([...families].map(([name, columns]) => [name, Object.fromEntries(columns)]));

@@ -40,7 +40,15 @@ export async function mutateOneRow(table: Table, mutation: CompiledMutation, cal
   if (mutation.mutations.length === 0) return;
   const operation = `mutateRow ${JSON.stringify(table.id)} row ${JSON.stringify(mutation.rowKeyText)}`;
   const entries = [toRawEntry(mutation)];
-  const failure = (await mutateWithRetries({ operation, entries, idempotent: () => mutation.idempotent, open: attemptOpener(table), call }))[0];
+  const failure = (
+    await mutateWithRetries({
+      operation,
+      entries,
+      idempotent: () => mutation.idempotent,
+      open: attemptOpener(table),
+      call,
+    })
+  )[0];
   if (failure === undefined) return;
   if (failure.cause instanceof BigtableMapperError) throw failure.cause;
   throw new DriverError(operation, failure.cause ?? new Error(failure.message), failure.grpcCode);
@@ -65,7 +73,11 @@ export async function mutateOneRow(table: Table, mutation: CompiledMutation, cal
  * const failures = await mutateManyRows(instance.table('readings'), batch, call); // [{ index: 3, grpcCode: 13, message }]
  * ```
  */
-export async function mutateManyRows(table: Table, mutations: readonly CompiledMutation[], call?: CallOptions): Promise<WriteFailure[]> {
+export async function mutateManyRows(
+  table: Table,
+  mutations: readonly CompiledMutation[],
+  call?: CallOptions,
+): Promise<WriteFailure[]> {
   const entries: RawEntry[] = [];
   const positions: number[] = [];
   const idempotent: boolean[] = [];
@@ -90,15 +102,31 @@ export async function mutateManyRows(table: Table, mutations: readonly CompiledM
  * A separate function so that the compiled mutations are not kept alive
  * while the RPC runs.
  */
-async function sendEntries(table: Table, entries: RawEntry[], positions: readonly number[], idempotent: readonly boolean[], call: CallOptions | undefined): Promise<WriteFailure[]> {
+async function sendEntries(
+  table: Table,
+  entries: RawEntry[],
+  positions: readonly number[],
+  idempotent: readonly boolean[],
+  call: CallOptions | undefined,
+): Promise<WriteFailure[]> {
   if (entries.length === 0) return [];
   const operation = `mutateRows ${JSON.stringify(table.id)} (${entries.length} rows)`;
-  const failures = await mutateWithRetries({ operation, entries, idempotent: (position) => idempotent[position] === true, open: attemptOpener(table), call });
+  const failures = await mutateWithRetries({
+    operation,
+    entries,
+    idempotent: (position) => idempotent[position] === true,
+    open: attemptOpener(table),
+    call,
+  });
   return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));
 }
 
 function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {
-  const out: { -readonly [K in keyof WriteFailure]: WriteFailure[K] } = { index, grpcCode: failure.grpcCode, message: failure.message };
+  const out: { -readonly [K in keyof WriteFailure]: WriteFailure[K] } = {
+    index,
+    grpcCode: failure.grpcCode,
+    message: failure.message,
+  };
   if (failure.cause !== undefined) out.cause = failure.cause;
   return out;
 }

@@ -74,7 +74,11 @@ export interface BigtableDriver {
   /** One atomic MutateRow (retried on transient errors only when `idempotent`). */
   mutateRow(mutation: CompiledMutation, options?: CallOptions): Promise<void>;
   /** One MutateRows call; resolves with the entries that failed (empty when all succeeded). */
-  mutateRows(table: string, mutations: readonly CompiledMutation[], options?: CallOptions): Promise<RowMutationFailure[]>;
+  mutateRows(
+    table: string,
+    mutations: readonly CompiledMutation[],
+    options?: CallOptions,
+  ): Promise<RowMutationFailure[]>;
   /** Streams rows in key order; pull-based; `cancel()` stops the server stream. */
   readRows(request: ReadRowsRequest, options?: CallOptions): RowSource<RowData>;
   /** CheckAndMutateRow: resolves whether the predicate matched. */

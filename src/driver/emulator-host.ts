@@ -13,9 +13,12 @@ import { ValidationError } from '../errors/validation-error.js';
  */
 export function checkEmulatorHost(emulatorHost: string): string {
   const fail = (why: string): ValidationError =>
-    new ValidationError(`emulatorHost ${JSON.stringify(emulatorHost)} ${why}. Fix: pass "127.0.0.1:PORT" or "localhost:PORT".`, {
-      emulatorHost,
-    });
+    new ValidationError(
+      `emulatorHost ${JSON.stringify(emulatorHost)} ${why}. Fix: pass "127.0.0.1:PORT" or "localhost:PORT".`,
+      {
+        emulatorHost,
+      },
+    );
   if (typeof emulatorHost !== 'string') throw fail('is not a string');
   const match = /^([^:]+):(\d{1,5})$/.exec(emulatorHost);
   if (!match) throw fail('is not HOST:PORT (IPv6 literals are not supported by the client)');
@@ -28,9 +31,5 @@ export function checkEmulatorHost(emulatorHost: string): string {
 
 function isLoopbackV4(host: string): boolean {
   const parts = host.split('.');
-  return (
-    parts.length === 4 &&
-    parts[0] === '127' &&
-    parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)
-  );
+  return parts.length === 4 && parts[0] === '127' && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
 }

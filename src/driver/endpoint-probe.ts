@@ -57,7 +57,10 @@ export function probeEndpoint(endpoint: string, timeoutMs = ENDPOINT_PROBE_TIMEO
   const port = Number(match[2]);
   return new Promise<void>((resolve, reject) => {
     const socket = connect({ host, port });
-    const timer = setTimeout(() => finish(unreachable(endpoint, `nothing accepted a TCP connection within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(unreachable(endpoint, `nothing accepted a TCP connection within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const finish = (error?: UnreachableError): void => {
       clearTimeout(timer);
       socket.destroy();
@@ -105,7 +108,11 @@ export class EndpointProbe {
   #pending: Promise<void> | undefined;
   #reached = false;
 
-  constructor(endpoint: string, timeoutMs = ENDPOINT_PROBE_TIMEOUT_MS, probe: (endpoint: string, timeoutMs: number) => Promise<void> = probeEndpoint) {
+  constructor(
+    endpoint: string,
+    timeoutMs = ENDPOINT_PROBE_TIMEOUT_MS,
+    probe: (endpoint: string, timeoutMs: number) => Promise<void> = probeEndpoint,
+  ) {
     this.endpoint = endpoint;
     this.#timeoutMs = timeoutMs;
     this.#probe = probe;
@@ -122,7 +129,8 @@ export class EndpointProbe {
     if (signal?.aborted === true) return Promise.reject(abortError(signal, operation));
     if (this.#reached) return RESOLVED;
     const startedAt = Date.now();
-    if (call?.deadline !== undefined && startedAt >= call.deadline) return Promise.reject(new DeadlineExceededError(operation, 0, 'total'));
+    if (call?.deadline !== undefined && startedAt >= call.deadline)
+      return Promise.reject(new DeadlineExceededError(operation, 0, 'total'));
     const probe = this.#start();
     if (signal === undefined && call?.deadline === undefined) return probe;
     return new Promise<void>((resolve, reject) => {

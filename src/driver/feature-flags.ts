@@ -29,7 +29,9 @@ const VARINT = 0;
  */
 export function encodeFeatureFlags(flags: FeatureFlagSet): string {
   const bytes: number[] = [];
-  const set = (Object.keys(FIELD_NUMBERS) as (keyof FeatureFlagSet)[]).filter((flag) => flags[flag] === true).map((flag) => FIELD_NUMBERS[flag]);
+  const set = (Object.keys(FIELD_NUMBERS) as (keyof FeatureFlagSet)[])
+    .filter((flag) => flags[flag] === true)
+    .map((flag) => FIELD_NUMBERS[flag]);
   for (const field of set.sort((a, b) => a - b)) bytes.push((field << 3) | VARINT, 1);
   return Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
 }

@@ -1,7 +1,16 @@
 import { Bigtable } from '@google-cloud/bigtable';
 import { Filter } from '@google-cloud/bigtable/build/src/filter.js';
 import type { BigtableOptions, Instance, Table } from '@google-cloud/bigtable';
-import type { ActualFamily, BigtableDriver, CallOptions, CheckAndMutateRequest, IncrementRule, ReadRowsRequest, RowData, RowMutationFailure } from './driver.js';
+import type {
+  ActualFamily,
+  BigtableDriver,
+  CallOptions,
+  CheckAndMutateRequest,
+  IncrementRule,
+  ReadRowsRequest,
+  RowData,
+  RowMutationFailure,
+} from './driver.js';
 import type { CompiledMutation } from '../mutation/compiled-mutation.js';
 import type { RowSource } from '../scan/row-source.js';
 import type { GcRule } from '../schema/gc-rule-types.js';
@@ -14,7 +23,16 @@ import { mutateManyRows, mutateOneRow } from './data-ops.js';
 import { openReadRows, OpenReads } from './read-stream.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { checkEmulatorHost } from './emulator-host.js';
-import { addFamily, callClient, createTableWithFamilies, dropFamily, dropTable, listTableIds, readFamilies, replaceFamilyGc } from './admin-ops.js';
+import {
+  addFamily,
+  callClient,
+  createTableWithFamilies,
+  dropFamily,
+  dropTable,
+  listTableIds,
+  readFamilies,
+  replaceFamilyGc,
+} from './admin-ops.js';
 import { clientEndpoint, EndpointProbe } from './endpoint-probe.js';
 
 /**
@@ -198,7 +216,11 @@ export class GoogleCloudDriver implements BigtableDriver {
     return mutateOneRow(this.table(mutation.table), mutation, call);
   }
 
-  async mutateRows(table: string, mutations: readonly CompiledMutation[], call?: CallOptions): Promise<RowMutationFailure[]> {
+  async mutateRows(
+    table: string,
+    mutations: readonly CompiledMutation[],
+    call?: CallOptions,
+  ): Promise<RowMutationFailure[]> {
     await this.#dataProbe.ready(call, 'mutateRows');
     return mutateManyRows(this.table(table), mutations, call);
   }
@@ -208,16 +230,39 @@ export class GoogleCloudDriver implements BigtableDriver {
     const table = this.table(request.table);
     const { bigtable } = this;
     const operation = `readRows ${JSON.stringify(request.table)}`;
-    const open = plan === undefined ? undefined : () => new ReadRowsCall(plan, (part, attempt) => requestReadRows(bigtable, toReadRowsMessage(part, table.name, bigtable.appProfileId), attempt), clientReadRetryPolicy(table.maxRetries), options, operation, () => this.#dataProbe.ready(options, operation));
+    const open =
+      plan === undefined
+        ? undefined
+        : () =>
+            new ReadRowsCall(
+              plan,
+              (part, attempt) =>
+                requestReadRows(bigtable, toReadRowsMessage(part, table.name, bigtable.appProfileId), attempt),
+              clientReadRetryPolicy(table.maxRetries),
+              options,
+              operation,
+              () => this.#dataProbe.ready(options, operation),
+            );
     return openReadRows(open, operation, this.#reads);
   }
 
   async checkAndMutate(request: CheckAndMutateRequest, call?: CallOptions): Promise<boolean> {
     await this.#dataProbe.ready(call, 'checkAndMutate');
-    return checkAndMutateRow(this.bigtable, this.table(request.table).name, request, (filter) => Filter.parse(filter), call);
+    return checkAndMutateRow(
+      this.bigtable,
+      this.table(request.table).name,
+      request,
+      (filter) => Filter.parse(filter),
+      call,
+    );
   }
 
-  async increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[], call?: CallOptions): Promise<RowData> {
+  async increment(
+    table: string,
+    rowKey: Buffer,
+    rules: readonly IncrementRule[],
+    call?: CallOptions,
+  ): Promise<RowData> {
     await this.#dataProbe.ready(call, 'increment');
     return incrementCells(this.bigtable, this.table(table).name, table, rowKey, rules, call);
   }
@@ -245,10 +290,14 @@ const KEEPALIVE = { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms
 export function createGoogleCloudDriver(options: GoogleCloudDriverOptions): GoogleCloudDriver {
   const instance = (options as { instance?: unknown } | null)?.instance;
   if (typeof instance !== 'string' || instance === '') {
-    throw new ValidationError('createGoogleCloudDriver: `instance` must be a non-empty string. Fix: pass the Bigtable instance id.', { instance });
+    throw new ValidationError(
+      'createGoogleCloudDriver: `instance` must be a non-empty string. Fix: pass the Bigtable instance id.',
+      { instance },
+    );
   }
   if ('bigtable' in options) return new GoogleCloudDriver(options.bigtable, instance, false);
-  if ('clientOptions' in options) return new GoogleCloudDriver(new Bigtable({ ...KEEPALIVE, ...options.clientOptions }), instance, true);
+  if ('clientOptions' in options)
+    return new GoogleCloudDriver(new Bigtable({ ...KEEPALIVE, ...options.clientOptions }), instance, true);
   if ('emulatorHost' in options) {
     const client = new Bigtable({
       ...KEEPALIVE,

@@ -96,7 +96,8 @@ const WRITTEN = 1;
 const FAILED = 2;
 const CANCELLED = 1;
 const DEADLINE_EXCEEDED = 4;
-const NO_STATUS = 'no status received for this entry: the MutateRows stream ended without one, so whether it was written is unknown';
+const NO_STATUS =
+  'no status received for this entry: the MutateRows stream ended without one, so whether it was written is unknown';
 
 /** How one attempt ended. */
 type AttemptEnd =
@@ -141,7 +142,8 @@ export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promi
   const startedAt = Date.now();
   const totalMs = call?.deadline === undefined ? 0 : Math.max(0, call.deadline - startedAt);
   if (call?.signal?.aborted === true) throw abortError(call.signal, operation);
-  if (call?.deadline !== undefined && startedAt >= call.deadline) throw new DeadlineExceededError(operation, totalMs, 'total');
+  if (call?.deadline !== undefined && startedAt >= call.deadline)
+    throw new DeadlineExceededError(operation, totalMs, 'total');
 
   const state = new Uint8Array(entries.length);
   const failures = new Map<number, EntryFailure>();
@@ -193,7 +195,17 @@ export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promi
         }
       }
     };
-    end = await runAttempt(() => request.open(sent.map((position) => entries[position] as E), attempt), onResponse, call, operation, totalMs);
+    end = await runAttempt(
+      () =>
+        request.open(
+          sent.map((position) => entries[position] as E),
+          attempt,
+        ),
+      onResponse,
+      call,
+      operation,
+      totalMs,
+    );
 
     const unseen = sent.filter((_, i) => seen[i] === 0 && state[sent[i] as number] === PENDING);
     if (end.kind === 'ended') {
@@ -206,7 +218,11 @@ export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promi
       const code = end.kind === 'cut' ? DEADLINE_EXCEEDED : extractGrpcCode(error);
       const message = error instanceof Error ? error.message : String(error);
       const transient = end.kind === 'cut' || isTransientStatus(code, message);
-      if (end.kind === 'failed') serverDelay = Math.max(serverDelay, serverDelayMs((error as { statusDetails?: unknown } | null)?.statusDetails));
+      if (end.kind === 'failed')
+        serverDelay = Math.max(
+          serverDelay,
+          serverDelayMs((error as { statusDetails?: unknown } | null)?.statusDetails),
+        );
       for (const position of unseen) {
         const failure: EntryFailure = { position, grpcCode: code, message, cause: error };
         if (transient && request.idempotent(position)) lastTransient.set(position, failure);
@@ -241,7 +257,12 @@ export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promi
 
 /** The failure of an entry cut by the deadline (code 4) or by the signal (code 4 when its reason is a deadline, else 1). */
 function cutFailure(position: number, error: BigtableMapperError): EntryFailure {
-  return { position, grpcCode: error instanceof DeadlineExceededError ? DEADLINE_EXCEEDED : CANCELLED, message: error.message, cause: error };
+  return {
+    position,
+    grpcCode: error instanceof DeadlineExceededError ? DEADLINE_EXCEEDED : CANCELLED,
+    message: error.message,
+    cause: error,
+  };
 }
 
 /**
@@ -250,7 +271,13 @@ function cutFailure(position: number, error: BigtableMapperError): EntryFailure 
  * retryable); a cut cancels the stream. Responses go to `onResponse` as they
  * arrive, so statuses received before a failure count.
  */
-function runAttempt(open: () => MutateAttemptStream, onResponse: (response: MutateRowsResponse) => void, call: CallOptions | undefined, operation: string, totalMs: number): Promise<AttemptEnd> {
+function runAttempt(
+  open: () => MutateAttemptStream,
+  onResponse: (response: MutateRowsResponse) => void,
+  call: CallOptions | undefined,
+  operation: string,
+  totalMs: number,
+): Promise<AttemptEnd> {
   return new Promise<AttemptEnd>((resolve) => {
     let settled = false;
     let stream: MutateAttemptStream | undefined;
@@ -264,9 +291,11 @@ function runAttempt(open: () => MutateAttemptStream, onResponse: (response: Muta
       if (end.kind === 'cut' && stream !== undefined) abortRead(stream);
       resolve(end);
     };
-    const onAbort = (): void => settle({ kind: 'cut', error: abortError(signal as AbortSignal, operation), retryable: false });
+    const onAbort = (): void =>
+      settle({ kind: 'cut', error: abortError(signal as AbortSignal, operation), retryable: false });
     const bound = attemptBound(call, operation, totalMs);
-    if (bound !== undefined) timer = setTimeout(() => settle({ kind: 'cut', error: bound.error, retryable: bound.byAttempt }), bound.ms);
+    if (bound !== undefined)
+      timer = setTimeout(() => settle({ kind: 'cut', error: bound.error, retryable: bound.byAttempt }), bound.ms);
     try {
       stream = open();
     } catch (error) {
@@ -279,7 +308,9 @@ function runAttempt(open: () => MutateAttemptStream, onResponse: (response: Muta
     });
     stream.on('end', () => settle({ kind: 'ended' }));
     stream.on('error', (error) => settle({ kind: 'failed', error }));
-    stream.on('close', () => settle({ kind: 'failed', error: new Error('the MutateRows stream closed before its end') }));
+    stream.on('close', () =>
+      settle({ kind: 'failed', error: new Error('the MutateRows stream closed before its end') }),
+    );
     if (signal?.aborted === true) onAbort();
   });
 }

@@ -85,7 +85,10 @@ export interface ReadPlan {
 export function planRead(request: ReadRowsRequest): ReadPlan | undefined {
   const { limit } = request;
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
-    throw new ValidationError(`readRows ${JSON.stringify(request.table)}: limit ${String(limit)} is not a non-negative integer. Fix: pass a row count.`, { limit });
+    throw new ValidationError(
+      `readRows ${JSON.stringify(request.table)}: limit ${String(limit)} is not a non-negative integer. Fix: pass a row count.`,
+      { limit },
+    );
   }
   if (limit === 0) return undefined;
   let ranges: ClientRange[] = [{}];
@@ -115,7 +118,8 @@ export function resumeReadPlan(plan: ReadPlan, lastKey: Buffer, rowsRead: number
   const ranges: ClientRange[] = [];
   for (const range of plan.ranges) {
     if (range.end !== undefined && Buffer.compare(range.end.value, lastKey) <= 0) continue;
-    if (range.start === undefined || Buffer.compare(range.start.value, lastKey) <= 0) ranges.push({ ...range, start: { value: lastKey, inclusive: false } });
+    if (range.start === undefined || Buffer.compare(range.start.value, lastKey) <= 0)
+      ranges.push({ ...range, start: { value: lastKey, inclusive: false } });
     else ranges.push(range);
   }
   const keys = plan.keys.filter((key) => Buffer.compare(key, lastKey) > 0);

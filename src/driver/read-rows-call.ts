@@ -147,8 +147,10 @@ export class ReadRowsCall implements RowFeed {
     const { deadline, attemptTimeoutMs, idleTimeoutMs } = this.#call;
     const now = Date.now();
     if (deadline !== undefined && now >= deadline) this.#finish(this.#expired(undefined));
-    else if (attemptTimeoutMs !== undefined && now - this.#attemptStartedAt >= attemptTimeoutMs) this.#cut(new DeadlineExceededError(this.#operation, attemptTimeoutMs, 'attempt'));
-    else if (idleTimeoutMs !== undefined && !this.#paused && now - this.#lastActivity >= idleTimeoutMs) this.#cut(new DeadlineExceededError(this.#operation, idleTimeoutMs, 'idle'));
+    else if (attemptTimeoutMs !== undefined && now - this.#attemptStartedAt >= attemptTimeoutMs)
+      this.#cut(new DeadlineExceededError(this.#operation, attemptTimeoutMs, 'attempt'));
+    else if (idleTimeoutMs !== undefined && !this.#paused && now - this.#lastActivity >= idleTimeoutMs)
+      this.#cut(new DeadlineExceededError(this.#operation, idleTimeoutMs, 'idle'));
     else this.#arm(now);
   };
 
@@ -156,7 +158,14 @@ export class ReadRowsCall implements RowFeed {
    * `ready`, when given, is awaited before the first attempt (the driver's
    * endpoint probe): its rejection fails the read without any attempt.
    */
-  constructor(plan: ReadPlan, open: (plan: ReadPlan, attempt: number) => ReadAttemptStream, retry: ReadRetryPolicy, call: CallOptions = {}, operation = 'readRows', ready?: () => Promise<void>) {
+  constructor(
+    plan: ReadPlan,
+    open: (plan: ReadPlan, attempt: number) => ReadAttemptStream,
+    retry: ReadRetryPolicy,
+    call: CallOptions = {},
+    operation = 'readRows',
+    ready?: () => Promise<void>,
+  ) {
     this.#plan = plan;
     this.#open = open;
     this.#retry = retry;
@@ -298,7 +307,8 @@ export class ReadRowsCall implements RowFeed {
       return;
     }
     this.#consecutiveErrors = retries;
-    const rest = this.#resumeAfter === undefined ? this.#plan : resumeReadPlan(this.#plan, this.#resumeAfter, this.#rowsRead);
+    const rest =
+      this.#resumeAfter === undefined ? this.#plan : resumeReadPlan(this.#plan, this.#resumeAfter, this.#rowsRead);
     if (rest === undefined) {
       this.#finish(undefined);
       return;

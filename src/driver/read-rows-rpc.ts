@@ -30,9 +30,18 @@ export interface ReadRowsMessage {
  * toReadRowsMessage(plan, table.name, bigtable.appProfileId); // { tableName, rows: { rowKeys, rowRanges }, filter?, rowsLimit? }
  * ```
  */
-export function toReadRowsMessage(plan: ReadPlan, tableName: string, appProfileId: string | undefined): ReadRowsMessage {
-  const rowRanges = plan.ranges.map((range) => Filter.createRange(range.start ?? null, range.end ?? null, 'Key') as object);
-  const message: { -readonly [K in keyof ReadRowsMessage]: ReadRowsMessage[K] } = { tableName, rows: { rowKeys: plan.keys, rowRanges } };
+export function toReadRowsMessage(
+  plan: ReadPlan,
+  tableName: string,
+  appProfileId: string | undefined,
+): ReadRowsMessage {
+  const rowRanges = plan.ranges.map(
+    (range) => Filter.createRange(range.start ?? null, range.end ?? null, 'Key') as object,
+  );
+  const message: { -readonly [K in keyof ReadRowsMessage]: ReadRowsMessage[K] } = {
+    tableName,
+    rows: { rowKeys: plan.keys, rowRanges },
+  };
   if (appProfileId !== undefined) message.appProfileId = appProfileId;
   if (plan.filter !== undefined) message.filter = Filter.parse(plan.filter as never) as object;
   if (plan.limit !== undefined) message.rowsLimit = plan.limit;

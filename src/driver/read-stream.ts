@@ -68,7 +68,10 @@ export class OpenReads {
  * const full = rows.length >= READ_BUFFER_LIMITS.rows || bytes >= READ_BUFFER_LIMITS.bytes; // then the read pauses
  * ```
  */
-export const READ_BUFFER_LIMITS: { readonly rows: number; readonly bytes: number } = Object.freeze({ rows: 1024, bytes: 1024 * 1024 });
+export const READ_BUFFER_LIMITS: { readonly rows: number; readonly bytes: number } = Object.freeze({
+  rows: 1024,
+  bytes: 1024 * 1024,
+});
 
 type Phase = 'idle' | 'open' | 'ended' | 'failed' | 'cancelled';
 
@@ -162,7 +165,14 @@ class ReadRowsBatches implements ClosableRead {
       feed.start({
         row: (row, bytes) => this.#push(row, bytes),
         end: () => this.#finish('ended'),
-        fail: (error) => this.#fail(error instanceof DeadlineExceededError || error instanceof OperationAbortedError || error instanceof UnreachableError ? error : new DriverError(this.#operation, error)),
+        fail: (error) =>
+          this.#fail(
+            error instanceof DeadlineExceededError ||
+              error instanceof OperationAbortedError ||
+              error instanceof UnreachableError
+              ? error
+              : new DriverError(this.#operation, error),
+          ),
       });
     } catch (err) {
       feed.cancel();
@@ -233,7 +243,11 @@ class ReadRowsBatches implements ClosableRead {
  * for await (const row of source) if (enough(row)) break; // return() cancels the read
  * ```
  */
-export function openReadRows(open: (() => RowFeed) | undefined, operation: string, reads: OpenReads): BatchedRowSource<RowData> {
+export function openReadRows(
+  open: (() => RowFeed) | undefined,
+  operation: string,
+  reads: OpenReads,
+): BatchedRowSource<RowData> {
   const batches = new ReadRowsBatches(open, operation, reads);
   return withItemIterator({ nextBatch: () => batches.nextBatch(), cancel: () => batches.cancel() });
 }

@@ -82,8 +82,17 @@ export function retryDelayInDetails(details: unknown): number | undefined {
   if (!Array.isArray(details)) return undefined;
   for (const detail of details as unknown[]) {
     if (detail === null || typeof detail !== 'object') continue;
-    const { retryDelay, typeUrl, type_url: typeUrlSnake, value } = detail as { retryDelay?: unknown; typeUrl?: unknown; type_url?: unknown; value?: unknown };
-    if (retryDelay !== null && typeof retryDelay === 'object') return durationMs(toNumber((retryDelay as { seconds?: unknown }).seconds), toNumber((retryDelay as { nanos?: unknown }).nanos));
+    const {
+      retryDelay,
+      typeUrl,
+      type_url: typeUrlSnake,
+      value,
+    } = detail as { retryDelay?: unknown; typeUrl?: unknown; type_url?: unknown; value?: unknown };
+    if (retryDelay !== null && typeof retryDelay === 'object')
+      return durationMs(
+        toNumber((retryDelay as { seconds?: unknown }).seconds),
+        toNumber((retryDelay as { nanos?: unknown }).nanos),
+      );
     if ((typeUrl ?? typeUrlSnake) === RETRY_INFO_TYPE && value instanceof Uint8Array) {
       try {
         return retryInfoDelay(value);
@@ -97,7 +106,8 @@ export function retryDelayInDetails(details: unknown): number | undefined {
 
 /** A Duration in whole milliseconds, at most the longest backoff (60 s); `undefined` when malformed or negative. */
 function durationMs(seconds: number | undefined, nanos: number | undefined): number | undefined {
-  if (seconds === undefined || nanos === undefined || !Number.isFinite(seconds) || seconds < 0 || nanos < 0) return undefined;
+  if (seconds === undefined || nanos === undefined || !Number.isFinite(seconds) || seconds < 0 || nanos < 0)
+    return undefined;
   return Math.min(Math.ceil(seconds * 1_000 + nanos / 1_000_000), MAX_BACKOFF_MS);
 }
 

@@ -76,7 +76,10 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  */
 export function checkTimeoutMs(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
-    throw new ValidationError(`${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${typeof value === 'number' ? String(value) : typeof value}. Fix: pass e.g. ${name}: 30000`, { option: name });
+    throw new ValidationError(
+      `${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${typeof value === 'number' ? String(value) : typeof value}. Fix: pass e.g. ${name}: 30000`,
+      { option: name },
+    );
   }
   return value;
 }
@@ -89,21 +92,32 @@ export function checkTimeoutMs(name: string, value: unknown): number {
  * resolveTimeouts({ scan: { idleMs: 5_000 } }).scan; // { totalMs: 43200000, attemptMs: 43200000, idleMs: 5000 }
  * ```
  */
-export function resolveTimeouts(overrides: TimeoutOverrides | undefined): Readonly<Record<OperationKind, TimeoutSettings>> {
+export function resolveTimeouts(
+  overrides: TimeoutOverrides | undefined,
+): Readonly<Record<OperationKind, TimeoutSettings>> {
   if (overrides === undefined) return DEFAULT_TIMEOUTS;
-  if (overrides === null || typeof overrides !== 'object') throw new ValidationError('timeouts must be an object of operation kinds. Fix: pass e.g. { scan: { idleMs: 10000 } }', { option: 'timeouts' });
+  if (overrides === null || typeof overrides !== 'object')
+    throw new ValidationError(
+      'timeouts must be an object of operation kinds. Fix: pass e.g. { scan: { idleMs: 10000 } }',
+      { option: 'timeouts' },
+    );
   const resolved = {} as Record<OperationKind, TimeoutSettings>;
   for (const kind of Object.keys(DEFAULT_TIMEOUTS) as OperationKind[]) {
     const given = Object.hasOwn(overrides, kind) ? overrides[kind] : undefined;
     const base = DEFAULT_TIMEOUTS[kind];
     resolved[kind] = Object.freeze({
       totalMs: given?.totalMs === undefined ? base.totalMs : checkTimeoutMs(`timeouts.${kind}.totalMs`, given.totalMs),
-      attemptMs: given?.attemptMs === undefined ? base.attemptMs : checkTimeoutMs(`timeouts.${kind}.attemptMs`, given.attemptMs),
+      attemptMs:
+        given?.attemptMs === undefined ? base.attemptMs : checkTimeoutMs(`timeouts.${kind}.attemptMs`, given.attemptMs),
       idleMs: given?.idleMs === undefined ? base.idleMs : checkTimeoutMs(`timeouts.${kind}.idleMs`, given.idleMs),
     });
   }
   for (const kind of Object.keys(overrides)) {
-    if (!Object.hasOwn(DEFAULT_TIMEOUTS, kind)) throw new ValidationError(`timeouts.${kind} is not an operation kind. Fix: use one of ${Object.keys(DEFAULT_TIMEOUTS).join(', ')}`, { option: `timeouts.${kind}` });
+    if (!Object.hasOwn(DEFAULT_TIMEOUTS, kind))
+      throw new ValidationError(
+        `timeouts.${kind} is not an operation kind. Fix: use one of ${Object.keys(DEFAULT_TIMEOUTS).join(', ')}`,
+        { option: `timeouts.${kind}` },
+      );
   }
   return Object.freeze(resolved);
 }

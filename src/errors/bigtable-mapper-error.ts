@@ -16,7 +16,11 @@ export class BigtableMapperError extends Error {
   /** Structured facts about the failure (entity, property, value preview...). */
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: ErrorCodeValue, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
+  constructor(
+    code: ErrorCodeValue,
+    message: string,
+    options: { cause?: unknown; details?: Record<string, unknown> } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -29,8 +33,10 @@ export function preview(value: unknown): string {
   let text: string;
   if (typeof value === 'string') text = JSON.stringify(value);
   else if (typeof value === 'bigint') text = `${value}n`;
-  else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? 'Invalid Date' : `Date(${value.toISOString()})`;
-  else if (Buffer.isBuffer(value)) text = `<Buffer ${value.subarray(0, 16).toString('hex')}${value.length > 16 ? '…' : ''}>`;
+  else if (value instanceof Date)
+    text = Number.isNaN(value.getTime()) ? 'Invalid Date' : `Date(${value.toISOString()})`;
+  else if (Buffer.isBuffer(value))
+    text = `<Buffer ${value.subarray(0, 16).toString('hex')}${value.length > 16 ? '…' : ''}>`;
   else if (typeof value === 'function') text = `function ${value.name || '(anonymous)'}`;
   else {
     try {

@@ -9,4 +9,9 @@ export { DriverError } from './driver-error.js';
 export { SchemaSyncError } from './schema-sync-error.js';
 export { EmulatorError } from './emulator-error.js';
 export { PartialWriteError, type WriteFailure, type WriteStop } from './partial-write-error.js';
-export { DeadlineExceededError, OperationAbortedError, UnreachableError, type DeadlineKind } from './operation-errors.js';
+export {
+  DeadlineExceededError,
+  OperationAbortedError,
+  UnreachableError,
+  type DeadlineKind,
+} from './operation-errors.js';

@@ -26,11 +26,20 @@ export class DeadlineExceededError extends BigtableMapperError {
   readonly kind: DeadlineKind;
 
   constructor(operation: string, timeoutMs: number, kind: DeadlineKind = 'total', cause?: unknown) {
-    const what = kind === 'total' ? 'its deadline' : kind === 'attempt' ? 'its per-attempt deadline' : 'its idle timeout (no response)';
-    super(ErrorCode.DeadlineExceeded, `${operation} ran past ${what} of ${timeoutMs} ms; every RPC it started was cancelled. Fix: raise the timeout (per call or in the mapper's timeouts) or check the connection to Bigtable`, {
-      cause,
-      details: { operation, timeoutMs, kind },
-    });
+    const what =
+      kind === 'total'
+        ? 'its deadline'
+        : kind === 'attempt'
+          ? 'its per-attempt deadline'
+          : 'its idle timeout (no response)';
+    super(
+      ErrorCode.DeadlineExceeded,
+      `${operation} ran past ${what} of ${timeoutMs} ms; every RPC it started was cancelled. Fix: raise the timeout (per call or in the mapper's timeouts) or check the connection to Bigtable`,
+      {
+        cause,
+        details: { operation, timeoutMs, kind },
+      },
+    );
     this.operation = operation;
     this.timeoutMs = timeoutMs;
     this.kind = kind;
@@ -55,7 +64,10 @@ export class OperationAbortedError extends BigtableMapperError {
   readonly operation: string;
 
   constructor(operation: string, reason: string, cause?: unknown) {
-    super(ErrorCode.Aborted, `${operation} was aborted: ${reason}; every RPC it started was cancelled`, { cause, details: { operation } });
+    super(ErrorCode.Aborted, `${operation} was aborted: ${reason}; every RPC it started was cancelled`, {
+      cause,
+      details: { operation },
+    });
     this.operation = operation;
   }
 }

@@ -71,7 +71,12 @@ export class PartialWriteError<T = unknown> extends BigtableMapperError {
     const sorted = [...failures].sort((a, b) => a.index - b.index);
     const notAttempted = Object.freeze([...(stop?.notAttempted ?? [])].sort((a, b) => a - b));
     const unreadFrom = stop?.unreadFrom;
-    const lines = sorted.slice(0, 5).map((f) => `  #${f.index} ${f.rowKey || '(no key)'}: ${f.grpcCode === undefined ? '' : `gRPC ${f.grpcCode} `}${f.message}`);
+    const lines = sorted
+      .slice(0, 5)
+      .map(
+        (f) =>
+          `  #${f.index} ${f.rowKey || '(no key)'}: ${f.grpcCode === undefined ? '' : `gRPC ${f.grpcCode} `}${f.message}`,
+      );
     const more = sorted.length > 5 ? `\n  ... and ${sorted.length - 5} more` : '';
     const headline =
       stop === undefined
@@ -79,9 +84,19 @@ export class PartialWriteError<T = unknown> extends BigtableMapperError {
         : `${entity}: bulk write stopped (${summary(stop.cause)}): ${succeeded} persisted, ${sorted.length} failed, ${notAttempted.length} not attempted${unreadFrom === undefined ? '' : `, and every entity from #${unreadFrom} on never read`}.`;
     super(ErrorCode.PartialWrite, [headline, ...lines].join('\n') + more, {
       cause: stop?.cause,
-      details: { entity, failed: sorted.length, succeeded, ...(stop === undefined ? {} : { notAttempted: notAttempted.length, unreadFrom }) },
+      details: {
+        entity,
+        failed: sorted.length,
+        succeeded,
+        ...(stop === undefined ? {} : { notAttempted: notAttempted.length, unreadFrom }),
+      },
     });
-    Object.defineProperty(this, 'failures', { value: Object.freeze(sorted), enumerable: false, writable: false, configurable: false });
+    Object.defineProperty(this, 'failures', {
+      value: Object.freeze(sorted),
+      enumerable: false,
+      writable: false,
+      configurable: false,
+    });
     this.succeeded = succeeded;
     this.notAttempted = notAttempted;
     this.unreadFrom = unreadFrom;
@@ -95,7 +110,8 @@ export class PartialWriteError<T = unknown> extends BigtableMapperError {
   wasPersisted(index: number): boolean {
     const read = this.failures.length + this.succeeded + this.notAttempted.length;
     if (!Number.isInteger(index) || index < 0 || index >= read) return false;
-    if (this.#outcomes === undefined) this.#outcomes = new Set([...this.failures.map((f) => f.index), ...this.notAttempted]);
+    if (this.#outcomes === undefined)
+      this.#outcomes = new Set([...this.failures.map((f) => f.index), ...this.notAttempted]);
     return !this.#outcomes.has(index);
   }
 }

@@ -31,7 +31,16 @@ export interface CollectedDeclarations {
  * @internal
  */
 export function collectDeclarations(ctor: Function): CollectedDeclarations {
-  const result: CollectedDeclarations = { entity: undefined, salt: undefined, keyParts: [], families: [], columns: [], cellTimestamps: [], denormalized: [], duplicates: [] };
+  const result: CollectedDeclarations = {
+    entity: undefined,
+    salt: undefined,
+    keyParts: [],
+    families: [],
+    columns: [],
+    cellTimestamps: [],
+    denormalized: [],
+    duplicates: [],
+  };
   const keyParts = new Map<string, KeyPartDeclaration>();
   const families = new Map<string, FamilyDeclaration>();
   const columns = new Map<string, ColumnDeclaration>();
@@ -41,9 +50,21 @@ export function collectDeclarations(ctor: Function): CollectedDeclarations {
     result.entity = getOwnValue<EntityOptions>(MetadataKeys.entity, cls) ?? result.entity;
     result.salt = getOwnValue<SaltOptions>(MetadataKeys.salt, cls) ?? result.salt;
     mergeOwn(getOwnList<KeyPartDeclaration>(MetadataKeys.keyParts, cls), keyParts, keyPartId, 'key part', result);
-    mergeOwn([...getOwnList<FamilyDeclaration>(MetadataKeys.families, cls)].reverse(), families, (f) => f.name, 'family', result);
+    mergeOwn(
+      [...getOwnList<FamilyDeclaration>(MetadataKeys.families, cls)].reverse(),
+      families,
+      (f) => f.name,
+      'family',
+      result,
+    );
     mergeOwn(getOwnList<ColumnDeclaration>(MetadataKeys.columns, cls), columns, (c) => c.property, 'column', result);
-    mergeOwn(getOwnList<DenormalizedDeclaration>(MetadataKeys.denormalized, cls), denormalized, (c) => c.property, '@Denormalized', result);
+    mergeOwn(
+      getOwnList<DenormalizedDeclaration>(MetadataKeys.denormalized, cls),
+      denormalized,
+      (c) => c.property,
+      '@Denormalized',
+      result,
+    );
     const ownStamps = getOwnList<string>(MetadataKeys.cellTimestamp, cls);
     if (ownStamps.length > 0) stamps.clear();
     for (const s of ownStamps) {

@@ -21,28 +21,53 @@ export function compileColumns(
   const cells = new Map<string, string>();
   return declarations.map(({ property, options }) => {
     if (keyProperties.includes(property)) {
-      throw new MetadataError(entity, property, 'is both a key part and a column', 'keep it in the key (it is decoded from the row key on reads) and remove @Column');
+      throw new MetadataError(
+        entity,
+        property,
+        'is both a key part and a column',
+        'keep it in the key (it is decoded from the row key on reads) and remove @Column',
+      );
     }
     if (typeof options.family !== 'string' || !familyNames.has(options.family)) {
       const declared = familyNames.size === 0 ? 'none' : [...familyNames].join(', ');
-      throw new MetadataError(entity, property, `column uses family ${JSON.stringify(options.family)} which is not declared (declared: ${declared})`, `add @Family('${String(options.family)}') to ${entity}, or use a declared family`);
+      throw new MetadataError(
+        entity,
+        property,
+        `column uses family ${JSON.stringify(options.family)} which is not declared (declared: ${declared})`,
+        `add @Family('${String(options.family)}') to ${entity}, or use a declared family`,
+      );
     }
     const qualifier = options.qualifier ?? property;
     if (typeof qualifier !== 'string' || qualifier === '') {
-      throw new MetadataError(entity, property, `qualifier ${JSON.stringify(qualifier)} must be a non-empty string`, 'omit qualifier to use the property name');
+      throw new MetadataError(
+        entity,
+        property,
+        `qualifier ${JSON.stringify(qualifier)} must be a non-empty string`,
+        'omit qualifier to use the property name',
+      );
     }
     const { layout, fields } = compileLayout(entity, property, options, qualifier);
     for (const q of fields?.map((f) => f.qualifier) ?? [qualifier]) {
       const cell = `${options.family}:${q}`;
       const owner = cells.get(cell);
       if (owner !== undefined) {
-        throw new MetadataError(entity, property, `maps to column ${cell}, which ${owner} already uses`, 'give one of them another qualifier (or fieldPrefix)');
+        throw new MetadataError(
+          entity,
+          property,
+          `maps to column ${cell}, which ${owner} already uses`,
+          'give one of them another qualifier (or fieldPrefix)',
+        );
       }
       cells.set(cell, property);
     }
     const versions = options.versions ?? 1;
     if (!Number.isInteger(versions) || versions < 1) {
-      throw new MetadataError(entity, property, `versions ${String(options.versions)} must be a positive integer`, 'use versions: 1 or more, or omit it for the latest value only');
+      throw new MetadataError(
+        entity,
+        property,
+        `versions ${String(options.versions)} must be a positive integer`,
+        'use versions: 1 or more, or omit it for the latest value only',
+      );
     }
     const codec = createValueCodec(entity, property, options.type);
     if (options.versions === undefined) checkDesignType(entity, target, property, options.type);

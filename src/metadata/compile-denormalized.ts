@@ -29,7 +29,11 @@ export interface DependentEntity {
  * ```
  * @internal
  */
-export function compileDenormalized(dependent: DependentEntity, declarations: readonly DenormalizedDeclaration[], compileSource: (source: Constructor) => EntitySchema): DenormalizedSchema[] {
+export function compileDenormalized(
+  dependent: DependentEntity,
+  declarations: readonly DenormalizedDeclaration[],
+  compileSource: (source: Constructor) => EntitySchema,
+): DenormalizedSchema[] {
   const copies = declarations.map((d) => d.property);
   return declarations.map(({ property, options }) => {
     const { entity } = dependent;
@@ -39,10 +43,28 @@ export function compileDenormalized(dependent: DependentEntity, declarations: re
     const key = compileKeyMap({ ...dependent, property, copies }, source, options.key);
     const onMissingSource = options.onMissingSource ?? 'error';
     if (onMissingSource !== 'error' && onMissingSource !== 'skip') {
-      throw new MetadataError(entity, property, `@Denormalized onMissingSource ${preview(onMissingSource)} is not known`, "use 'error' (the default) or 'skip'");
+      throw new MetadataError(
+        entity,
+        property,
+        `@Denormalized onMissingSource ${preview(onMissingSource)} is not known`,
+        "use 'error' (the default) or 'skip'",
+      );
     }
-    const strategy = propagationStrategy(entity, dependent.key, source.name, key.map((k) => k.dependent));
-    return { property, source: source.target as Constructor, sourceName: source.name, field, key, onMissingSource, strategy };
+    const strategy = propagationStrategy(
+      entity,
+      dependent.key,
+      source.name,
+      key.map((k) => k.dependent),
+    );
+    return {
+      property,
+      source: source.target as Constructor,
+      sourceName: source.name,
+      field,
+      key,
+      onMissingSource,
+      strategy,
+    };
   });
 }
 
@@ -51,32 +73,67 @@ function copyColumn(dependent: DependentEntity, property: string): ColumnSchema 
   const column = dependent.columns.find((c) => c.property === property);
   if (column === undefined) {
     const what = dependent.key.properties.includes(property) ? 'a key part' : 'not a column';
-    throw new MetadataError(entity, property, `is @Denormalized but ${what}: a copy lives in a column`, `declare it with @Column({ family, type }) (and not as a @KeyPart)`);
+    throw new MetadataError(
+      entity,
+      property,
+      `is @Denormalized but ${what}: a copy lives in a column`,
+      `declare it with @Column({ family, type }) (and not as a @KeyPart)`,
+    );
   }
   if (column.versioned) {
-    throw new MetadataError(entity, property, 'is @Denormalized and versioned: a copy holds the latest source value only', 'remove versions from its @Column');
+    throw new MetadataError(
+      entity,
+      property,
+      'is @Denormalized and versioned: a copy holds the latest source value only',
+      'remove versions from its @Column',
+    );
   }
   return column;
 }
 
-function resolveSource(entity: string, property: string, from: unknown, compileSource: (source: Constructor) => EntitySchema): EntitySchema {
+function resolveSource(
+  entity: string,
+  property: string,
+  from: unknown,
+  compileSource: (source: Constructor) => EntitySchema,
+): EntitySchema {
   const fix = 'write @Denormalized({ from: () => Sensor, ... }) with the source entity class';
   if (typeof from === 'function' && /^class\b/.test(Function.prototype.toString.call(from))) {
-    throw new MetadataError(entity, property, `@Denormalized from must be a function returning the source class, got the class ${from.name} itself`, `${fix} (a thunk, so classes may be declared in any order)`);
+    throw new MetadataError(
+      entity,
+      property,
+      `@Denormalized from must be a function returning the source class, got the class ${from.name} itself`,
+      `${fix} (a thunk, so classes may be declared in any order)`,
+    );
   }
   let source: unknown;
   try {
     source = typeof from === 'function' ? (from as () => unknown)() : from;
   } catch (err) {
-    throw new MetadataError(entity, property, `@Denormalized from threw ${err instanceof Error ? err.message : String(err)}`, `${fix}, declared before the entity is compiled`);
+    throw new MetadataError(
+      entity,
+      property,
+      `@Denormalized from threw ${err instanceof Error ? err.message : String(err)}`,
+      `${fix}, declared before the entity is compiled`,
+    );
   }
   if (typeof from !== 'function' || typeof source !== 'function') {
-    throw new MetadataError(entity, property, `@Denormalized from must be a function returning the source class, got ${preview(typeof from === 'function' ? source : from)}`, `${fix}, declared before the entity is compiled`);
+    throw new MetadataError(
+      entity,
+      property,
+      `@Denormalized from must be a function returning the source class, got ${preview(typeof from === 'function' ? source : from)}`,
+      `${fix}, declared before the entity is compiled`,
+    );
   }
   const cycle = cycleThrough(source);
   if (cycle !== undefined) {
     const names = [...cycle, source].map((c) => c.name || '(anonymous class)');
-    const error = new MetadataError(entity, property, `copies from ${source.name}, which closes a denormalization cycle (${names.join(' → ')})`, 'copies must flow one way: remove one @Denormalized of the cycle, or store that value directly');
+    const error = new MetadataError(
+      entity,
+      property,
+      `copies from ${source.name}, which closes a denormalization cycle (${names.join(' → ')})`,
+      'copies must flow one way: remove one @Denormalized of the cycle, or store that value directly',
+    );
     cycleErrors.add(error);
     throw error;
   }
@@ -85,20 +142,46 @@ function resolveSource(entity: string, property: string, from: unknown, compileS
   } catch (err) {
     if (err instanceof Error && cycleErrors.has(err)) throw err;
     if (!(err instanceof MetadataError)) throw err;
-    throw new MetadataError(entity, property, `its @Denormalized source ${source.name} does not compile (${err.message})`, `fix ${source.name} first`);
+    throw new MetadataError(
+      entity,
+      property,
+      `its @Denormalized source ${source.name} does not compile (${err.message})`,
+      `fix ${source.name} first`,
+    );
   }
 }
 
-function sourceField(entity: string, property: string, source: EntitySchema, field: unknown, column: ColumnSchema): string {
+function sourceField(
+  entity: string,
+  property: string,
+  source: EntitySchema,
+  field: unknown,
+  column: ColumnSchema,
+): string {
   const plain = source.columns.filter((c) => !c.versioned).map((c) => c.property);
   const sourceColumn = typeof field === 'string' ? source.columnsByProperty[field] : undefined;
   if (sourceColumn === undefined || sourceColumn.versioned) {
-    const why = sourceColumn !== undefined ? 'is versioned' : typeof field === 'string' && source.key.properties.includes(field) ? 'is a key part, not a column' : 'is not a column';
-    throw new MetadataError(entity, property, `@Denormalized field ${preview(field)} of ${source.name} ${why}`, `copy one of ${source.name}'s plain columns: ${plain.join(', ') || '(none)'}`);
+    const why =
+      sourceColumn !== undefined
+        ? 'is versioned'
+        : typeof field === 'string' && source.key.properties.includes(field)
+          ? 'is a key part, not a column'
+          : 'is not a column';
+    throw new MetadataError(
+      entity,
+      property,
+      `@Denormalized field ${preview(field)} of ${source.name} ${why}`,
+      `copy one of ${source.name}'s plain columns: ${plain.join(', ') || '(none)'}`,
+    );
   }
   if (sourceColumn.type !== column.type || sourceColumn.classType !== column.classType) {
     const type = (c: ColumnSchema): string => (c.classType === undefined ? `'${c.type}'` : c.classType.name);
-    throw new MetadataError(entity, property, `is a ${type(column)} column but copies ${source.name}.${sourceColumn.property}, a ${type(sourceColumn)} column`, `declare ${property} with type: ${type(sourceColumn)}`);
+    throw new MetadataError(
+      entity,
+      property,
+      `is a ${type(column)} column but copies ${source.name}.${sourceColumn.property}, a ${type(sourceColumn)} column`,
+      `declare ${property} with type: ${type(sourceColumn)}`,
+    );
   }
   return sourceColumn.property;
 }

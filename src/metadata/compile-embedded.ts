@@ -24,29 +24,59 @@ export interface CompiledLayout {
  * ```
  * @internal
  */
-export function compileLayout(entity: string, property: string, options: ColumnOptions, qualifier: string): CompiledLayout {
+export function compileLayout(
+  entity: string,
+  property: string,
+  options: ColumnOptions,
+  qualifier: string,
+): CompiledLayout {
   const { layout, fields, fieldPrefix, type } = options;
   if (layout !== undefined && layout !== 'json' && layout !== 'flatten') {
-    throw new MetadataError(entity, property, `layout ${preview(layout)} is not known`, "use layout: 'json' (one cell, the default) or 'flatten' (one cell per field)");
+    throw new MetadataError(
+      entity,
+      property,
+      `layout ${preview(layout)} is not known`,
+      "use layout: 'json' (one cell, the default) or 'flatten' (one cell per field)",
+    );
   }
   if (typeof type !== 'function') {
     if (layout !== undefined || fields !== undefined || fieldPrefix !== undefined) {
-      throw new MetadataError(entity, property, `layout, fields and fieldPrefix apply to class-typed columns, not to type ${preview(type)}`, 'remove them, or declare type: SomeClass');
+      throw new MetadataError(
+        entity,
+        property,
+        `layout, fields and fieldPrefix apply to class-typed columns, not to type ${preview(type)}`,
+        'remove them, or declare type: SomeClass',
+      );
     }
     return { layout: undefined, fields: undefined };
   }
   if ((layout ?? 'json') === 'json') {
     if (fields !== undefined || fieldPrefix !== undefined) {
-      throw new MetadataError(entity, property, "fields and fieldPrefix apply to layout: 'flatten' only", "add layout: 'flatten', or remove them");
+      throw new MetadataError(
+        entity,
+        property,
+        "fields and fieldPrefix apply to layout: 'flatten' only",
+        "add layout: 'flatten', or remove them",
+      );
     }
     return { layout: 'json', fields: undefined };
   }
   if (options.versions !== undefined) {
-    throw new MetadataError(entity, property, 'a flattened column cannot keep versions', "use layout: 'json' for a versioned object, or remove versions");
+    throw new MetadataError(
+      entity,
+      property,
+      'a flattened column cannot keep versions',
+      "use layout: 'json' for a versioned object, or remove versions",
+    );
   }
   const prefix = fieldPrefix ?? `${qualifier}.`;
   if (typeof prefix !== 'string') {
-    throw new MetadataError(entity, property, `fieldPrefix ${preview(prefix)} must be a string`, `omit it for the default '${qualifier}.'`);
+    throw new MetadataError(
+      entity,
+      property,
+      `fieldPrefix ${preview(prefix)} must be a string`,
+      `omit it for the default '${qualifier}.'`,
+    );
   }
   const names = fields === undefined ? exposedFields(type) : checkFields(entity, property, fields);
   for (const name of names) checkPropertyName(entity, name, 'flattened field', `${property}.${name}`);
@@ -63,10 +93,12 @@ export function compileLayout(entity: string, property: string, options: ColumnO
 
 function checkFields(entity: string, property: string, fields: unknown): string[] {
   const fix = "list the plain field names once each, e.g. fields: ['street', 'city']";
-  if (!Array.isArray(fields) || fields.length === 0) throw new MetadataError(entity, property, `fields ${preview(fields)} must be a non-empty array`, fix);
+  if (!Array.isArray(fields) || fields.length === 0)
+    throw new MetadataError(entity, property, `fields ${preview(fields)} must be a non-empty array`, fix);
   const seen = new Set<string>();
   for (const name of fields as unknown[]) {
-    if (typeof name !== 'string' || name === '') throw new MetadataError(entity, property, `fields lists ${preview(name)}, which is not a field name`, fix);
+    if (typeof name !== 'string' || name === '')
+      throw new MetadataError(entity, property, `fields lists ${preview(name)}, which is not a field name`, fix);
     if (seen.has(name)) throw new MetadataError(entity, property, `fields lists "${name}" twice`, fix);
     seen.add(name);
   }

@@ -26,7 +26,12 @@ const cache = new WeakMap<Function, EntitySchema>();
  */
 export function compileEntity<T>(target: Constructor<T>): EntitySchema<T> {
   if (typeof target !== 'function') {
-    throw new MetadataError(String(target), undefined, 'is not a class', 'pass the entity class itself, e.g. compileEntity(Reading)');
+    throw new MetadataError(
+      String(target),
+      undefined,
+      'is not a class',
+      'pass the entity class itself, e.g. compileEntity(Reading)',
+    );
   }
   const cached = cache.get(target);
   if (cached) return cached as EntitySchema<T>;
@@ -39,18 +44,30 @@ function buildSchema<T>(target: Constructor<T>): EntitySchema<T> {
   const entity = target.name || '(anonymous class)';
   const d = collectDeclarations(target);
   if (!d.entity) {
-    throw new MetadataError(entity, undefined, 'is not decorated with @Entity', `add @Entity({ table: '...' }) to ${entity} or to a parent class`);
+    throw new MetadataError(
+      entity,
+      undefined,
+      'is not decorated with @Entity',
+      `add @Entity({ table: '...' }) to ${entity} or to a parent class`,
+    );
   }
   const duplicate = d.duplicates[0];
   if (duplicate) {
-    throw new MetadataError(entity, duplicate.kind === 'family' ? undefined : duplicate.name, `declares the same ${duplicate.kind} ${JSON.stringify(duplicate.name)} twice`, 'remove one of the two decorators');
+    throw new MetadataError(
+      entity,
+      duplicate.kind === 'family' ? undefined : duplicate.name,
+      `declares the same ${duplicate.kind} ${JSON.stringify(duplicate.name)} twice`,
+      'remove one of the two decorators',
+    );
   }
   for (const k of d.keyParts) if (k.property !== undefined) checkPropertyName(entity, k.property, 'key part');
   for (const c of d.columns) checkPropertyName(entity, c.property, 'column');
   for (const stamp of d.cellTimestamps) checkPropertyName(entity, stamp, '@CellTimestamp property');
   const separator = d.entity.separator ?? '#';
   const key = compileKeyPlan(entity, target, d.keyParts, separator, d.salt);
-  const families: FamilySchema[] = d.families.map((f) => Object.freeze({ name: f.name, gc: gcRuleFromPolicy(entity, f.name, f.options.gc) }));
+  const families: FamilySchema[] = d.families.map((f) =>
+    Object.freeze({ name: f.name, gc: gcRuleFromPolicy(entity, f.name, f.options.gc) }),
+  );
   const columns = compileColumns(entity, target, d.columns, families, key.properties);
   const cellTimestamp = compileCellTimestamp(entity, d.cellTimestamps, key.properties, columns);
   const columnsByProperty: Record<string, ColumnSchema> = Object.create(null) as Record<string, ColumnSchema>;
@@ -69,13 +86,28 @@ function buildSchema<T>(target: Constructor<T>): EntitySchema<T> {
   });
 }
 
-function compileCellTimestamp(entity: string, stamps: readonly string[], keyProperties: readonly string[], columns: readonly ColumnSchema[]): string | undefined {
+function compileCellTimestamp(
+  entity: string,
+  stamps: readonly string[],
+  keyProperties: readonly string[],
+  columns: readonly ColumnSchema[],
+): string | undefined {
   if (stamps.length > 1) {
-    throw new MetadataError(entity, stamps[1], `@CellTimestamp is declared on ${stamps.join(' and ')}`, 'keep @CellTimestamp on one property');
+    throw new MetadataError(
+      entity,
+      stamps[1],
+      `@CellTimestamp is declared on ${stamps.join(' and ')}`,
+      'keep @CellTimestamp on one property',
+    );
   }
   const stamp = stamps[0];
   if (stamp !== undefined && (keyProperties.includes(stamp) || columns.some((c) => c.property === stamp))) {
-    throw new MetadataError(entity, stamp, '@CellTimestamp cannot also be a key part or a column', 'use a separate Date property for the cell timestamp');
+    throw new MetadataError(
+      entity,
+      stamp,
+      '@CellTimestamp cannot also be a key part or a column',
+      'use a separate Date property for the cell timestamp',
+    );
   }
   return stamp;
 }

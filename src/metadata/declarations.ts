@@ -167,5 +167,10 @@ export interface DenormalizedOptions<S = unknown> {
 /** A recorded `@Denormalized`. @internal */
 export interface DenormalizedDeclaration {
   property: string;
-  options: { from: () => Constructor; key: Readonly<Record<string, string>>; field: string; onMissingSource?: 'error' | 'skip' };
+  options: {
+    from: () => Constructor;
+    key: Readonly<Record<string, string>>;
+    field: string;
+    onMissingSource?: 'error' | 'skip';
+  };
 }

@@ -25,5 +25,10 @@ export function checkDesignType(entity: string, target: Function, property: stri
   const expected = EXPECTED[declared];
   if (expected === undefined || typeof emitted !== 'function' || emitted === Object || emitted === Array) return;
   if (emitted === expected || (expected === Buffer && emitted === Uint8Array)) return;
-  throw new MetadataError(entity, property, `is declared as type '${declared}' but its TypeScript type is ${emitted.name}`, `make the property's type ${expected.name}, or change the declared type`);
+  throw new MetadataError(
+    entity,
+    property,
+    `is declared as type '${declared}' but its TypeScript type is ${emitted.name}`,
+    `make the property's type ${expected.name}, or change the declared type`,
+  );
 }

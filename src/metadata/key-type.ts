@@ -27,7 +27,9 @@ export type EntityProperty<T> = Exclude<keyof T, typeof KeyParts> & string;
  * type K = KeyProperty<Reading>; // 'sensorId' | 'ts'
  * ```
  */
-export type KeyProperty<T> = typeof KeyParts extends keyof T ? Extract<NonNullable<T[typeof KeyParts]>, EntityProperty<T>> : EntityProperty<T>;
+export type KeyProperty<T> = typeof KeyParts extends keyof T
+  ? Extract<NonNullable<T[typeof KeyParts]>, EntityProperty<T>>
+  : EntityProperty<T>;
 
 /**
  * The argument of `findOne`, `delete`, `update` and friends: every key part
@@ -38,4 +40,6 @@ export type KeyProperty<T> = typeof KeyParts extends keyof T ? Extract<NonNullab
  * const key: EntityKey<Reading> = { sensorId: 's1', ts: new Date() };
  * ```
  */
-export type EntityKey<T> = typeof KeyParts extends keyof T ? { [K in KeyProperty<T>]-?: T[K] } : { [K in EntityProperty<T>]?: T[K] };
+export type EntityKey<T> = typeof KeyParts extends keyof T
+  ? { [K in KeyProperty<T>]-?: T[K] }
+  : { [K in EntityProperty<T>]?: T[K] };

@@ -15,7 +15,12 @@ import type { KeyPlan, PropagationStrategy } from './entity-schema.js';
  * ```
  * @internal
  */
-export function propagationStrategy(entity: string, key: KeyPlan, sourceName: string, mapped: readonly string[]): PropagationStrategy {
+export function propagationStrategy(
+  entity: string,
+  key: KeyPlan,
+  sourceName: string,
+  mapped: readonly string[],
+): PropagationStrategy {
   const salt = key.salt;
   const allBuckets = salt === undefined ? 1 : salt.allBuckets.length;
   const wanted = mapped.join(', ');
@@ -30,11 +35,22 @@ export function propagationStrategy(entity: string, key: KeyPlan, sourceName: st
     return { kind: 'full-scan', keyParts: [], buckets: allBuckets, reason };
   }
   if (salt === undefined) {
-    return { kind: 'prefix', keyParts: leading, buckets: 1, reason: `${entity}'s key starts with ${leading.join(', ')}: a ${sourceName} change rewrites one key prefix` };
+    return {
+      kind: 'prefix',
+      keyParts: leading,
+      buckets: 1,
+      reason: `${entity}'s key starts with ${leading.join(', ')}: a ${sourceName} change rewrites one key prefix`,
+    };
   }
-  const unsalted = salt.since === undefined ? '' : `, plus the unsalted rows written before ${salt.since.from.toISOString()}`;
+  const unsalted =
+    salt.since === undefined ? '' : `, plus the unsalted rows written before ${salt.since.from.toISOString()}`;
   if (salt.on.every((p) => leading.includes(p))) {
-    return { kind: 'prefix', keyParts: leading, buckets: 1, reason: `${entity}'s key starts with ${leading.join(', ')} and its salt hashes only ${salt.on.join(', ')}: a ${sourceName} change rewrites one key prefix in one bucket${unsalted}` };
+    return {
+      kind: 'prefix',
+      keyParts: leading,
+      buckets: 1,
+      reason: `${entity}'s key starts with ${leading.join(', ')} and its salt hashes only ${salt.on.join(', ')}: a ${sourceName} change rewrites one key prefix in one bucket${unsalted}`,
+    };
   }
   const extra = salt.on.filter((p) => !leading.includes(p)).join(', ');
   const reason = `${entity}'s key starts with ${leading.join(', ')}, but its salt also hashes ${extra}: a ${sourceName} change rewrites one key prefix in each of the ${allBuckets} buckets${unsalted}`;

@@ -13,7 +13,10 @@ import { MetadataError } from '../errors/metadata-error.js';
  * RESERVED_PROPERTY_NAMES.has('__proto__'); // true
  * ```
  */
-export const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+export const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([
+  ...Object.getOwnPropertyNames(Object.prototype),
+  'prototype',
+]);
 
 /**
  * Throws `MetadataError` when a mapped property (key part, column, cell

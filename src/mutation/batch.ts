@@ -64,6 +64,16 @@ export function resolveBatchLimits(limits: BatchLimits = {}): ResolvedBatchLimit
  * closesBatch({ entries: 0, mutations: 0, bytes: 0 }, 200_000, 9e6, resolveBatchLimits()); // false: an oversized row goes alone
  * ```
  */
-export function closesBatch(fill: BatchFill, rowMutations: number, rowBytes: number, limits: ResolvedBatchLimits): boolean {
-  return fill.entries > 0 && (fill.entries >= limits.maxEntries || fill.mutations + rowMutations > limits.maxMutations || fill.bytes + rowBytes > limits.maxBytes);
+export function closesBatch(
+  fill: BatchFill,
+  rowMutations: number,
+  rowBytes: number,
+  limits: ResolvedBatchLimits,
+): boolean {
+  return (
+    fill.entries > 0 &&
+    (fill.entries >= limits.maxEntries ||
+      fill.mutations + rowMutations > limits.maxMutations ||
+      fill.bytes + rowBytes > limits.maxBytes)
+  );
 }

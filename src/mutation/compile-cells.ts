@@ -14,7 +14,12 @@ import { checkCellSize } from './request-limits.js';
  * alone; `replace` clears them with the rest of the row).
  * @internal
  */
-export function compileColumnValue(schema: EntitySchema, column: ColumnSchema, value: unknown, timestampMicros: number): CellMutation[] {
+export function compileColumnValue(
+  schema: EntitySchema,
+  column: ColumnSchema,
+  value: unknown,
+  timestampMicros: number,
+): CellMutation[] {
   const cells: CellMutation[] = [];
   pushColumnCells(schema, column, value, timestampMicros, cells);
   return cells;
@@ -30,7 +35,13 @@ export function compileColumnValue(schema: EntitySchema, column: ColumnSchema, v
  * for (const column of schema.columns) pushColumnCells(schema, column, entity[column.property], micros, cells);
  * ```
  */
-export function pushColumnCells(schema: EntitySchema, column: ColumnSchema, value: unknown, timestampMicros: number, out: CellMutation[]): boolean {
+export function pushColumnCells(
+  schema: EntitySchema,
+  column: ColumnSchema,
+  value: unknown,
+  timestampMicros: number,
+  out: CellMutation[],
+): boolean {
   if (value === undefined) return false;
   const { family, qualifier } = column;
   if (value === null) {
@@ -48,10 +59,14 @@ export function pushColumnCells(schema: EntitySchema, column: ColumnSchema, valu
   if (column.versioned && Array.isArray(value)) {
     for (const [i, version] of value.entries()) {
       if (version === null || typeof version !== 'object' || !('value' in version)) {
-        throw new ValidationError(`${schema.name}.${column.property}[${i}]: a versioned column holds { value, timestamp } objects. Fix: write [{ value, timestamp: new Date() }] or a plain value for a new version`, { entity: schema.name, property: column.property });
+        throw new ValidationError(
+          `${schema.name}.${column.property}[${i}]: a versioned column holds { value, timestamp } objects. Fix: write [{ value, timestamp: new Date() }] or a plain value for a new version`,
+          { entity: schema.name, property: column.property },
+        );
       }
       const { value: v, timestamp } = version as { value: unknown; timestamp?: unknown };
-      const micros = timestamp === undefined ? timestampMicros : toMicros(schema, `${column.property}[${i}].timestamp`, timestamp);
+      const micros =
+        timestamp === undefined ? timestampMicros : toMicros(schema, `${column.property}[${i}].timestamp`, timestamp);
       const encoded = column.codec.encode(v);
       checkCellSize(schema.name, column.property, encoded);
       out.push({ kind: 'setCell', family, qualifier, timestampMicros: micros, value: encoded });

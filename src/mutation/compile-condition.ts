@@ -51,9 +51,16 @@ export type SaveCondition<T> =
  * const { request, appliesOnMatch } = compileCondition(schema, compileSave(schema, job), { column: 'status', equals: 'pending' });
  * ```
  */
-export function compileCondition<T>(schema: EntitySchema<T>, mutation: CompiledMutation, condition: SaveCondition<T>): { request: CheckAndMutateRequest; appliesOnMatch: boolean } {
+export function compileCondition<T>(
+  schema: EntitySchema<T>,
+  mutation: CompiledMutation,
+  condition: SaveCondition<T>,
+): { request: CheckAndMutateRequest; appliesOnMatch: boolean } {
   if (condition === null || typeof condition !== 'object') {
-    throw new ValidationError(`${schema.name}: a save condition is required. Fix: pass e.g. { column: 'status', equals: 'pending' } or { rowExists: false }`, { entity: schema.name });
+    throw new ValidationError(
+      `${schema.name}: a save condition is required. Fix: pass e.g. { column: 'status', equals: 'pending' } or { rowExists: false }`,
+      { entity: schema.name },
+    );
   }
   let predicate: RowFilter;
   let appliesOnMatch: boolean;
@@ -63,15 +70,28 @@ export function compileCondition<T>(schema: EntitySchema<T>, mutation: CompiledM
   } else {
     const column = schema.columnsByProperty[condition.column];
     if (column === undefined) {
-      throw new ValidationError(`${schema.name}.${String(condition.column)}: conditions test columns. Fix: use one of ${schema.columns.map((c) => c.property).join(', ')}`, { entity: schema.name, property: condition.column });
+      throw new ValidationError(
+        `${schema.name}.${String(condition.column)}: conditions test columns. Fix: use one of ${schema.columns.map((c) => c.property).join(', ')}`,
+        { entity: schema.name, property: condition.column },
+      );
     }
     if (column.layout === 'flatten') {
-      throw new ValidationError(`${schema.name}.${String(condition.column)}: conditions test one cell, and this flattened column has one cell per field. Fix: test a scalar column, or store ${String(condition.column)} with layout: 'json'`, { entity: schema.name, property: condition.column });
+      throw new ValidationError(
+        `${schema.name}.${String(condition.column)}: conditions test one cell, and this flattened column has one cell per field. Fix: test a scalar column, or store ${String(condition.column)} with layout: 'json'`,
+        { entity: schema.name, property: condition.column },
+      );
     }
-    const latest: RowFilter[] = [{ kind: 'family', name: column.family }, { kind: 'qualifiers', names: [column.qualifier] }, { kind: 'cellsPerColumn', limit: 1 }];
+    const latest: RowFilter[] = [
+      { kind: 'family', name: column.family },
+      { kind: 'qualifiers', names: [column.qualifier] },
+      { kind: 'cellsPerColumn', limit: 1 },
+    ];
     if ('equals' in condition || 'notEquals' in condition) {
       const expected = 'equals' in condition ? condition.equals : condition.notEquals;
-      predicate = { kind: 'chain', filters: [...latest, { kind: 'valueEquals', value: column.codec.encode(expected) }] };
+      predicate = {
+        kind: 'chain',
+        filters: [...latest, { kind: 'valueEquals', value: column.codec.encode(expected) }],
+      };
       appliesOnMatch = 'equals' in condition;
     } else {
       predicate = { kind: 'chain', filters: [...latest, { kind: 'stripValue' }] };

@@ -23,7 +23,11 @@ export interface CompileWriteOptions {
  * m.mutations.filter((c) => c.kind === 'setCell').length; // cells written
  * ```
  */
-export function compileSave<T>(schema: EntitySchema<T>, entity: T, options: CompileWriteOptions & { mode?: 'save' | 'replace' } = {}): CompiledMutation {
+export function compileSave<T>(
+  schema: EntitySchema<T>,
+  entity: T,
+  options: CompileWriteOptions & { mode?: 'save' | 'replace' } = {},
+): CompiledMutation {
   const record = asRecord(schema, entity);
   const { key, text } = encodeRowKey(schema, record);
   const now = options.now ?? Date.now();
@@ -37,11 +41,18 @@ export function compileSave<T>(schema: EntitySchema<T>, entity: T, options: Comp
     if (pushColumnCells(schema, column, record[column.property], at, cells)) writes = true;
   }
   if (!writes) {
-    throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: nothing to write, every column is undefined or null. Fix: set at least one column (a Bigtable row exists only while it has a cell), or use delete()`, { entity: schema.name, rowKey: text });
+    throw new ValidationError(
+      `${schema.name} ${JSON.stringify(text)}: nothing to write, every column is undefined or null. Fix: set at least one column (a Bigtable row exists only while it has a cell), or use delete()`,
+      { entity: schema.name, rowKey: text },
+    );
   }
-  const mutations: CellMutation[] = options.mode === 'replace' ? [{ kind: 'deleteFromRow' }, ...cells.filter((c) => c.kind === 'setCell')] : cells;
+  const mutations: CellMutation[] =
+    options.mode === 'replace' ? [{ kind: 'deleteFromRow' }, ...cells.filter((c) => c.kind === 'setCell')] : cells;
   if (mutations.length > MAX_MUTATIONS_PER_REQUEST) {
-    throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: ${mutations.length} cell mutations exceed Bigtable's ${MAX_MUTATIONS_PER_REQUEST} per row write. Fix: write fewer versions per save`, { entity: schema.name, rowKey: text });
+    throw new ValidationError(
+      `${schema.name} ${JSON.stringify(text)}: ${mutations.length} cell mutations exceed Bigtable's ${MAX_MUTATIONS_PER_REQUEST} per row write. Fix: write fewer versions per save`,
+      { entity: schema.name, rowKey: text },
+    );
   }
   checkRowSize(schema.name, text, key, mutations);
   return freezeMutation({ table: schema.table, rowKey: key, rowKeyText: text, mutations, idempotent: true });
@@ -65,7 +76,10 @@ function freezeMutation(mutation: CompiledMutation): CompiledMutation {
 /** Checks that an entity is an object. @internal */
 export function asRecord(schema: EntitySchema, entity: unknown): Record<string, unknown> {
   if (entity === null || typeof entity !== 'object' || Array.isArray(entity)) {
-    throw new ValidationError(`${schema.name}: expected an entity object, got ${entity === null ? 'null' : Array.isArray(entity) ? 'an array' : typeof entity}. Fix: pass an instance of ${schema.name} or a plain object with its properties`, { entity: schema.name });
+    throw new ValidationError(
+      `${schema.name}: expected an entity object, got ${entity === null ? 'null' : Array.isArray(entity) ? 'an array' : typeof entity}. Fix: pass an instance of ${schema.name} or a plain object with its properties`,
+      { entity: schema.name },
+    );
   }
   return entity as Record<string, unknown>;
 }

@@ -17,7 +17,12 @@ import { checkRowSize } from './request-limits.js';
  * // setCell status, deleteFromColumn note
  * ```
  */
-export function compileUpdate<T>(schema: EntitySchema<T>, key: Record<string, unknown>, partial: Partial<T>, options: CompileWriteOptions = {}): CompiledMutation {
+export function compileUpdate<T>(
+  schema: EntitySchema<T>,
+  key: Record<string, unknown>,
+  partial: Partial<T>,
+  options: CompileWriteOptions = {},
+): CompiledMutation {
   const { key: rowKey, text } = encodeRowKey(schema, asRecord(schema, key));
   const changes = asRecord(schema, partial);
   const mutations: CellMutation[] = [];
@@ -25,17 +30,26 @@ export function compileUpdate<T>(schema: EntitySchema<T>, key: Record<string, un
   for (const [property, value] of Object.entries(changes)) {
     if (schema.key.properties.includes(property)) {
       if (value === undefined || sameKeyValue(value, key[property])) continue;
-      throw new ValidationError(`${schema.name}.${property}: key parts cannot be updated. Fix: save the entity under its new key and delete the old row`, { entity: schema.name, property });
+      throw new ValidationError(
+        `${schema.name}.${property}: key parts cannot be updated. Fix: save the entity under its new key and delete the old row`,
+        { entity: schema.name, property },
+      );
     }
     if (property === schema.cellTimestamp) continue;
     const column = schema.columnsByProperty[property];
     if (column === undefined) {
-      throw new ValidationError(`${schema.name}.${property}: not a column. Fix: update one of ${schema.columns.map((c) => c.property).join(', ')}`, { entity: schema.name, property });
+      throw new ValidationError(
+        `${schema.name}.${property}: not a column. Fix: update one of ${schema.columns.map((c) => c.property).join(', ')}`,
+        { entity: schema.name, property },
+      );
     }
     mutations.push(...compileColumnValue(schema, column, value, micros));
   }
   if (mutations.length === 0) {
-    throw new ValidationError(`${schema.name} ${JSON.stringify(text)}: update has no column to write or delete. Fix: pass at least one column value (null deletes a cell)`, { entity: schema.name, rowKey: text });
+    throw new ValidationError(
+      `${schema.name} ${JSON.stringify(text)}: update has no column to write or delete. Fix: pass at least one column value (null deletes a cell)`,
+      { entity: schema.name, rowKey: text },
+    );
   }
   checkRowSize(schema.name, text, rowKey, mutations);
   return deepFreeze({ table: schema.table, rowKey, rowKeyText: text, mutations, idempotent: true });
@@ -51,7 +65,13 @@ export function compileUpdate<T>(schema: EntitySchema<T>, key: Record<string, un
  */
 export function compileDelete<T>(schema: EntitySchema<T>, key: Record<string, unknown>): CompiledMutation {
   const { key: rowKey, text } = encodeRowKey(schema, asRecord(schema, key));
-  return deepFreeze({ table: schema.table, rowKey, rowKeyText: text, mutations: [{ kind: 'deleteFromRow' }], idempotent: true });
+  return deepFreeze({
+    table: schema.table,
+    rowKey,
+    rowKeyText: text,
+    mutations: [{ kind: 'deleteFromRow' }],
+    idempotent: true,
+  });
 }
 
 function sameKeyValue(a: unknown, b: unknown): boolean {

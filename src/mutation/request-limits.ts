@@ -69,7 +69,12 @@ export function checkCellSize(entity: string, property: string, value: Buffer): 
  * checkRowSize(schema.name, text, key, mutations);
  * ```
  */
-export function checkRowSize(entity: string, rowKeyText: string, rowKey: Buffer, mutations: readonly CellMutation[]): void {
+export function checkRowSize(
+  entity: string,
+  rowKeyText: string,
+  rowKey: Buffer,
+  mutations: readonly CellMutation[],
+): void {
   const bytes = rowMutationBytes(rowKey, mutations);
   if (bytes <= MAX_ROW_BYTES) return;
   throw new ValidationError(

@@ -13,8 +13,16 @@ const mapperProvider: Provider = {
   inject: [BIGTABLE_MODULE_OPTIONS],
 };
 
-function coreModule(imports: NonNullable<BigtableModuleAsyncOptions['imports']>, optionsProvider: Provider): DynamicModule {
-  return { module: BigtableCoreModule, imports, providers: [optionsProvider, mapperProvider], exports: [getMapperToken()] };
+function coreModule(
+  imports: NonNullable<BigtableModuleAsyncOptions['imports']>,
+  optionsProvider: Provider,
+): DynamicModule {
+  return {
+    module: BigtableCoreModule,
+    imports,
+    providers: [optionsProvider, mapperProvider],
+    exports: [getMapperToken()],
+  };
 }
 
 /**
@@ -35,7 +43,10 @@ export class BigtableCoreModule implements OnModuleInit, OnApplicationShutdown {
   readonly #mapper: BigtableMapper;
   #closing: Promise<void> | undefined;
 
-  constructor(@Inject(BIGTABLE_MODULE_OPTIONS) options: BigtableModuleOptions, @Inject(getMapperToken()) mapper: BigtableMapper) {
+  constructor(
+    @Inject(BIGTABLE_MODULE_OPTIONS) options: BigtableModuleOptions,
+    @Inject(getMapperToken()) mapper: BigtableMapper,
+  ) {
     this.#options = options;
     this.#mapper = mapper;
   }

@@ -16,7 +16,11 @@ import type { RunningOperation } from './operation.js';
  * const { batches, settled } = abortableBatches(executeScan(driver, schema, plan, undefined, op.call), op, 'Reading.scan');
  * ```
  */
-export function abortableBatches<T>(inner: AsyncIterator<T[]>, operation: RunningOperation, name: string): { batches: AsyncIterableIterator<T[]>; settled: Promise<void> } {
+export function abortableBatches<T>(
+  inner: AsyncIterator<T[]>,
+  operation: RunningOperation,
+  name: string,
+): { batches: AsyncIterableIterator<T[]>; settled: Promise<void> } {
   const { signal } = operation;
   let finished = false;
   let markSettled!: () => void;

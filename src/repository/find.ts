@@ -16,8 +16,18 @@ const KEYS_PER_READ = 1000;
  * `call` bounds and cancels every read.
  * @internal
  */
-export async function findByKeys<T>(driver: BigtableDriver, schema: EntitySchema<T>, keys: readonly Record<string, unknown>[], options: ReadOptions<T> = {}, call?: CallOptions): Promise<(T | undefined)[]> {
-  if (!Array.isArray(keys)) throw new ValidationError(`${schema.name}: findMany needs an array of keys, got ${keys === null ? 'null' : typeof keys}. Fix: pass e.g. [{ ${schema.key.properties.join(', ')} }]`, { entity: schema.name });
+export async function findByKeys<T>(
+  driver: BigtableDriver,
+  schema: EntitySchema<T>,
+  keys: readonly Record<string, unknown>[],
+  options: ReadOptions<T> = {},
+  call?: CallOptions,
+): Promise<(T | undefined)[]> {
+  if (!Array.isArray(keys))
+    throw new ValidationError(
+      `${schema.name}: findMany needs an array of keys, got ${keys === null ? 'null' : typeof keys}. Fix: pass e.g. [{ ${schema.key.properties.join(', ')} }]`,
+      { entity: schema.name },
+    );
   const read = resolveRead(schema, options);
   const encoded = Array.from(keys, (k) => encodeRowKey(schema, asRecord(schema, k)).text);
   const now = Date.now() * 1000;
@@ -26,7 +36,8 @@ export async function findByKeys<T>(driver: BigtableDriver, schema: EntitySchema
   const rows = new Map<string, RowData>();
   for (let i = 0; i < unique.length; i += KEYS_PER_READ) {
     const chunk = unique.slice(i, i + KEYS_PER_READ).map((k) => Buffer.from(k, 'utf8'));
-    for await (const row of driver.readRows({ table: schema.table, keys: chunk, filter }, call)) rows.set(row.key.toString('utf8'), row);
+    for await (const row of driver.readRows({ table: schema.table, keys: chunk, filter }, call))
+      rows.set(row.key.toString('utf8'), row);
   }
   return encoded.map((k) => {
     const row = rows.get(k);

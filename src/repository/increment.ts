@@ -30,7 +30,10 @@ export async function incrementColumn<T>(
   by: number | bigint,
   call?: CallOptions,
 ): Promise<number | bigint> {
-  const column = typeof field === 'string' && Object.hasOwn(schema.columnsByProperty, field) ? schema.columnsByProperty[field] : undefined;
+  const column =
+    typeof field === 'string' && Object.hasOwn(schema.columnsByProperty, field)
+      ? schema.columnsByProperty[field]
+      : undefined;
   if (column === undefined || (column.type !== 'int' && column.type !== 'bigint')) {
     const counters = schema.columns.filter((c) => c.type === 'int' || c.type === 'bigint').map((c) => c.property);
     const name = typeof field === 'string' ? field : preview(field);
@@ -41,10 +44,18 @@ export async function incrementColumn<T>(
   }
   const amount = checkAmount(schema.name, field, by);
   const { key: rowKey } = encodeRowKey(schema, asRecord(schema, key));
-  const row = await driver.increment(schema.table, rowKey, [{ family: column.family, qualifier: column.qualifier, amount }], call);
+  const row = await driver.increment(
+    schema.table,
+    rowKey,
+    [{ family: column.family, qualifier: column.qualifier, amount }],
+    call,
+  );
   const cell = ownCells(row, column.family, column.qualifier)?.[0];
   if (cell === undefined || cell.value.length !== 8) {
-    throw new ValidationError(`${schema.name}.${field}: the server applied the increment but returned no int64 cell, so the new value is unknown. Fix: read the row to get it`, { entity: schema.name, property: field });
+    throw new ValidationError(
+      `${schema.name}.${field}: the server applied the increment but returned no int64 cell, so the new value is unknown. Fix: read the row to get it`,
+      { entity: schema.name, property: field },
+    );
   }
   const value = cell.value.readBigInt64BE();
   if (column.type === 'bigint') return value;
@@ -52,9 +63,16 @@ export async function incrementColumn<T>(
 }
 
 function checkAmount(entity: string, field: string, by: unknown): bigint {
-  if ((typeof by === 'number' && Number.isSafeInteger(by)) || (typeof by === 'bigint' && by >= INT64_MIN && by <= INT64_MAX)) return BigInt(by);
-  throw new ValidationError(`${entity}.${field}: increment amount ${preview(by)} must be a safe integer or a bigint in the signed 64-bit range. Fix: pass a whole number`, {
-    entity,
-    property: field,
-  });
+  if (
+    (typeof by === 'number' && Number.isSafeInteger(by)) ||
+    (typeof by === 'bigint' && by >= INT64_MIN && by <= INT64_MAX)
+  )
+    return BigInt(by);
+  throw new ValidationError(
+    `${entity}.${field}: increment amount ${preview(by)} must be a safe integer or a bigint in the signed 64-bit range. Fix: pass a whole number`,
+    {
+      entity,
+      property: field,
+    },
+  );
 }

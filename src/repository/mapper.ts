@@ -10,7 +10,12 @@ import { propagateToDependents, type MapperPropagationResult } from '../denormal
 import type { PropagateOptions } from '../denormalize/propagate.js';
 import type { SourceReader } from '../denormalize/source-reader.js';
 import { Repository } from './repository.js';
-import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../driver/timeouts.js';
+import {
+  resolveTimeouts,
+  type OperationKind,
+  type TimeoutOverrides,
+  type TimeoutSettings,
+} from '../driver/timeouts.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
 import { runOperation, splitOperationOptions, type OperationContext, type OperationOptions } from './operation.js';
 
@@ -78,7 +83,11 @@ export class BigtableMapper {
     this.timeouts = resolveTimeouts(options.timeouts);
     // Every running operation listens to the closing signal.
     setMaxListeners(0, this.#closing.signal);
-    this.#context = { timeouts: this.timeouts, closing: this.#closing.signal, track: (settled) => this.#track(settled) };
+    this.#context = {
+      timeouts: this.timeouts,
+      closing: this.#closing.signal,
+      track: (settled) => this.#track(settled),
+    };
     this.#ownsDriver = !('driver' in options);
     this.driver = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
     for (const entity of options.entities ?? []) this.register(entity);
@@ -100,7 +109,12 @@ export class BigtableMapper {
   getRepository<T extends object>(entity: Constructor<T>): Repository<T> {
     const existing = this.#repositories.get(entity);
     if (existing) return existing as Repository<T>;
-    const repository = new Repository<T>(this.driver, this.register(entity), (source) => this.getRepository(source as Constructor<object>) as SourceReader, this.#context);
+    const repository = new Repository<T>(
+      this.driver,
+      this.register(entity),
+      (source) => this.getRepository(source as Constructor<object>) as SourceReader,
+      this.#context,
+    );
     this.#repositories.set(entity, repository as Repository<object>);
     return repository;
   }
@@ -112,7 +126,12 @@ export class BigtableMapper {
    * @example `const { updated, dependents } = await mapper.propagate(sensor);`
    */
   propagate(source: object, options?: PropagateOptions): Promise<MapperPropagationResult> {
-    return propagateToDependents([...this.#entities.values()], source, (schema) => this.getRepository(schema.target as Constructor<object>), options);
+    return propagateToDependents(
+      [...this.#entities.values()],
+      source,
+      (schema) => this.getRepository(schema.target as Constructor<object>),
+      options,
+    );
   }
 
   /**
@@ -128,7 +147,9 @@ export class BigtableMapper {
    */
   sync(options: SchemaSyncOptions & OperationOptions = {}): Promise<SchemaSyncResult> {
     const [timing, sync] = splitOperationOptions(options);
-    return runOperation(this.#context, 'admin', 'BigtableMapper.sync', timing, (call) => syncSchema(this.driver, [...this.#entities.values()], sync, call));
+    return runOperation(this.#context, 'admin', 'BigtableMapper.sync', timing, (call) =>
+      syncSchema(this.driver, [...this.#entities.values()], sync, call),
+    );
   }
 
   /**

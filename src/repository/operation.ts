@@ -73,7 +73,12 @@ const OPTION_NAMES = ['signal', 'timeoutMs', 'attemptTimeoutMs', 'idleTimeoutMs'
  * try { await driver.mutateRow(mutation, op.call); } finally { op.end(); }
  * ```
  */
-export function startOperation(context: OperationContext, kind: OperationKind, name: string, options: OperationOptions | undefined): RunningOperation {
+export function startOperation(
+  context: OperationContext,
+  kind: OperationKind,
+  name: string,
+  options: OperationOptions | undefined,
+): RunningOperation {
   const given = checkOperationOptions(name, options);
   const defaults = context.timeouts[kind];
   const totalMs = given.timeoutMs ?? defaults.totalMs;
@@ -86,7 +91,8 @@ export function startOperation(context: OperationContext, kind: OperationKind, n
   };
   const failure = (error: unknown): unknown => {
     if (scope.signal.aborted) return abortError(scope.signal, name);
-    if (error instanceof DeadlineExceededError && error.kind === 'total' && Date.now() >= scope.deadline) return new DeadlineExceededError(name, totalMs, 'total', error);
+    if (error instanceof DeadlineExceededError && error.kind === 'total' && Date.now() >= scope.deadline)
+      return new DeadlineExceededError(name, totalMs, 'total', error);
     return error;
   };
   return { call, signal: scope.signal, end: () => scope.dispose(), failure };
@@ -142,7 +148,9 @@ function raceAbort<R>(settled: Promise<R>, operation: RunningOperation, name: st
   return new Promise<R>((resolve, reject) => {
     const onAbort = (): void => reject(abortError(signal, name));
     signal.addEventListener('abort', onAbort, { once: true });
-    settled.then(resolve, (error: unknown) => reject(operation.failure(error))).finally(() => signal.removeEventListener('abort', onAbort));
+    settled
+      .then(resolve, (error: unknown) => reject(operation.failure(error)))
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
@@ -155,18 +163,27 @@ function raceAbort<R>(settled: Promise<R>, operation: RunningOperation, name: st
  * const [timing, bulk] = splitOperationOptions(options); // bulk: { batchSize, concurrency, ... }
  * ```
  */
-export function splitOperationOptions<O extends OperationOptions>(options: O | undefined): [OperationOptions, Omit<O, keyof OperationOptions>] {
+export function splitOperationOptions<O extends OperationOptions>(
+  options: O | undefined,
+): [OperationOptions, Omit<O, keyof OperationOptions>] {
   const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, ...rest } = options ?? ({} as O);
   return [{ signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs }, rest];
 }
 
 function checkOperationOptions(name: string, options: OperationOptions | undefined): OperationOptions {
   if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw new ValidationError(`${name}: options must be an object. Fix: pass e.g. { timeoutMs: 5000 }`, { operation: name });
+  if (options === null || typeof options !== 'object')
+    throw new ValidationError(`${name}: options must be an object. Fix: pass e.g. { timeoutMs: 5000 }`, {
+      operation: name,
+    });
   const checked: OperationOptions = {};
   const signal = options.signal;
   if (signal !== undefined) {
-    if (!(signal instanceof AbortSignal)) throw new ValidationError(`${name}: signal must be an AbortSignal. Fix: pass new AbortController().signal`, { operation: name, option: 'signal' });
+    if (!(signal instanceof AbortSignal))
+      throw new ValidationError(`${name}: signal must be an AbortSignal. Fix: pass new AbortController().signal`, {
+        operation: name,
+        option: 'signal',
+      });
     checked.signal = signal;
   }
   for (const option of OPTION_NAMES.slice(1) as ('timeoutMs' | 'attemptTimeoutMs' | 'idleTimeoutMs')[]) {

@@ -60,15 +60,29 @@ export class Repository<T extends object> {
    * @internal `sources` reads the sources of `@Denormalized` copies (default: a repository on the same driver);
    * `context` gives the mapper's timeouts and its closing signal (default: the default timeouts, never closed).
    */
-  constructor(driver: BigtableDriver, schema: EntitySchema<T>, sources?: SourceResolver, context: OperationContext = standaloneContext) {
+  constructor(
+    driver: BigtableDriver,
+    schema: EntitySchema<T>,
+    sources?: SourceResolver,
+    context: OperationContext = standaloneContext,
+  ) {
     this.#driver = driver;
     this.schema = schema;
     this.#context = context;
-    this.#sources = sources ?? ((source) => new Repository(driver, compileEntity(source) as EntitySchema<object>, undefined, context) as SourceReader);
+    this.#sources =
+      sources ??
+      ((source) =>
+        new Repository(driver, compileEntity(source) as EntitySchema<object>, undefined, context) as SourceReader);
   }
 
-  #write(operation: string, options: OperationOptions | undefined, mutation: (call: CallOptions) => Promise<CompiledMutation>): Promise<void> {
-    return runOperation(this.#context, 'write', `${this.schema.name}.${operation}`, options, async (call) => this.#driver.mutateRow(await mutation(call), call));
+  #write(
+    operation: string,
+    options: OperationOptions | undefined,
+    mutation: (call: CallOptions) => Promise<CompiledMutation>,
+  ): Promise<void> {
+    return runOperation(this.#context, 'write', `${this.schema.name}.${operation}`, options, async (call) =>
+      this.#driver.mutateRow(await mutation(call), call),
+    );
   }
 
   /** The exact mutation `save()` would send, without sending it. @example `repo.compileSave(reading).rowKeyText` */
@@ -82,17 +96,23 @@ export class Repository<T extends object> {
    * @example `await repo.save(reading, { timeoutMs: 5_000 });`
    */
   save(entity: T, options?: OperationOptions): Promise<void> {
-    return this.#write('save', options, async () => compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)));
+    return this.#write('save', options, async () =>
+      compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)),
+    );
   }
 
   /** Deletes the row's other cells and writes the entity (copies filled as in `save`), atomically. @example `await repo.replace(reading);` */
   replace(entity: T, options?: OperationOptions): Promise<void> {
-    return this.#write('replace', options, async () => compileSave(this.schema, await withCopies(this.schema, entity, this.#sources), { mode: 'replace' }));
+    return this.#write('replace', options, async () =>
+      compileSave(this.schema, await withCopies(this.schema, entity, this.#sources), { mode: 'replace' }),
+    );
   }
 
   /** Writes only the given columns; `null` deletes a cell. @example `await repo.update({ id: 'j1' }, { status: 'done', error: null });` */
   update(key: EntityKey<T>, partial: { [K in keyof T]?: T[K] | null }, options?: OperationOptions): Promise<void> {
-    return this.#write('update', options, async () => compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>));
+    return this.#write('update', options, async () =>
+      compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>),
+    );
   }
 
   /** Deletes the row. @example `await repo.delete({ sensorId: 's1', ts });` */
@@ -104,13 +124,28 @@ export class Repository<T extends object> {
    * Deletes many rows in bulk (see `saveMany` for batching, deadlines and the failure report).
    * @example `await repo.deleteMany(keys, { timeoutMs: 120_000 });`
    */
-  deleteMany(keys: Iterable<EntityKey<T>> | AsyncIterable<EntityKey<T>>, options?: BulkWriteOptions & OperationOptions): Promise<BulkWriteResult> {
+  deleteMany(
+    keys: Iterable<EntityKey<T>> | AsyncIterable<EntityKey<T>>,
+    options?: BulkWriteOptions & OperationOptions,
+  ): Promise<BulkWriteResult> {
     return this.#bulk('deleteMany', keys, (k) => compileDelete(this.schema, k as Record<string, unknown>), options);
   }
 
-  #bulk<I>(operation: string, input: Iterable<I> | AsyncIterable<I>, compile: (item: I) => CompiledMutation, options: (BulkWriteOptions & OperationOptions) | undefined): Promise<BulkWriteResult> {
+  #bulk<I>(
+    operation: string,
+    input: Iterable<I> | AsyncIterable<I>,
+    compile: (item: I) => CompiledMutation,
+    options: (BulkWriteOptions & OperationOptions) | undefined,
+  ): Promise<BulkWriteResult> {
     const [timing, bulk] = splitOperationOptions(options);
-    return runOperation(this.#context, 'bulkWrite', `${this.schema.name}.${operation}`, timing, (call) => writeMany(this.#driver, this.schema.name, this.schema.table, input, compile, bulk, call), { settleFirst: true });
+    return runOperation(
+      this.#context,
+      'bulkWrite',
+      `${this.schema.name}.${operation}`,
+      timing,
+      (call) => writeMany(this.#driver, this.schema.name, this.schema.table, input, compile, bulk, call),
+      { settleFirst: true },
+    );
   }
 
   /**
@@ -126,7 +161,10 @@ export class Repository<T extends object> {
    * (the error's `cause`), and the persisted rest.
    * @example `await repo.saveMany(readings, { batchSize: 500, concurrency: 2, timeoutMs: 120_000 });`
    */
-  saveMany(entities: Iterable<T> | AsyncIterable<T>, options?: BulkWriteOptions & OperationOptions): Promise<BulkWriteResult> {
+  saveMany(
+    entities: Iterable<T> | AsyncIterable<T>,
+    options?: BulkWriteOptions & OperationOptions,
+  ): Promise<BulkWriteResult> {
     try {
       checkBulkInput(this.schema.name, entities);
     } catch (err) {
@@ -134,7 +172,12 @@ export class Repository<T extends object> {
     }
     const compileOptions = { now: Date.now() };
     const input = bulkWithCopies(this.schema, entities, this.#sources);
-    return this.#bulk('saveMany', input.entities, (e) => compileSave(this.schema, input.take(e), compileOptions), options);
+    return this.#bulk(
+      'saveMany',
+      input.entities,
+      (e) => compileSave(this.schema, input.take(e), compileOptions),
+      options,
+    );
   }
 
   /**
@@ -144,14 +187,25 @@ export class Repository<T extends object> {
    * idempotent), and never rejects once the server applied it.
    * @example `const hits = await repo.increment({ page: '/' }, 'hits');`
    */
-  increment<K extends EntityProperty<T>>(key: EntityKey<T>, field: K, by: number | bigint = 1, options?: OperationOptions): Promise<CounterValue<T[K]>> {
-    return runOperation(this.#context, 'write', `${this.schema.name}.increment`, options, (call) => incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call)) as Promise<CounterValue<T[K]>>;
+  increment<K extends EntityProperty<T>>(
+    key: EntityKey<T>,
+    field: K,
+    by: number | bigint = 1,
+    options?: OperationOptions,
+  ): Promise<CounterValue<T[K]>> {
+    return runOperation(this.#context, 'write', `${this.schema.name}.increment`, options, (call) =>
+      incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call),
+    ) as Promise<CounterValue<T[K]>>;
   }
 
   /** Saves only if the condition holds (CheckAndMutateRow); resolves whether it applied. Never retried. @example `await repo.saveIf(job, { column: 'status', equals: 'pending' });` */
   saveIf(entity: T, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
     return runOperation(this.#context, 'write', `${this.schema.name}.saveIf`, options, async (call) => {
-      const { request, appliesOnMatch } = compileCondition(this.schema, compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)), condition);
+      const { request, appliesOnMatch } = compileCondition(
+        this.schema,
+        compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)),
+        condition,
+      );
       const matched = await this.#driver.checkAndMutate(request, call);
       return matched === appliesOnMatch;
     });
@@ -166,13 +220,19 @@ export class Repository<T extends object> {
   /** Like `findOne`, but throws `EntityNotFoundError` when the row is missing. @example `await repo.findOneOrFail({ id: 'j1' });` */
   async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T> {
     const found = await this.findOne(key, options);
-    if (found === undefined) throw new EntityNotFoundError(this.schema.name, encodeRowKey(this.schema, key as Record<string, unknown>).logical);
+    if (found === undefined)
+      throw new EntityNotFoundError(
+        this.schema.name,
+        encodeRowKey(this.schema, key as Record<string, unknown>).logical,
+      );
     return found;
   }
 
   /** Reads many rows in input order, `undefined` for missing ones. @example `const [a, b] = await repo.findMany([k1, k2]);` */
   findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]> {
-    return runOperation(this.#context, 'read', `${this.schema.name}.findMany`, options, (call) => findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options, call));
+    return runOperation(this.#context, 'read', `${this.schema.name}.findMany`, options, (call) =>
+      findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options, call),
+    );
   }
 
   /** The physical ranges and filter a scan would read. @example `repo.planScan({ where: { userId: 'u1' } }).sources.length` */
@@ -211,7 +271,14 @@ export class Repository<T extends object> {
    */
   propagate(source: object, options?: PropagateOptions & OperationOptions): Promise<PropagationProgress> {
     const [timing, propagate] = splitOperationOptions(options);
-    return runOperation(this.#context, 'bulkWrite', `${this.schema.name}.propagate`, timing, (call) => propagateCopies(this.#driver, this.schema, source, propagate, call), { settleFirst: true });
+    return runOperation(
+      this.#context,
+      'bulkWrite',
+      `${this.schema.name}.propagate`,
+      timing,
+      (call) => propagateCopies(this.#driver, this.schema, source, propagate, call),
+      { settleFirst: true },
+    );
   }
 
   /** What `propagate(source)` would scan, without reading or writing. @example `readings.planPropagation(sensor).groups[0].strategy.kind // 'prefix'` */
@@ -220,4 +287,8 @@ export class Repository<T extends object> {
   }
 }
 
-const standaloneContext: OperationContext = Object.freeze({ timeouts: DEFAULT_TIMEOUTS, closing: new AbortController().signal, track: <R>(settled: Promise<R>): Promise<R> => settled });
+const standaloneContext: OperationContext = Object.freeze({
+  timeouts: DEFAULT_TIMEOUTS,
+  closing: new AbortController().signal,
+  track: <R>(settled: Promise<R>): Promise<R> => settled,
+});

@@ -73,14 +73,33 @@ export async function writeMany<T>(
     compile,
     limits,
     (index, entity, err) => {
-      failures.push({ index, entity, rowKey: '', grpcCode: undefined, message: err instanceof Error ? err.message : String(err), cause: err });
+      failures.push({
+        index,
+        entity,
+        rowKey: '',
+        grpcCode: undefined,
+        message: err instanceof Error ? err.message : String(err),
+        cause: err,
+      });
     },
     call?.signal,
   );
   try {
-    await sendBatches(driver, table, reader, concurrency, (failure) => failures.push(failure), (count) => (written += count), call);
+    await sendBatches(
+      driver,
+      table,
+      reader,
+      concurrency,
+      (failure) => failures.push(failure),
+      (count) => (written += count),
+      call,
+    );
   } catch (cause) {
-    throw new PartialWriteError<T>(entityName, failures, written, { cause, notAttempted: reader.dropped, unreadFrom: reader.exhausted ? undefined : reader.read });
+    throw new PartialWriteError<T>(entityName, failures, written, {
+      cause,
+      notAttempted: reader.dropped,
+      unreadFrom: reader.exhausted ? undefined : reader.read,
+    });
   }
   if (failures.length > 0) throw new PartialWriteError<T>(entityName, failures, written);
   return { written };
@@ -96,28 +115,55 @@ export async function writeMany<T>(
  * ```
  */
 export function checkBulkInput(entityName: string, input: unknown): void {
-  const iterable = input !== null && (typeof input === 'object' || typeof input === 'function') && (typeof (input as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function' || typeof (input as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function');
+  const iterable =
+    input !== null &&
+    (typeof input === 'object' || typeof input === 'function') &&
+    (typeof (input as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function' ||
+      typeof (input as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function');
   if (iterable) return;
-  const got = input === null ? 'null' : typeof input === 'string' ? 'a string' : typeof input === 'object' ? 'an object that is not iterable' : String(input);
-  throw new ValidationError(`${entityName}: a bulk write takes an array or an iterable of entities, got ${got}. Fix: pass an array, a generator or an async iterable (e.g. [entity] for one)`, { entity: entityName });
+  const got =
+    input === null
+      ? 'null'
+      : typeof input === 'string'
+        ? 'a string'
+        : typeof input === 'object'
+          ? 'an object that is not iterable'
+          : String(input);
+  throw new ValidationError(
+    `${entityName}: a bulk write takes an array or an iterable of entities, got ${got}. Fix: pass an array, a generator or an async iterable (e.g. [entity] for one)`,
+    { entity: entityName },
+  );
 }
 
 function checkBulkWriteOptions(entityName: string, options: BulkWriteOptions): Required<BulkWriteOptions> {
-  if (options === null || typeof options !== 'object') throw new ValidationError(`${entityName}: bulk write options must be an object, got ${String(options)}. Fix: pass e.g. { batchSize: 500, concurrency: 2 }`, { entity: entityName, option: 'options' });
+  if (options === null || typeof options !== 'object')
+    throw new ValidationError(
+      `${entityName}: bulk write options must be an object, got ${String(options)}. Fix: pass e.g. { batchSize: 500, concurrency: 2 }`,
+      { entity: entityName, option: 'options' },
+    );
   for (const name of Object.keys(options)) {
     if (!Object.hasOwn(RANGES, name)) {
-      throw new ValidationError(`${entityName}: unknown bulk write option "${name}". Fix: use ${[...Object.keys(RANGES), ...TIMING_OPTIONS].join(', ')}`, { entity: entityName, option: name });
+      throw new ValidationError(
+        `${entityName}: unknown bulk write option "${name}". Fix: use ${[...Object.keys(RANGES), ...TIMING_OPTIONS].join(', ')}`,
+        { entity: entityName, option: name },
+      );
     }
   }
   const checked = {} as Required<BulkWriteOptions>;
-  for (const [name, range] of Object.entries(RANGES) as [keyof BulkWriteOptions, (typeof RANGES)[keyof BulkWriteOptions]][]) {
+  for (const [name, range] of Object.entries(RANGES) as [
+    keyof BulkWriteOptions,
+    (typeof RANGES)[keyof BulkWriteOptions],
+  ][]) {
     const value: unknown = options[name];
     if (value === undefined) {
       checked[name] = range.fallback;
       continue;
     }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
-      throw new ValidationError(`${entityName}: ${name} must be an integer from ${range.min} to ${range.max}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}. Fix: pass ${name}: ${range.fallback} (the default) or another value in that range`, { entity: entityName, option: name });
+      throw new ValidationError(
+        `${entityName}: ${name} must be an integer from ${range.min} to ${range.max}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}. Fix: pass ${name}: ${range.fallback} (the default) or another value in that range`,
+        { entity: entityName, option: name },
+      );
     }
     checked[name] = value;
   }

@@ -28,13 +28,22 @@ export interface Page<T> {
  * a pending `next()` reject with the typed error.
  * @internal
  */
-export function iterateScan<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T> & OperationOptions, context: OperationContext): AsyncIterableIterator<T> {
+export function iterateScan<T>(
+  driver: BigtableDriver,
+  schema: EntitySchema<T>,
+  query: ScanQuery<T> & OperationOptions,
+  context: OperationContext,
+): AsyncIterableIterator<T> {
   const now = Date.now() * 1000;
   const plan = planScan(schema, query, now);
   const read = resolveRead(schema, query);
   const name = `${schema.name}.scan`;
   const operation = startOperation(context, 'scan', name, query);
-  const { batches, settled } = abortableBatches(executeScan(driver, schema as EntitySchema, plan, undefined, operation.call), operation, name);
+  const { batches, settled } = abortableBatches(
+    executeScan(driver, schema as EntitySchema, plan, undefined, operation.call),
+    operation,
+    name,
+  );
   void context.track(settled);
   return flattenBatches(batches, ({ row }) => hydrate(schema, row, read, now));
 }
@@ -44,12 +53,20 @@ export function iterateScan<T>(driver: BigtableDriver, schema: EntitySchema<T>, 
  * for ordered and unordered scans, salted or not.
  * @internal
  */
-export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T>, query: ScanQuery<T> & OperationOptions, context: OperationContext): Promise<Page<T>> {
+export async function readPage<T>(
+  driver: BigtableDriver,
+  schema: EntitySchema<T>,
+  query: ScanQuery<T> & OperationOptions,
+  context: OperationContext,
+): Promise<Page<T>> {
   const now = Date.now() * 1000;
   const plan = planScan(schema, query, now);
   const limit: unknown = query?.limit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-    throw new ValidationError(`${schema.name}: page() needs a positive integer limit (the page size), got ${preview(limit)}. Fix: pass { limit: 100 }`, { entity: schema.name });
+    throw new ValidationError(
+      `${schema.name}: page() needs a positive integer limit (the page size), got ${preview(limit)}. Fix: pass { limit: 100 }`,
+      { entity: schema.name },
+    );
   }
   const read = resolveRead(schema, query);
   const progress = new Map<number, SourceProgress>();
@@ -58,7 +75,11 @@ export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T
   let last: ScannedRow | undefined;
   const name = `${schema.name}.page`;
   const operation = startOperation(context, 'scan', name, query);
-  const { batches, settled } = abortableBatches(executeScan(driver, schema as EntitySchema, plan, progress, operation.call), operation, name);
+  const { batches, settled } = abortableBatches(
+    executeScan(driver, schema as EntitySchema, plan, progress, operation.call),
+    operation,
+    name,
+  );
   void context.track(settled);
   for await (const rows of batches) {
     for (const scanned of rows) {
@@ -68,7 +89,8 @@ export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T
     }
   }
   if (items.length < limit || last === undefined) return { items, cursor: undefined };
-  if (plan.order === 'key') return { items, cursor: encodeCursor({ kind: 'ordered', lastKey: logicalKey(last), scope: plan.scope }) };
+  if (plan.order === 'key')
+    return { items, cursor: encodeCursor({ kind: 'ordered', lastKey: logicalKey(last), scope: plan.scope }) };
   const previous = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const count = previous?.kind === 'unordered' ? previous.sources.length : plan.sources.length;
   const sources: SourceCursorState[] = Array.from({ length: count }, (_, id) => {
@@ -77,7 +99,10 @@ export async function readPage<T>(driver: BigtableDriver, schema: EntitySchema<T
     const before = previous?.kind === 'unordered' ? previous.sources[id]?.lastKey : undefined;
     const lastKey = delivered.get(id) ?? before;
     const state = progress.get(id);
-    const finished = state !== undefined && state.done && (state.lastYielded === undefined || state.lastYielded.equals(lastKey ?? Buffer.alloc(0)));
+    const finished =
+      state !== undefined &&
+      state.done &&
+      (state.lastYielded === undefined || state.lastYielded.equals(lastKey ?? Buffer.alloc(0)));
     return { lastKey, finished };
   });
   return { items, cursor: encodeCursor({ kind: 'unordered', sources, scope: plan.scope }) };

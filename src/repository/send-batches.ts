@@ -64,15 +64,28 @@ export async function sendBatches<T>(
       }
       const { indices, entities, rowKeys } = batch;
       try {
-        const failed: readonly (RowMutationFailure & { readonly cause?: unknown })[] = await driver.mutateRows(table, takeMutations(batch), call);
+        const failed: readonly (RowMutationFailure & { readonly cause?: unknown })[] = await driver.mutateRows(
+          table,
+          takeMutations(batch),
+          call,
+        );
         if (failed.length > 0 && stopped()) cancelled = true;
-        for (const f of failed) onFailure({ index: indices[f.index] as number, entity: entities[f.index] as T, rowKey: rowKeys[f.index] as string, grpcCode: f.grpcCode, message: f.message, ...(f.cause === undefined ? {} : { cause: f.cause }) });
+        for (const f of failed)
+          onFailure({
+            index: indices[f.index] as number,
+            entity: entities[f.index] as T,
+            rowKey: rowKeys[f.index] as string,
+            grpcCode: f.grpcCode,
+            message: f.message,
+            ...(f.cause === undefined ? {} : { cause: f.cause }),
+          });
         onWritten(indices.length - failed.length);
       } catch (err) {
         if (stopped()) cancelled = true;
         const grpcCode = err instanceof DriverError ? err.grpcCode : extractGrpcCode(err);
         const message = err instanceof Error ? err.message : String(err);
-        for (const [i, index] of indices.entries()) onFailure({ index, entity: entities[i] as T, rowKey: rowKeys[i] as string, grpcCode, message, cause: err });
+        for (const [i, index] of indices.entries())
+          onFailure({ index, entity: entities[i] as T, rowKey: rowKeys[i] as string, grpcCode, message, cause: err });
       }
     }
   }
@@ -80,5 +93,7 @@ export async function sendBatches<T>(
   if (inputError !== undefined) throw inputError.error;
   if (!stopped() || !(cancelled || reader.dropped.length > 0 || !reader.exhausted)) return;
   const operation = `bulk write to "${table}"`;
-  throw signal !== undefined && aborted() ? abortError(signal, operation) : new DeadlineExceededError(operation, (deadline as number) - startedAt, 'total');
+  throw signal !== undefined && aborted()
+    ? abortError(signal, operation)
+    : new DeadlineExceededError(operation, (deadline as number) - startedAt, 'total');
 }

@@ -41,7 +41,11 @@ export type OnCompileError<T> = (index: number, entity: T, error: unknown) => vo
 const emptyBatch = <T>(): WriteBatch<T> => ({ indices: [], entities: [], rowKeys: [], mutations: [] });
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /**
@@ -83,7 +87,13 @@ export class WriteBatchReader<T> {
   #queue: Promise<unknown> = Promise.resolve();
   #onAbort: (() => void) | undefined;
 
-  constructor(input: Iterable<T> | AsyncIterable<T>, compile: (entity: T) => CompiledMutation, limits: ResolvedBatchLimits, onCompileError: OnCompileError<T>, signal?: AbortSignal) {
+  constructor(
+    input: Iterable<T> | AsyncIterable<T>,
+    compile: (entity: T) => CompiledMutation,
+    limits: ResolvedBatchLimits,
+    onCompileError: OnCompileError<T>,
+    signal?: AbortSignal,
+  ) {
     this.#input = input;
     this.#compile = compile;
     this.#limits = limits;

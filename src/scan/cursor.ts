@@ -77,7 +77,10 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export function encodeCursor(state: CursorState): string {
   const scope = state.scope === undefined ? {} : { s: state.scope };
   if (state.kind === 'ordered') return sealCursor({ k: 'o', key: state.lastKey.toString('base64'), ...scope });
-  const src = state.sources.map((s) => [s.lastKey === undefined ? null : s.lastKey.toString('base64'), s.finished ? 1 : 0]);
+  const src = state.sources.map((s) => [
+    s.lastKey === undefined ? null : s.lastKey.toString('base64'),
+    s.finished ? 1 : 0,
+  ]);
   return sealCursor({ k: 'u', src, ...scope });
 }
 

@@ -42,8 +42,16 @@ export interface SourceProgress {
  * for await (const { row } of flattenBatches(executeScan(driver, schema, plan), (scanned) => scanned)) use(row);
  * ```
  */
-export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, progress?: Map<number, SourceProgress>, call?: CallOptions): AsyncIterableIterator<ScannedRow[]> {
-  const factories: RowSourceFactory<ScannedRow>[] = plan.sources.map((source) => () => openSource(driver, schema, plan, source, progress, call));
+export function executeScan(
+  driver: BigtableDriver,
+  schema: EntitySchema,
+  plan: ScanPlan,
+  progress?: Map<number, SourceProgress>,
+  call?: CallOptions,
+): AsyncIterableIterator<ScannedRow[]> {
+  const factories: RowSourceFactory<ScannedRow>[] = plan.sources.map(
+    (source) => () => openSource(driver, schema, plan, source, progress, call),
+  );
   const [only] = factories;
   if (factories.length === 1 && only !== undefined) return singleSourceBatches(only(), plan.limit);
   return plan.order === 'key'
@@ -51,7 +59,14 @@ export function executeScan(driver: BigtableDriver, schema: EntitySchema, plan: 
     : mergeUnorderedBatches(factories, { concurrency: plan.concurrency, limit: plan.limit });
 }
 
-function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan, source: ScanSource, progress: Map<number, SourceProgress> | undefined, call: CallOptions | undefined): RowSource<ScannedRow> {
+function openSource(
+  driver: BigtableDriver,
+  schema: EntitySchema,
+  plan: ScanPlan,
+  source: ScanSource,
+  progress: Map<number, SourceProgress> | undefined,
+  call: CallOptions | undefined,
+): RowSource<ScannedRow> {
   // With a forward-only salt both layouts share the key space: an unsalted range
   // also holds salted keys, and a bucket's range can hold old unsalted keys that
   // start like its segment (e.g. '01#…' for a first key part '01'). Each source
@@ -69,7 +84,8 @@ function openSource(driver: BigtableDriver, schema: EntitySchema, plan: ScanPlan
     rows,
     (row) => {
       if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) return undefined;
-      if (keyCheck !== undefined && !insideKeyCheck(keyCheck, decodeRowKey(schema, row.key)[keyCheck.property])) return undefined;
+      if (keyCheck !== undefined && !insideKeyCheck(keyCheck, decodeRowKey(schema, row.key)[keyCheck.property]))
+        return undefined;
       state.lastYielded = row.key;
       return { row, source: source.id, segmentBytes };
     },

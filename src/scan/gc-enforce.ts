@@ -11,7 +11,12 @@ import type { GcRule } from '../schema/gc-rule-types.js';
  * ```
  * @internal
  */
-export function survivesGc(rule: GcRule | undefined, index: number, timestampMicros: number, nowMicros: number): boolean {
+export function survivesGc(
+  rule: GcRule | undefined,
+  index: number,
+  timestampMicros: number,
+  nowMicros: number,
+): boolean {
   if (rule === undefined) return true;
   switch (rule.kind) {
     case 'maxVersions':
@@ -32,7 +37,10 @@ export function survivesGc(rule: GcRule | undefined, index: number, timestampMic
  * and an oldest timestamp (both only when the rule guarantees deletion).
  * @internal
  */
-export function gcFilterBounds(rule: GcRule | undefined, nowMicros: number): { maxVersions?: number; startMicros?: number } {
+export function gcFilterBounds(
+  rule: GcRule | undefined,
+  nowMicros: number,
+): { maxVersions?: number; startMicros?: number } {
   if (rule === undefined || rule.kind === 'intersection') return {};
   if (rule.kind === 'maxVersions') return { maxVersions: rule.count };
   if (rule.kind === 'maxAge') return { startMicros: floorToMillis(nowMicros - rule.seconds * 1_000_000) };

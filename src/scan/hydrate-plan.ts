@@ -52,14 +52,26 @@ export function hydratePlan(schema: EntitySchema, columns: readonly ColumnSchema
   if (cached !== undefined && cached.schema === schema) return cached;
   const rules = gcRulesOf(schema);
   const copies = new Set(schema.denormalized.map((copy) => copy.property));
-  const plan: HydratePlan = { schema, columns: columns.map((column) => ({ column, rule: rules.get(column.family), inherited: namesInherited(column), stamps: !copies.has(column.property) })) };
+  const plan: HydratePlan = {
+    schema,
+    columns: columns.map((column) => ({
+      column,
+      rule: rules.get(column.family),
+      inherited: namesInherited(column),
+      stamps: !copies.has(column.property),
+    })),
+  };
   plans.set(columns, plan);
   return plan;
 }
 
 /** Whether any name a column reads cells under is an `Object.prototype` member. */
 function namesInherited(column: ColumnSchema): boolean {
-  return inheritedName(column.family) || inheritedName(column.qualifier) || (column.fields ?? []).some((field) => inheritedName(field.qualifier));
+  return (
+    inheritedName(column.family) ||
+    inheritedName(column.qualifier) ||
+    (column.fields ?? []).some((field) => inheritedName(field.qualifier))
+  );
 }
 
 const gcRules = new WeakMap<EntitySchema, ReadonlyMap<string, GcRule | undefined>>();

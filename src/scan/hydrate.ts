@@ -42,7 +42,9 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
       const live = rule === undefined ? cells : liveCells(rule, cells, nowMicros);
       if (live.length === 0) continue;
       if (stamps) newest = Math.max(newest, (live[0] as CellData).timestampMicros);
-      entity[column.property] = live.slice(0, read.versions[column.property] ?? column.versions).map(toVersion, column.codec);
+      entity[column.property] = live
+        .slice(0, read.versions[column.property] ?? column.versions)
+        .map(toVersion, column.codec);
       continue;
     }
     const first = rule === undefined ? 0 : firstLive(rule, cells, nowMicros);
@@ -51,12 +53,19 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
     if (stamps) newest = Math.max(newest, cell.timestampMicros);
     entity[column.property] = column.codec.decode(cell.value);
   }
-  if (schema.cellTimestamp !== undefined && newest >= 0) entity[schema.cellTimestamp] = new Date(Math.floor(newest / 1000));
+  if (schema.cellTimestamp !== undefined && newest >= 0)
+    entity[schema.cellTimestamp] = new Date(Math.floor(newest / 1000));
   return entity as T;
 }
 
 /** Rebuilds a `flatten` column from its field cells; returns the newest field cell's time (-1 when none). */
-function hydrateEmbedded(entityName: string, { column, rule, inherited }: ColumnHydration, family: FamilyCells | undefined, entity: Record<string, unknown>, nowMicros: number): number {
+function hydrateEmbedded(
+  entityName: string,
+  { column, rule, inherited }: ColumnHydration,
+  family: FamilyCells | undefined,
+  entity: Record<string, unknown>,
+  nowMicros: number,
+): number {
   const latest = new Map<string, Buffer>();
   let newest = -1;
   for (const field of column.fields ?? []) {
@@ -80,7 +89,8 @@ function toVersion(this: ValueCodec, cell: CellData): { value: unknown; timestam
 
 /** Index of the newest cell the GC rule keeps, -1 when it condemns them all. */
 function firstLive(rule: GcRule, cells: readonly CellData[], nowMicros: number): number {
-  for (let i = 0; i < cells.length; i++) if (survivesGc(rule, i, (cells[i] as CellData).timestampMicros, nowMicros)) return i;
+  for (let i = 0; i < cells.length; i++)
+    if (survivesGc(rule, i, (cells[i] as CellData).timestampMicros, nowMicros)) return i;
   return -1;
 }
 

@@ -57,7 +57,9 @@ export function mergeOrderedBatches<T>(
   const factories = [...sources];
   const signal = new StopSignal();
   const handles: SourceHandle<T>[] = [];
-  const heap = new MinHeap<Cursor<T>>((a, b) => compare(a.items[a.position] as T, b.items[b.position] as T) || a.handle.index - b.handle.index);
+  const heap = new MinHeap<Cursor<T>>(
+    (a, b) => compare(a.items[a.position] as T, b.items[b.position] as T) || a.handle.index - b.handle.index,
+  );
   let started = false;
   let delivered = 0;
   let exhausted: Cursor<T> | undefined;

@@ -54,14 +54,24 @@ export class KeyPartRange<V = unknown> {
  */
 export function range<V>(bounds: RangeCondition<V>): KeyPartRange<V> {
   if (bounds === null || typeof bounds !== 'object' || Array.isArray(bounds)) {
-    throw new ValidationError(`range(): expected an object of bounds such as { gte: from, lt: to }, got ${bounds === null ? 'null' : Array.isArray(bounds) ? 'an array' : typeof bounds}. Fix: pass { gt | gte, lt | lte }`, { argument: 'range' });
+    throw new ValidationError(
+      `range(): expected an object of bounds such as { gte: from, lt: to }, got ${bounds === null ? 'null' : Array.isArray(bounds) ? 'an array' : typeof bounds}. Fix: pass { gt | gte, lt | lte }`,
+      { argument: 'range' },
+    );
   }
-  const unknown = Reflect.ownKeys(bounds).filter((key) => typeof key !== 'string' || !(BOUND_NAMES as readonly string[]).includes(key));
+  const unknown = Reflect.ownKeys(bounds).filter(
+    (key) => typeof key !== 'string' || !(BOUND_NAMES as readonly string[]).includes(key),
+  );
   if (unknown.length > 0) {
-    throw new ValidationError(`range(): unknown bound ${String(unknown[0])}. Fix: use only gt, gte, lt and lte`, { argument: 'range', bound: String(unknown[0]) });
+    throw new ValidationError(`range(): unknown bound ${String(unknown[0])}. Fix: use only gt, gte, lt and lte`, {
+      argument: 'range',
+      bound: String(unknown[0]),
+    });
   }
-  if (bounds.gt !== undefined && bounds.gte !== undefined) throw new ValidationError('range(): gives both gt and gte. Fix: give only one lower bound', { argument: 'range' });
-  if (bounds.lt !== undefined && bounds.lte !== undefined) throw new ValidationError('range(): gives both lt and lte. Fix: give only one upper bound', { argument: 'range' });
+  if (bounds.gt !== undefined && bounds.gte !== undefined)
+    throw new ValidationError('range(): gives both gt and gte. Fix: give only one lower bound', { argument: 'range' });
+  if (bounds.lt !== undefined && bounds.lte !== undefined)
+    throw new ValidationError('range(): gives both lt and lte. Fix: give only one upper bound', { argument: 'range' });
   const made = Object.create(KeyPartRange.prototype) as { -readonly [B in keyof KeyPartRange<V>]: KeyPartRange<V>[B] };
   made.gt = bounds.gt;
   made.gte = bounds.gte;

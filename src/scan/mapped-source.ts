@@ -11,7 +11,11 @@ import type { RowSource } from './row-source.js';
  * const keys = mapSource(rows, (row) => row.key, () => console.log('read to the end'));
  * ```
  */
-export function mapSource<A, B>(inner: RowSource<A>, map: (item: A) => B | undefined, onEnd: () => void): BatchedRowSource<B> {
+export function mapSource<A, B>(
+  inner: RowSource<A>,
+  map: (item: A) => B | undefined,
+  onEnd: () => void,
+): BatchedRowSource<B> {
   const batches = toBatchSource(inner);
   let cancelled = false;
   let ended = false;

@@ -38,7 +38,10 @@ export function ownFamily(row: RowData, family: string): Readonly<Record<string,
  * ownColumn(ownFamily(row, 'a'), 'toString'); // undefined unless the family has that column
  * ```
  */
-export function ownColumn(columns: Readonly<Record<string, readonly CellData[]>> | undefined, qualifier: string): readonly CellData[] | undefined {
+export function ownColumn(
+  columns: Readonly<Record<string, readonly CellData[]>> | undefined,
+  qualifier: string,
+): readonly CellData[] | undefined {
   return columns !== undefined && Object.hasOwn(columns, qualifier) ? columns[qualifier] : undefined;
 }
 

@@ -35,7 +35,11 @@ const QUERY_FIELDS = new Set(['where', 'limit', 'order', 'concurrency', 'cursor'
  * planScan(compileEntity(PageView), { where: { userId: 'u1', site: 'web' } }).sources.length; // 1
  * ```
  */
-export function planScan<T>(schema: EntitySchema<T>, query: ScanQuery<T> = {}, nowMicros = Date.now() * 1000): ScanPlan {
+export function planScan<T>(
+  schema: EntitySchema<T>,
+  query: ScanQuery<T> = {},
+  nowMicros = Date.now() * 1000,
+): ScanPlan {
   checkQuery(schema, query);
   const { fixed, range } = splitWhere(schema, query.where as Record<string, unknown> | undefined);
   const { range: logical, exact } = planKeyRange(schema, fixed, range);
@@ -43,44 +47,78 @@ export function planScan<T>(schema: EntitySchema<T>, query: ScanQuery<T> = {}, n
   const limit = checkScanLimit(schema, query.limit);
   const order = query.order ?? 'key';
   if (order !== 'key' && order !== 'none') {
-    throw new ValidationError(`${schema.name}: order must be 'key' or 'none', got ${preview(order)}. Fix: pass order: 'key' (logical key order) or 'none' (fastest)`, { entity: schema.name, argument: 'order' });
+    throw new ValidationError(
+      `${schema.name}: order must be 'key' or 'none', got ${preview(order)}. Fix: pass order: 'key' (logical key order) or 'none' (fastest)`,
+      { entity: schema.name, argument: 'order' },
+    );
   }
   const concurrency = checkScanConcurrency(schema, query.concurrency);
   const keyCheck = exact || range === undefined ? undefined : keyCheckOf(range);
   let sources = physicalSources(schema, fixed, logical);
   sources = pruneLayouts(schema, sources, fixed, range).map((s, id) => ({ ...s, id }));
-  const scope = fingerprint(schema.table, sources, order, read.columns.map((c) => c.property), read.versions, keyCheck);
+  const scope = fingerprint(
+    schema.table,
+    sources,
+    order,
+    read.columns.map((c) => c.property),
+    read.versions,
+    keyCheck,
+  );
   if (query.cursor !== undefined) sources = applyCursor(schema, sources, query.cursor, scope, order);
-  return deepFreeze({ table: schema.table, sources, filter: planReadFilter(schema, read, nowMicros), limit, order, concurrency, scope, keyCheck });
+  return deepFreeze({
+    table: schema.table,
+    sources,
+    filter: planReadFilter(schema, read, nowMicros),
+    limit,
+    order,
+    concurrency,
+    scope,
+    keyCheck,
+  });
 }
 
 /** The query itself is an object of known fields: anything else is a caller's mistake, not a scan of everything. */
 function checkQuery(schema: EntitySchema, query: unknown): void {
   if (query === null || typeof query !== 'object' || Array.isArray(query)) {
-    throw new ValidationError(`${schema.name}: a scan query must be an object, got ${preview(query)}. Fix: pass e.g. { where: { ${schema.key.properties[0] ?? 'key'}: ... }, limit: 100 }`, { entity: schema.name });
+    throw new ValidationError(
+      `${schema.name}: a scan query must be an object, got ${preview(query)}. Fix: pass e.g. { where: { ${schema.key.properties[0] ?? 'key'}: ... }, limit: 100 }`,
+      { entity: schema.name },
+    );
   }
 }
 
 function checkScanLimit(schema: EntitySchema, limit: unknown): number | undefined {
   if (limit === undefined) return undefined;
   if (typeof limit === 'number') return checkLimit(limit);
-  throw new ValidationError(`${schema.name}: limit must be a non-negative integer, got ${preview(limit)}. Fix: pass a whole number of rows, or omit it`, { entity: schema.name, argument: 'limit' });
+  throw new ValidationError(
+    `${schema.name}: limit must be a non-negative integer, got ${preview(limit)}. Fix: pass a whole number of rows, or omit it`,
+    { entity: schema.name, argument: 'limit' },
+  );
 }
 
 function checkScanConcurrency(schema: EntitySchema, concurrency: unknown): number {
   if (concurrency === undefined) return DEFAULT_SCAN_CONCURRENCY;
-  if (typeof concurrency === 'number' && Number.isInteger(concurrency) && concurrency <= MAX_SCAN_CONCURRENCY) return checkConcurrency(concurrency);
-  throw new ValidationError(`${schema.name}: concurrency must be an integer from 1 to ${MAX_SCAN_CONCURRENCY}, got ${preview(concurrency)}. Fix: pass how many bucket reads may run at once (default ${DEFAULT_SCAN_CONCURRENCY})`, { entity: schema.name, argument: 'concurrency' });
+  if (typeof concurrency === 'number' && Number.isInteger(concurrency) && concurrency <= MAX_SCAN_CONCURRENCY)
+    return checkConcurrency(concurrency);
+  throw new ValidationError(
+    `${schema.name}: concurrency must be an integer from 1 to ${MAX_SCAN_CONCURRENCY}, got ${preview(concurrency)}. Fix: pass how many bucket reads may run at once (default ${DEFAULT_SCAN_CONCURRENCY})`,
+    { entity: schema.name, argument: 'concurrency' },
+  );
 }
 
 /** The string range each row's key part is checked against when the physical range is wider than it. */
 function keyCheckOf(range: KeyRangeCondition): KeyCheck {
   const bounds: { -readonly [B in keyof KeyCheck]: KeyCheck[B] } = { property: range.property };
-  for (const bound of ['gt', 'gte', 'lt', 'lte'] as const) if (range[bound] !== undefined) bounds[bound] = range[bound] as string;
+  for (const bound of ['gt', 'gte', 'lt', 'lte'] as const)
+    if (range[bound] !== undefined) bounds[bound] = range[bound] as string;
   return bounds;
 }
 
-function physicalSources(schema: EntitySchema, fixed: Readonly<Record<string, unknown>>, logical: LogicalKeyRange): ScanSource[] {
+function physicalSources(
+  schema: EntitySchema,
+  fixed: Readonly<Record<string, unknown>>,
+  logical: LogicalKeyRange,
+): ScanSource[] {
   const salt = schema.key.salt;
   if (salt === undefined) return [{ id: 0, segment: '', layout: 'unsalted', range: logical }];
   const encoded = encodeKeyComponents(schema, fixed, 'prefix');
@@ -95,17 +133,27 @@ function physicalSources(schema: EntitySchema, fixed: Readonly<Record<string, un
 
 function prefixed(segment: Buffer, logical: LogicalKeyRange): KeyRange {
   const start = { key: Buffer.concat([segment, logical.start.key]), inclusive: logical.start.inclusive };
-  if (logical.end !== undefined) return { start, end: { key: Buffer.concat([segment, logical.end.key]), inclusive: logical.end.inclusive } };
+  if (logical.end !== undefined)
+    return { start, end: { key: Buffer.concat([segment, logical.end.key]), inclusive: logical.end.inclusive } };
   const end = prefixEnd(segment);
   return { start, end: end === undefined ? undefined : { key: end, inclusive: false } };
 }
 
-function fingerprint(table: string, sources: readonly ScanSource[], order: string, columns: readonly string[], versions: Readonly<Record<string, number>>, keyCheck: KeyCheck | undefined): string {
+function fingerprint(
+  table: string,
+  sources: readonly ScanSource[],
+  order: string,
+  columns: readonly string[],
+  versions: Readonly<Record<string, number>>,
+  keyCheck: KeyCheck | undefined,
+): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ table, order, columns, versions, keyCheck }));
   for (const s of sources) {
     hash.update(`|${s.segment}|${s.range.start.key.toString('hex')}|${String(s.range.start.inclusive)}`);
-    hash.update(s.range.end === undefined ? '|open' : `|${s.range.end.key.toString('hex')}|${String(s.range.end.inclusive)}`);
+    hash.update(
+      s.range.end === undefined ? '|open' : `|${s.range.end.key.toString('hex')}|${String(s.range.end.inclusive)}`,
+    );
   }
   return hash.digest('base64url').slice(0, 16);
 }

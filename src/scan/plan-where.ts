@@ -20,15 +20,23 @@ export interface SplitWhere {
 export function splitWhere(schema: EntitySchema, where: Readonly<Record<string, unknown>> | undefined): SplitWhere {
   if (where === undefined) return { fixed: {}, range: undefined };
   if (where === null || typeof where !== 'object' || Array.isArray(where)) {
-    throw new ValidationError(`${schema.name}: where must be an object of key parts. Fix: pass e.g. { ${schema.key.properties[0]}: ... }`, { entity: schema.name });
+    throw new ValidationError(
+      `${schema.name}: where must be an object of key parts. Fix: pass e.g. { ${schema.key.properties[0]}: ... }`,
+      { entity: schema.name },
+    );
   }
   const keys = schema.key.properties;
   for (const property of Reflect.ownKeys(where)) {
     if (typeof property !== 'string') {
-      throw new ValidationError(`${schema.name}: where has a symbol key. Fix: name key parts (${keys.join(', ')})`, { entity: schema.name });
+      throw new ValidationError(`${schema.name}: where has a symbol key. Fix: name key parts (${keys.join(', ')})`, {
+        entity: schema.name,
+      });
     }
     if (!keys.includes(property)) {
-      throw new ValidationError(`${schema.name}.${property}: scans can only select rows by key parts (${keys.join(', ')}). Fix: filter other properties after reading, or make ${property} part of the key`, { entity: schema.name, property });
+      throw new ValidationError(
+        `${schema.name}.${property}: scans can only select rows by key parts (${keys.join(', ')}). Fix: filter other properties after reading, or make ${property} part of the key`,
+        { entity: schema.name, property },
+      );
     }
   }
   const fixed: Record<string, unknown> = {};
@@ -47,8 +55,12 @@ export function splitWhere(schema: EntitySchema, where: Readonly<Record<string, 
   const ignored = keys.slice(used).find((p) => where[p] !== undefined);
   if (ignored !== undefined) {
     const missing = keys[used] as string;
-    const reason = range !== undefined ? `comes after the range on ${range.property}` : `comes after ${missing}, which is not given`;
-    throw new ValidationError(`${schema.name}.${ignored}: ${reason}; a scan reads a key prefix plus one range on the next key part. Fix: fix every key part before ${ignored} with an equality, or drop it from where`, { entity: schema.name, property: ignored });
+    const reason =
+      range !== undefined ? `comes after the range on ${range.property}` : `comes after ${missing}, which is not given`;
+    throw new ValidationError(
+      `${schema.name}.${ignored}: ${reason}; a scan reads a key prefix plus one range on the next key part. Fix: fix every key part before ${ignored} with an equality, or drop it from where`,
+      { entity: schema.name, property: ignored },
+    );
   }
   return { fixed, range };
 }

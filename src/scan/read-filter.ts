@@ -42,7 +42,9 @@ export function planReadFilter(schema: EntitySchema, read: ResolvedRead, nowMicr
   if (read.columns.length === 0) return presenceFilter(schema, nowMicros);
   const selection = selectionFilter(schema, read, nowMicros);
   const everyColumn = schema.columns.every((c) => read.columns.includes(c));
-  return everyColumn ? selection : { kind: 'condition', test: selection, pass: selection, fail: presenceFilter(schema, nowMicros) };
+  return everyColumn
+    ? selection
+    : { kind: 'condition', test: selection, pass: selection, fail: presenceFilter(schema, nowMicros) };
 }
 
 /**
@@ -58,10 +60,12 @@ export function planReadFilter(schema: EntitySchema, read: ResolvedRead, nowMicr
  */
 export function presenceFilter(schema: EntitySchema, nowMicros: number): RowFilter {
   const strip: RowFilter[] = [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }];
-  if (schema.families.every((f) => ageBound(schema, f.name, nowMicros) === undefined)) return { kind: 'chain', filters: strip };
+  if (schema.families.every((f) => ageBound(schema, f.name, nowMicros) === undefined))
+    return { kind: 'chain', filters: strip };
   const perFamily = schema.families.map((f): RowFilter => {
     const start = ageBound(schema, f.name, nowMicros);
-    const age: RowFilter[] = start === undefined ? [] : [{ kind: 'timestampRange', startMicros: start, endMicros: undefined }];
+    const age: RowFilter[] =
+      start === undefined ? [] : [{ kind: 'timestampRange', startMicros: start, endMicros: undefined }];
     return { kind: 'chain', filters: [{ kind: 'family', name: f.name }, ...age, ...strip] };
   });
   return perFamily.length === 1 ? (perFamily[0] as RowFilter) : { kind: 'interleave', filters: perFamily };
@@ -72,8 +76,13 @@ function selectionFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: nu
   const families = familyReads(schema, read);
   const chains = families.flatMap((f) => familyChains(schema, f, nowMicros));
   const caps = new Set(families.map((f) => capOf(schema, f.family, f.versions, nowMicros)));
-  const everyFamilyWhole = families.length === schema.families.length && families.every((f) => f.whole && chainsOf(f) === 1);
-  if (everyFamilyWhole && caps.size === 1 && families.every((f) => ageBound(schema, f.family, nowMicros) === undefined)) {
+  const everyFamilyWhole =
+    families.length === schema.families.length && families.every((f) => f.whole && chainsOf(f) === 1);
+  if (
+    everyFamilyWhole &&
+    caps.size === 1 &&
+    families.every((f) => ageBound(schema, f.family, nowMicros) === undefined)
+  ) {
     return { kind: 'cellsPerColumn', limit: [...caps][0] as number };
   }
   return chains.length === 1 ? (chains[0] as RowFilter) : { kind: 'interleave', filters: chains };
@@ -83,7 +92,12 @@ function familyReads(schema: EntitySchema, read: ResolvedRead): FamilyRead[] {
   const byFamily = new Map<string, FamilyRead>();
   for (const column of read.columns) {
     const versions = read.versions[column.property] ?? 1;
-    const entry = byFamily.get(column.family) ?? { family: column.family, versions: 0, groups: new Map<number, string[]>(), whole: false };
+    const entry = byFamily.get(column.family) ?? {
+      family: column.family,
+      versions: 0,
+      groups: new Map<number, string[]>(),
+      whole: false,
+    };
     entry.versions = Math.max(entry.versions, versions);
     entry.groups.set(versions, [...(entry.groups.get(versions) ?? []), ...cellQualifiers(column)]);
     byFamily.set(column.family, entry);

@@ -22,19 +22,29 @@ export interface ResolvedRead {
  * Validates `select` and `versions` against the schema before anything is sent.
  * @internal
  */
-export function resolveRead(schema: EntitySchema, options: { readonly select?: readonly string[]; readonly versions?: number } = {}): ResolvedRead {
+export function resolveRead(
+  schema: EntitySchema,
+  options: { readonly select?: readonly string[]; readonly versions?: number } = {},
+): ResolvedRead {
   const { select, versions } = options;
   if (versions !== undefined && (typeof versions !== 'number' || !Number.isInteger(versions) || versions < 1)) {
-    throw new ValidationError(`${schema.name}: versions ${preview(versions)} must be a positive integer. Fix: pass versions: 1 or more`, { entity: schema.name });
+    throw new ValidationError(
+      `${schema.name}: versions ${preview(versions)} must be a positive integer. Fix: pass versions: 1 or more`,
+      { entity: schema.name },
+    );
   }
   let columns: readonly ColumnSchema[] = schema.columns;
   if (select !== undefined) {
-    if (!Array.isArray(select)) throw new ValidationError(`${schema.name}: select must be an array of property names`, { entity: schema.name });
+    if (!Array.isArray(select))
+      throw new ValidationError(`${schema.name}: select must be an array of property names`, { entity: schema.name });
     columns = select.flatMap((property) => {
       if (schema.key.properties.includes(property) || property === schema.cellTimestamp) return [];
       const column = typeof property === 'string' ? schema.columnsByProperty[property] : undefined;
       if (column === undefined) {
-        throw new ValidationError(`${schema.name}.${typeof property === 'string' ? property : preview(property)}: cannot select an unknown property. Fix: select from ${[...schema.key.properties, ...schema.columns.map((c) => c.property)].join(', ')}`, { entity: schema.name, property });
+        throw new ValidationError(
+          `${schema.name}.${typeof property === 'string' ? property : preview(property)}: cannot select an unknown property. Fix: select from ${[...schema.key.properties, ...schema.columns.map((c) => c.property)].join(', ')}`,
+          { entity: schema.name, property },
+        );
       }
       return [column];
     });

@@ -9,16 +9,28 @@ import type { ScanSource } from './scan-plan.js';
  * sources that are finished or left empty. Rejects a cursor of another query.
  * @internal
  */
-export function applyCursor(schema: EntitySchema, sources: readonly ScanSource[], cursor: string, scope: string, order: 'key' | 'none'): ScanSource[] {
+export function applyCursor(
+  schema: EntitySchema,
+  sources: readonly ScanSource[],
+  cursor: string,
+  scope: string,
+  order: 'key' | 'none',
+): ScanSource[] {
   const state = decodeCursor(cursor);
   if (state.scope !== scope || state.kind !== (order === 'key' ? 'ordered' : 'unordered')) {
-    throw new ValidationError(`${schema.name}: this cursor belongs to another query. Fix: resume with the same where, select, versions and order that produced the cursor`, { entity: schema.name });
+    throw new ValidationError(
+      `${schema.name}: this cursor belongs to another query. Fix: resume with the same where, select, versions and order that produced the cursor`,
+      { entity: schema.name },
+    );
   }
   if (state.kind === 'ordered') {
     return sources.flatMap((s) => startAfter(s, Buffer.concat([Buffer.from(s.segment, 'utf8'), state.lastKey])));
   }
   if (state.sources.length !== sources.length) {
-    throw new ValidationError(`${schema.name}: this cursor was made for ${state.sources.length} key ranges but the query has ${sources.length}. Fix: resume with the same query`, { entity: schema.name });
+    throw new ValidationError(
+      `${schema.name}: this cursor was made for ${state.sources.length} key ranges but the query has ${sources.length}. Fix: resume with the same query`,
+      { entity: schema.name },
+    );
   }
   return sources.flatMap((s) => {
     const position = state.sources[s.id];

@@ -8,7 +8,12 @@ import type { ScanSource } from './scan-plan.js';
  * the cutoff, the unsalted range when it only reaches times at or after it.
  * @internal
  */
-export function pruneLayouts(schema: EntitySchema, sources: ScanSource[], fixed: Readonly<Record<string, unknown>>, range: KeyRangeCondition | undefined): ScanSource[] {
+export function pruneLayouts(
+  schema: EntitySchema,
+  sources: ScanSource[],
+  fixed: Readonly<Record<string, unknown>>,
+  range: KeyRangeCondition | undefined,
+): ScanSource[] {
   const since = schema.key.salt?.since;
   if (since === undefined) return sources;
   const from = since.from.getTime();

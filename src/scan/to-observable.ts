@@ -24,7 +24,10 @@ export function toAsyncIterator<T>(made: AsyncIterator<T> | AsyncIterable<T>): A
  * if (iterator === undefined) return undefined;
  * ```
  */
-export function openForSubscriber<T>(factory: () => AsyncIterator<T> | AsyncIterable<T>, subscriber: { error(err: unknown): void }): AsyncIterator<T> | undefined {
+export function openForSubscriber<T>(
+  factory: () => AsyncIterator<T> | AsyncIterable<T>,
+  subscriber: { error(err: unknown): void },
+): AsyncIterator<T> | undefined {
   try {
     return toAsyncIterator(factory());
   } catch (error) {

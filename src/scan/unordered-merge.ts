@@ -44,7 +44,10 @@ interface Settled<T> {
  * for await (const rows of mergeUnorderedBatches(bucketSources, { concurrency: 4 })) rows.forEach(use);
  * ```
  */
-export function mergeUnorderedBatches<T>(sources: readonly RowSourceFactory<T>[], options: UnorderedMergeOptions): AsyncIterableIterator<T[]> {
+export function mergeUnorderedBatches<T>(
+  sources: readonly RowSourceFactory<T>[],
+  options: UnorderedMergeOptions,
+): AsyncIterableIterator<T[]> {
   const concurrency = checkConcurrency(options.concurrency);
   const limit = checkLimit(options.limit);
   const factories = [...sources];

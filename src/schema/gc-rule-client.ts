@@ -68,7 +68,8 @@ export function toClientGcRule(rule: GcRule): ClientGcRuleOption {
 function membersOf(kind: 'union' | 'intersection', rules: readonly GcRule[]): GcRule[] {
   return rules.flatMap((r) => {
     let member = r;
-    while ((member.kind === 'union' || member.kind === 'intersection') && member.rules.length === 1) member = member.rules[0] as GcRule;
+    while ((member.kind === 'union' || member.kind === 'intersection') && member.rules.length === 1)
+      member = member.rules[0] as GcRule;
     return member.kind === kind ? membersOf(kind, member.rules) : [member];
   });
 }
@@ -82,7 +83,8 @@ function group(whole: GcRule, kind: 'union' | 'intersection', members: readonly 
   if (age >= 0) out.age = toDuration((rest.splice(age, 1)[0] as { seconds: number }).seconds);
   if (rest.length === 1) out.rule = toClientGcRule(rest[0] as GcRule);
   else if (rest.length > 1) {
-    if (versions < 0 && age < 0) throw unsupported(whole, `a ${kind} may hold at most one nested ${kind === 'union' ? 'intersection' : 'union'}`);
+    if (versions < 0 && age < 0)
+      throw unsupported(whole, `a ${kind} may hold at most one nested ${kind === 'union' ? 'intersection' : 'union'}`);
     out.rule = group(whole, kind, rest);
   }
   return out;
@@ -94,9 +96,12 @@ function toDuration(seconds: number): { seconds: number; nanos: number } {
 }
 
 function unsupported(rule: GcRule, why: string): ValidationError {
-  return new ValidationError(`GC rule ${JSON.stringify(rule)} cannot be written with the client's rule option: ${why}. Fix: simplify the rule.`, {
-    rule,
-  });
+  return new ValidationError(
+    `GC rule ${JSON.stringify(rule)} cannot be written with the client's rule option: ${why}. Fix: simplify the rule.`,
+    {
+      rule,
+    },
+  );
 }
 
 /**

@@ -24,7 +24,10 @@ export function gcRuleFromPolicy(entity: string, family: string, policy: GcPolic
   const fail = (problem: string, fix: string): MetadataError =>
     new MetadataError(entity, undefined, `@Family('${family}') ${problem}`, fix);
   if (policy === null || typeof policy !== 'object' || Array.isArray(policy)) {
-    throw fail(`gc ${preview(policy)} is not an object`, "pass { maxVersions?, maxAge?, mode? }, e.g. { maxVersions: 5 }");
+    throw fail(
+      `gc ${preview(policy)} is not an object`,
+      'pass { maxVersions?, maxAge?, mode? }, e.g. { maxVersions: 5 }',
+    );
   }
   const unknown = Object.keys(policy).filter((key) => !POLICY_KEYS.has(key));
   if (unknown.length > 0) {
@@ -34,17 +37,27 @@ export function gcRuleFromPolicy(entity: string, family: string, policy: GcPolic
   if (policy.maxVersions !== undefined) {
     const count = policy.maxVersions;
     if (!Number.isSafeInteger(count) || count < 1 || count > MAX_VERSIONS_LIMIT) {
-      throw fail(`gc.maxVersions ${preview(count)} is not a positive integer`, 'use a whole number of versions such as 1 or 5');
+      throw fail(
+        `gc.maxVersions ${preview(count)} is not a positive integer`,
+        'use a whole number of versions such as 1 or 5',
+      );
     }
     rules.push({ kind: 'maxVersions', count });
   }
-  if (policy.maxAge !== undefined) rules.push({ kind: 'maxAge', seconds: parseDuration(entity, family, policy.maxAge) });
+  if (policy.maxAge !== undefined)
+    rules.push({ kind: 'maxAge', seconds: parseDuration(entity, family, policy.maxAge) });
   const mode = policy.mode;
   if (mode !== undefined && mode !== 'union' && mode !== 'intersection') {
-    throw fail(`gc.mode ${preview(mode)} is not 'union' or 'intersection'`, "use mode: 'union' (the default) or 'intersection'");
+    throw fail(
+      `gc.mode ${preview(mode)} is not 'union' or 'intersection'`,
+      "use mode: 'union' (the default) or 'intersection'",
+    );
   }
   if (mode !== undefined && rules.length < 2) {
-    throw fail(`gc.mode '${mode}' is pointless with ${rules.length === 0 ? 'no rule' : 'a single rule'}`, 'remove mode, or set both maxVersions and maxAge');
+    throw fail(
+      `gc.mode '${mode}' is pointless with ${rules.length === 0 ? 'no rule' : 'a single rule'}`,
+      'remove mode, or set both maxVersions and maxAge',
+    );
   }
   if (rules.length === 0) return undefined;
   if (rules.length === 1) return rules[0];

@@ -105,7 +105,12 @@ export function createFamilyChange(table: string, family: ActualFamily): SchemaC
  * // 'change gc of family "m" in table "readings" from none to max 1 version'
  * ```
  */
-export function updateGcChange(table: string, family: string, from: GcRule | undefined, to: GcRule | undefined): SchemaChange {
+export function updateGcChange(
+  table: string,
+  family: string,
+  from: GcRule | undefined,
+  to: GcRule | undefined,
+): SchemaChange {
   return {
     kind: 'update-gc',
     table,

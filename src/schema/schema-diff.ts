@@ -40,7 +40,12 @@ export function diffSchema(
   for (const want of [...desired].sort((a, b) => compare(a.table, b.table))) {
     const have = actual.get(want.table);
     if (have === undefined) {
-      changes.push(createTableChange(want.table, [...want.families].sort((a, b) => compare(a.name, b.name))));
+      changes.push(
+        createTableChange(
+          want.table,
+          [...want.families].sort((a, b) => compare(a.name, b.name)),
+        ),
+      );
     } else {
       changes.push(...diffFamilies(want, have, options));
     }

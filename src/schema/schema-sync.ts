@@ -18,7 +18,10 @@ const ALREADY_EXISTS = 6;
  * const driver: SchemaSyncDriver = createGoogleCloudDriver({ emulatorHost: '127.0.0.1:8086', instance: 'test' });
  * ```
  */
-export type SchemaSyncDriver = Pick<BigtableDriver, 'getFamilies' | 'createTable' | 'createFamily' | 'setFamilyGc' | 'deleteFamily'>;
+export type SchemaSyncDriver = Pick<
+  BigtableDriver,
+  'getFamilies' | 'createTable' | 'createFamily' | 'setFamilyGc' | 'deleteFamily'
+>;
 
 /**
  * Options of {@link BigtableMapper.sync}.
@@ -102,7 +105,8 @@ async function applyChange(
     }
   }
   const have = await readFamilies(driver, change.table, call);
-  if (have === undefined) throw syncError(change, new Error('the table reported ALREADY_EXISTS but cannot be read'), done);
+  if (have === undefined)
+    throw syncError(change, new Error('the table reported ALREADY_EXISTS but cannot be read'), done);
   let followUps = diffFamilies(want, have, options);
   if (change.kind === 'create-family') {
     followUps = followUps.filter((c) => c.kind === 'update-gc' && c.family === change.family.name);
@@ -127,28 +131,45 @@ async function execute(driver: SchemaSyncDriver, change: SchemaChange, call: Cal
   }
 }
 
-async function readFamilies(driver: SchemaSyncDriver, table: string, call: CallOptions | undefined): Promise<ActualFamily[] | undefined> {
+async function readFamilies(
+  driver: SchemaSyncDriver,
+  table: string,
+  call: CallOptions | undefined,
+): Promise<ActualFamily[] | undefined> {
   try {
     return await driver.getFamilies(table, call);
   } catch (err) {
     if (isOperationError(err)) throw err;
-    throw new SchemaSyncError(`schema sync could not read the families of table "${table}": ${messageOf(err)}`, { table }, err);
+    throw new SchemaSyncError(
+      `schema sync could not read the families of table "${table}": ${messageOf(err)}`,
+      { table },
+      err,
+    );
   }
 }
 
 function syncError(change: SchemaChange, cause: unknown, done: readonly SchemaChange[]): SchemaSyncError {
-  const family = change.kind === 'create-table' ? undefined : typeof change.family === 'string' ? change.family : change.family.name;
+  const family =
+    change.kind === 'create-table' ? undefined : typeof change.family === 'string' ? change.family : change.family.name;
   return new SchemaSyncError(
     `schema sync failed to ${change.description}: ${messageOf(cause)}` +
       (done.length > 0 ? ` (${done.length} earlier change(s) were applied)` : ''),
-    { table: change.table, family, change: change.kind, attempted: change.description, applied: done.map((c) => c.description) },
+    {
+      table: change.table,
+      family,
+      change: change.kind,
+      attempted: change.description,
+      applied: done.map((c) => c.description),
+    },
     cause,
   );
 }
 
 /** Deadlines, aborts and an unreachable endpoint say what happened to the whole sync: they pass through unwrapped. */
 function isOperationError(err: unknown): boolean {
-  return err instanceof DeadlineExceededError || err instanceof OperationAbortedError || err instanceof UnreachableError;
+  return (
+    err instanceof DeadlineExceededError || err instanceof OperationAbortedError || err instanceof UnreachableError
+  );
 }
 
 function grpcCodeOf(err: unknown): number | undefined {

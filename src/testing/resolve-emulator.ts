@@ -55,6 +55,6 @@ export async function useEmulator(): Promise<UsedEmulator> {
 }
 
 function connectFailure(err: unknown): string {
-  const code = ((err as { cause?: { code?: unknown } } | null)?.cause)?.code;
+  const code = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
   return typeof code === 'string' ? code : `no answer within ${PRESET_CONNECT_TIMEOUT_MS} ms`;
 }

@@ -46,7 +46,13 @@ export interface EmulatorHandle {
   stop(): Promise<void>;
 }
 
-function failure(outcome: ReadyOutcome, proc: EmulatorProcess, binary: string, port: number, timeoutMs: number): EmulatorError {
+function failure(
+  outcome: ReadyOutcome,
+  proc: EmulatorProcess,
+  binary: string,
+  port: number,
+  timeoutMs: number,
+): EmulatorError {
   const what =
     outcome === 'timeout'
       ? `did not accept connections on 127.0.0.1:${port} within ${timeoutMs} ms`

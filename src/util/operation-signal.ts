@@ -31,7 +31,11 @@ export interface OperationScope {
  * const scope = openOperation('Reading.findOne', 60_000, [userSignal]);
  * ```
  */
-export function openOperation(operation: string, timeoutMs: number, signals: readonly (AbortSignal | undefined)[]): OperationScope {
+export function openOperation(
+  operation: string,
+  timeoutMs: number,
+  signals: readonly (AbortSignal | undefined)[],
+): OperationScope {
   const controller = new AbortController();
   // Every read of a salted scan (one per bucket) listens to the operation's signal: more than Node's default of 10.
   setMaxListeners(0, controller.signal);
@@ -75,8 +79,10 @@ export function openOperation(operation: string, timeoutMs: number, signals: rea
 export function abortError(signal: AbortSignal, operation: string): BigtableMapperError {
   const reason: unknown = signal.reason;
   if (reason instanceof BigtableMapperError) return reason;
-  if (reason instanceof Error && reason.name === 'TimeoutError') return new DeadlineExceededError(operation, 0, 'total', reason);
-  const text = reason instanceof Error ? reason.message : reason === undefined ? 'aborted by its signal' : String(reason);
+  if (reason instanceof Error && reason.name === 'TimeoutError')
+    return new DeadlineExceededError(operation, 0, 'total', reason);
+  const text =
+    reason instanceof Error ? reason.message : reason === undefined ? 'aborted by its signal' : String(reason);
   return new OperationAbortedError(operation, text, reason);
 }
 
@@ -111,10 +117,13 @@ export function delay(ms: number, signal: AbortSignal | undefined, operation: st
       clearTimeout(timer);
       reject(abortError(signal as AbortSignal, operation));
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

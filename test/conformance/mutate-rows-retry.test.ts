@@ -24,10 +24,26 @@ interface MutateRetryCase {
   errors?: { index_in_mutations_request: number }[];
 }
 
-const CASES = (JSON.parse(readFileSync(new URL('./data/mutate-rows-retry-test.json', import.meta.url), 'utf8')) as { tests: MutateRetryCase[] }).tests;
+const CASES = (
+  JSON.parse(readFileSync(new URL('./data/mutate-rows-retry-test.json', import.meta.url), 'utf8')) as {
+    tests: MutateRetryCase[];
+  }
+).tests;
 
 /** The gRPC status of a whole-RPC HTTP failure, as google-gax maps HTTP statuses. */
-const GRPC_CODE_OF_HTTP: Readonly<Record<number, number>> = { 400: 3, 401: 16, 403: 7, 404: 5, 409: 10, 429: 8, 499: 1, 500: 13, 501: 12, 503: 14, 504: 4 };
+const GRPC_CODE_OF_HTTP: Readonly<Record<number, number>> = {
+  400: 3,
+  401: 16,
+  403: 7,
+  404: 5,
+  409: 10,
+  429: 8,
+  499: 1,
+  500: 13,
+  501: 12,
+  503: 14,
+  504: 4,
+};
 
 function replyOf(response: MutateRetryCase['responses'][number] | undefined, name: string): FakeAttemptReply {
   if (response === undefined) throw new Error(`${name}: an attempt more than the case has responses for`);
@@ -54,7 +70,11 @@ describe('mutate-rows-retry-test.json (nodejs-bigtable conformance) against muta
         open: (batch, attempt) => {
           const request: FakeMutateRequest = { keys: [...batch], attemptHeader: attempt, aborts: 0 };
           requests.push(request);
-          return fakeMutateAttempt(batch, replyOf(testCase.responses[attempt], testCase.name), request) as unknown as MutateAttemptStream;
+          return fakeMutateAttempt(
+            batch,
+            replyOf(testCase.responses[attempt], testCase.name),
+            request,
+          ) as unknown as MutateAttemptStream;
         },
       });
       expect(requests.map((r) => r.keys)).toEqual(testCase.mutation_batches_invoked);

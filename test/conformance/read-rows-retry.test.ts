@@ -45,7 +45,11 @@ interface ReadRetryCase {
   error?: number;
 }
 
-const CASES = (JSON.parse(readFileSync(new URL('./data/read-rows-retry-test.json', import.meta.url), 'utf8')) as { tests: ReadRetryCase[] }).tests;
+const CASES = (
+  JSON.parse(readFileSync(new URL('./data/read-rows-retry-test.json', import.meta.url), 'utf8')) as {
+    tests: ReadRetryCase[];
+  }
+).tests;
 
 const TABLE_NAME = 'projects/p/instances/i/tables/t';
 
@@ -53,12 +57,10 @@ const TABLE_NAME = 'projects/p/instances/i/tables/t';
 function requestOf(options: ReadRetryCase['createReadStream_options']): ReadRowsRequest {
   const request: { -readonly [K in keyof ReadRowsRequest]: ReadRowsRequest[K] } = { table: 't' };
   if (options?.ranges !== undefined) {
-    request.ranges = options.ranges.map(
-      (range): KeyRange => ({
-        start: { key: Buffer.from(range.start ?? ''), inclusive: true },
-        end: range.end === undefined ? undefined : { key: Buffer.from(range.end), inclusive: true },
-      }),
-    );
+    request.ranges = options.ranges.map((range): KeyRange => ({
+      start: { key: Buffer.from(range.start ?? ''), inclusive: true },
+      end: range.end === undefined ? undefined : { key: Buffer.from(range.end), inclusive: true },
+    }));
   }
   if (options?.keys !== undefined) request.keys = options.keys.map((key) => Buffer.from(key));
   if (options?.limit !== undefined) request.limit = options.limit;
@@ -145,7 +147,8 @@ async function run(testCase: ReadRetryCase): Promise<Outcome> {
     if (response.end_with_error === undefined) attempt.stream.end();
     else attempt.stream.destroy(grpcError(response.end_with_error));
   }
-  if ((await nextAttempt()) !== undefined) outcome.requests.push({ rowKeys: ['(an attempt the case does not expect)'], rowRanges: [] });
+  if ((await nextAttempt()) !== undefined)
+    outcome.requests.push({ rowKeys: ['(an attempt the case does not expect)'], rowRanges: [] });
   call.cancel();
   return outcome;
 }

@@ -44,7 +44,11 @@ interface ReadRowsCase {
   results?: JsonResult[];
 }
 
-const CASES = (JSON.parse(readFileSync(new URL('./data/readrows.json', import.meta.url), 'utf8')) as { readRowsTests: ReadRowsCase[] }).readRowsTests;
+const CASES = (
+  JSON.parse(readFileSync(new URL('./data/readrows.json', import.meta.url), 'utf8')) as {
+    readRowsTests: ReadRowsCase[];
+  }
+).readRowsTests;
 
 const base64 = (text: string): Buffer => Buffer.from(text, 'base64');
 
@@ -100,7 +104,10 @@ function expectedRows(results: readonly JsonResult[]): ExpectedRow[] {
     }
     const family = (row.cells[result.familyName ?? ''] ??= {});
     const versions = (family[result.qualifier ?? ''] ??= []);
-    versions.push({ value: Buffer.from(result.value ?? '', 'utf8'), timestampMicros: Number(result.timestampMicros ?? '0') });
+    versions.push({
+      value: Buffer.from(result.value ?? '', 'utf8'),
+      timestampMicros: Number(result.timestampMicros ?? '0'),
+    });
   }
   return rows;
 }

@@ -20,7 +20,10 @@ function tableId(): string {
 }
 
 function entity(name: string, table: string, families: Record<string, GcPolicy | undefined>): EntitySchema {
-  const list = Object.entries(families).map(([family, gc]) => ({ name: family, gc: gcRuleFromPolicy(name, family, gc) }));
+  const list = Object.entries(families).map(([family, gc]) => ({
+    name: family,
+    gc: gcRuleFromPolicy(name, family, gc),
+  }));
   return { name, table, families: list } as unknown as EntitySchema;
 }
 
@@ -33,7 +36,11 @@ const maxAge = (seconds: number) => ({ maxAge: { seconds: String(seconds), nanos
 const maxVersions = (n: number) => ({ maxNumVersions: n, rule: 'maxNumVersions' });
 
 afterAll(async () => {
-  for (const id of created) await instance.table(id).delete().catch(() => undefined);
+  for (const id of created)
+    await instance
+      .table(id)
+      .delete()
+      .catch(() => undefined);
   await driver.close();
 });
 
@@ -59,9 +66,27 @@ describe('syncSchema against the emulator', () => {
     });
     expect(await driver.getFamilies(table)).toEqual<ActualFamily[]>([
       { name: 'age', gc: { kind: 'maxAge', seconds: 3_600 } },
-      { name: 'int', gc: { kind: 'intersection', rules: [{ kind: 'maxAge', seconds: 60 }, { kind: 'maxVersions', count: 1 }] } },
+      {
+        name: 'int',
+        gc: {
+          kind: 'intersection',
+          rules: [
+            { kind: 'maxAge', seconds: 60 },
+            { kind: 'maxVersions', count: 1 },
+          ],
+        },
+      },
       { name: 'none', gc: undefined },
-      { name: 'uni', gc: { kind: 'union', rules: [{ kind: 'maxAge', seconds: 86_400 }, { kind: 'maxVersions', count: 2 }] } },
+      {
+        name: 'uni',
+        gc: {
+          kind: 'union',
+          rules: [
+            { kind: 'maxAge', seconds: 86_400 },
+            { kind: 'maxVersions', count: 2 },
+          ],
+        },
+      },
       { name: 'ver', gc: { kind: 'maxVersions', count: 3 } },
     ]);
     expect(await syncSchema(driver, [schema])).toEqual({ changes: [], applied: true });
@@ -72,8 +97,14 @@ describe('syncSchema against the emulator', () => {
     const table = tableId();
     const schema = entity('Reading', table, { m: { maxVersions: 3 }, plain: undefined });
     await syncSchema(driver, [schema]);
-    await instance.table(table).family('m').setMetadata({ rule: { versions: 9 } });
-    await instance.table(table).family('plain').setMetadata({ rule: { age: { seconds: 60, nanos: 0 } } });
+    await instance
+      .table(table)
+      .family('m')
+      .setMetadata({ rule: { versions: 9 } });
+    await instance
+      .table(table)
+      .family('plain')
+      .setMetadata({ rule: { age: { seconds: 60, nanos: 0 } } });
 
     const dry = await syncSchema(driver, [schema], { dryRun: true });
     expect(dry.applied).toBe(false);
@@ -106,7 +137,9 @@ describe('syncSchema against the emulator', () => {
     const table = tableId();
     await instance.createTable(table, { families: ['a'] });
     const result = await syncSchema(driver, [entity('Reading', table, { a: undefined, b: { maxAge: '30d' } })]);
-    expect(result.changes.map((c) => c.description)).toEqual([`create family "b" in table "${table}" (gc max age 30d)`]);
+    expect(result.changes.map((c) => c.description)).toEqual([
+      `create family "b" in table "${table}" (gc max age 30d)`,
+    ]);
     expect(await rawGcRules(table)).toEqual({ a: null, b: maxAge(30 * 86_400) });
   });
 

@@ -52,7 +52,12 @@ export type DriverCall =
   | { readonly method: 'mutateRows'; readonly table: string; readonly mutations: readonly CompiledMutation[] }
   | { readonly method: 'readRows'; readonly request: ReadRowsRequest }
   | { readonly method: 'checkAndMutate'; readonly request: CheckAndMutateRequest }
-  | { readonly method: 'increment'; readonly table: string; readonly rowKey: Buffer; readonly rules: readonly IncrementRule[] };
+  | {
+      readonly method: 'increment';
+      readonly table: string;
+      readonly rowKey: Buffer;
+      readonly rules: readonly IncrementRule[];
+    };
 
 /** A driver method name. @example `'mutateRows'` */
 export type DriverMethod = DriverCall['method'];
@@ -204,15 +209,21 @@ export class FakeDriver implements BigtableDriver {
   async createTable(table: string, families: readonly ActualFamily[]): Promise<void> {
     this.calls.push({ method: 'createTable', table, families });
     this.#maybeFail('createTable');
-    if (this.#tables.has(table)) throw grpcError('createTable', GrpcCode.AlreadyExists, `table ${table} already exists`);
-    this.#tables.set(table, { declared: new Map(families.map((f) => [f.name, f.gc])), rows: new Map(), sorted: undefined });
+    if (this.#tables.has(table))
+      throw grpcError('createTable', GrpcCode.AlreadyExists, `table ${table} already exists`);
+    this.#tables.set(table, {
+      declared: new Map(families.map((f) => [f.name, f.gc])),
+      rows: new Map(),
+      sorted: undefined,
+    });
   }
 
   async createFamily(table: string, family: ActualFamily): Promise<void> {
     this.calls.push({ method: 'createFamily', table, family });
     this.#maybeFail('createFamily');
     const t = this.#declaredTable('createFamily', table);
-    if (t.has(family.name)) throw grpcError('createFamily', GrpcCode.AlreadyExists, `family ${family.name} already exists`);
+    if (t.has(family.name))
+      throw grpcError('createFamily', GrpcCode.AlreadyExists, `family ${family.name} already exists`);
     t.set(family.name, family.gc);
   }
 
@@ -266,7 +277,11 @@ export class FakeDriver implements BigtableDriver {
       this.#maybeFail('mutateRows');
       const total = mutations.reduce((n, m) => n + m.mutations.length, 0);
       if (total > MAX_MUTATIONS_PER_REQUEST) {
-        throw grpcError('mutateRows', GrpcCode.InvalidArgument, `too many mutations in one request: ${total} > ${MAX_MUTATIONS_PER_REQUEST}`);
+        throw grpcError(
+          'mutateRows',
+          GrpcCode.InvalidArgument,
+          `too many mutations in one request: ${total} > ${MAX_MUTATIONS_PER_REQUEST}`,
+        );
       }
       const failures: RowMutationFailure[] = [];
       mutations.forEach((m, index) => {
@@ -353,7 +368,11 @@ export class FakeDriver implements BigtableDriver {
       for (const rule of rules) {
         const latest = newestCell(stored?.cells.get(rule.family)?.get(rule.qualifier));
         if (latest !== undefined && latest.value.length !== 8) {
-          throw grpcError('increment', GrpcCode.FailedPrecondition, `cell ${rule.family}:${rule.qualifier} is not a 64-bit big-endian integer`);
+          throw grpcError(
+            'increment',
+            GrpcCode.FailedPrecondition,
+            `cell ${rule.family}:${rule.qualifier} is not a 64-bit big-endian integer`,
+          );
         }
         const next = BigInt.asIntN(64, (latest === undefined ? 0n : latest.value.readBigInt64BE()) + rule.amount);
         const value = Buffer.alloc(8);
@@ -400,20 +419,36 @@ export class FakeDriver implements BigtableDriver {
     return t.declared;
   }
 
-  #problem(table: string, rowKey: Buffer, mutations: readonly CellMutation[]): { grpcCode: number; message: string } | undefined {
+  #problem(
+    table: string,
+    rowKey: Buffer,
+    mutations: readonly CellMutation[],
+  ): { grpcCode: number; message: string } | undefined {
     const rejected = this.#rejected.get(toId(rowKey));
     if (rejected !== undefined) return rejected;
     if (rowKey.length === 0) return { grpcCode: GrpcCode.InvalidArgument, message: 'row key must not be empty' };
-    if (rowKey.length > MAX_ROW_KEY_BYTES) return { grpcCode: GrpcCode.InvalidArgument, message: `row key is ${rowKey.length} bytes, over ${MAX_ROW_KEY_BYTES}` };
+    if (rowKey.length > MAX_ROW_KEY_BYTES)
+      return {
+        grpcCode: GrpcCode.InvalidArgument,
+        message: `row key is ${rowKey.length} bytes, over ${MAX_ROW_KEY_BYTES}`,
+      };
     if (mutations.length === 0) return { grpcCode: GrpcCode.InvalidArgument, message: 'no mutations' };
     const declared = this.#tables.get(table)?.declared;
     for (const m of mutations) {
       if (m.kind === 'deleteFromRow') continue;
-      if (declared !== undefined && !declared.has(m.family)) return { grpcCode: GrpcCode.NotFound, message: `family ${m.family} not found in table ${table}` };
-      if (m.kind === 'setCell' && (!Number.isSafeInteger(m.timestampMicros) || m.timestampMicros < -1 || m.timestampMicros % 1000 !== 0)) {
-        return { grpcCode: GrpcCode.InvalidArgument, message: `timestamp ${m.timestampMicros} is not a whole number of milliseconds in microseconds` };
+      if (declared !== undefined && !declared.has(m.family))
+        return { grpcCode: GrpcCode.NotFound, message: `family ${m.family} not found in table ${table}` };
+      if (
+        m.kind === 'setCell' &&
+        (!Number.isSafeInteger(m.timestampMicros) || m.timestampMicros < -1 || m.timestampMicros % 1000 !== 0)
+      ) {
+        return {
+          grpcCode: GrpcCode.InvalidArgument,
+          message: `timestamp ${m.timestampMicros} is not a whole number of milliseconds in microseconds`,
+        };
       }
-      if (m.kind === 'setCell' && !Buffer.isBuffer(m.value)) return { grpcCode: GrpcCode.InvalidArgument, message: 'cell value is not a Buffer' };
+      if (m.kind === 'setCell' && !Buffer.isBuffer(m.value))
+        return { grpcCode: GrpcCode.InvalidArgument, message: 'cell value is not a Buffer' };
     }
     return undefined;
   }
@@ -518,7 +553,8 @@ function flatten(row: StoredRow): Cell[] {
     for (const qualifier of names) {
       const versions = qualifiers.get(qualifier)!;
       const stamps = [...versions.keys()].sort((a, b) => b - a);
-      for (const timestampMicros of stamps) cells.push({ family, qualifier, timestampMicros, value: versions.get(timestampMicros)! });
+      for (const timestampMicros of stamps)
+        cells.push({ family, qualifier, timestampMicros, value: versions.get(timestampMicros)! });
     }
   }
   return cells;
@@ -532,7 +568,11 @@ function filterRow(stored: { key: Buffer; cells: StoredRow }, filter: RowFilter 
   const cells = filter === undefined ? flatten(stored.cells) : applyFilter(filter, flatten(stored.cells));
   if (cells.length === 0) return undefined;
   const out: Record<string, Record<string, CellData[]>> = {};
-  for (const c of cells) ((out[c.family] ??= {})[c.qualifier] ??= []).push({ value: Buffer.from(c.value), timestampMicros: c.timestampMicros });
+  for (const c of cells)
+    ((out[c.family] ??= {})[c.qualifier] ??= []).push({
+      value: Buffer.from(c.value),
+      timestampMicros: c.timestampMicros,
+    });
   return { key: Buffer.from(stored.key), cells: out };
 }
 
@@ -566,7 +606,11 @@ function applyFilter(filter: RowFilter, cells: Cell[]): Cell[] {
       });
     }
     case 'timestampRange':
-      return cells.filter((c) => (filter.startMicros === undefined || c.timestampMicros >= filter.startMicros) && (filter.endMicros === undefined || c.timestampMicros < filter.endMicros));
+      return cells.filter(
+        (c) =>
+          (filter.startMicros === undefined || c.timestampMicros >= filter.startMicros) &&
+          (filter.endMicros === undefined || c.timestampMicros < filter.endMicros),
+      );
     case 'valueEquals':
       return cells.filter((c) => c.value.equals(filter.value));
     case 'stripValue':

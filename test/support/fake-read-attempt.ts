@@ -14,19 +14,32 @@ export function chunksOf(rows: readonly FakeRow[]): ReadRowsChunk[] {
     const cells = Object.entries(row.cells ?? { 'f:q': 'v' });
     return cells.map(([column, value], i): ReadRowsChunk => {
       const [family, qualifier] = column.split(':') as [string, string];
-      return { rowKey: Buffer.from(row.key), familyName: { value: family }, qualifier: { value: Buffer.from(qualifier) }, timestampMicros: '1000', value: Buffer.from(value), commitRow: i === cells.length - 1 };
+      return {
+        rowKey: Buffer.from(row.key),
+        familyName: { value: family },
+        qualifier: { value: Buffer.from(qualifier) },
+        timestampMicros: '1000',
+        value: Buffer.from(value),
+        commitRow: i === cells.length - 1,
+      };
     });
   });
 }
 
 /** One response carrying `rows`. */
 export function responseOf(rows: readonly FakeRow[], lastScannedRowKey?: string): ReadRowsResponse {
-  return { chunks: chunksOf(rows), lastScannedRowKey: lastScannedRowKey === undefined ? Buffer.alloc(0) : Buffer.from(lastScannedRowKey) };
+  return {
+    chunks: chunksOf(rows),
+    lastScannedRowKey: lastScannedRowKey === undefined ? Buffer.alloc(0) : Buffer.from(lastScannedRowKey),
+  };
 }
 
 /** `n` rows keyed `k00000`… from `from`, each with one cell of `valueBytes` bytes. */
 export function fakeRows(from: number, n: number, valueBytes = 4): FakeRow[] {
-  return Array.from({ length: n }, (_, i) => ({ key: `k${String(from + i).padStart(5, '0')}`, cells: { 'f:q': 'a'.repeat(valueBytes) } }));
+  return Array.from({ length: n }, (_, i) => ({
+    key: `k${String(from + i).padStart(5, '0')}`,
+    cells: { 'f:q': 'a'.repeat(valueBytes) },
+  }));
 }
 
 /** An RPC attempt's response stream, driven by the test: write responses, end it, or destroy it with an error. */

@@ -88,7 +88,9 @@ export class FakeSource<T> {
   #released = false;
 
   constructor(items: readonly T[] | GeneratedItems<T>, options: FakeSourceOptions = {}) {
-    this.#items = Array.isArray(items) ? { count: items.length, at: (i) => items[i] as T } : (items as GeneratedItems<T>);
+    this.#items = Array.isArray(items)
+      ? { count: items.length, at: (i) => items[i] as T }
+      : (items as GeneratedItems<T>);
     this.#options = options;
   }
 

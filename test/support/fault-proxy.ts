@@ -170,7 +170,14 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     }
     const upstream = connect({ host: hostname, port, allowHalfOpen: true });
     upstream.on('error', () => undefined);
-    const conn: Connection = { client, server: upstream, sent: { toClient: 0, toServer: 0 }, stalled: false, droppedBytes: false, ended: false };
+    const conn: Connection = {
+      client,
+      server: upstream,
+      sent: { toClient: 0, toServer: 0 },
+      stalled: false,
+      droppedBytes: false,
+      ended: false,
+    };
     connections.add(conn);
     for (const rule of rules) arm(rule, conn);
     client.setNoDelay(true);
@@ -229,7 +236,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       for (const conn of [...connections]) finish(conn);
     },
     faultAfter(options) {
-      if (!Number.isSafeInteger(options.bytes) || options.bytes < 0) throw new Error(`fault proxy: bytes must be a non-negative integer, got ${options.bytes}`);
+      if (!Number.isSafeInteger(options.bytes) || options.bytes < 0)
+        throw new Error(`fault proxy: bytes must be a non-negative integer, got ${options.bytes}`);
       const rule: FaultRule = { options: { ...options }, firesAt: new Map(), spent: false };
       rules.push(rule);
       for (const conn of connections) arm(rule, conn);

@@ -11,12 +11,19 @@ import { mergeUnorderedBatches, type UnorderedMergeOptions } from '../../src/sca
  */
 
 /** `mergeOrderedBatches`, item by item. */
-export function mergeOrdered<T>(sources: readonly RowSourceFactory<T>[], compare: (a: T, b: T) => number, options: OrderedMergeOptions = {}): AsyncIterableIterator<T> {
+export function mergeOrdered<T>(
+  sources: readonly RowSourceFactory<T>[],
+  compare: (a: T, b: T) => number,
+  options: OrderedMergeOptions = {},
+): AsyncIterableIterator<T> {
   return flattenBatches(mergeOrderedBatches(sources, compare, options), (item) => item);
 }
 
 /** `mergeUnorderedBatches`, item by item. */
-export function mergeUnordered<T>(sources: readonly RowSourceFactory<T>[], options: UnorderedMergeOptions): AsyncIterableIterator<T> {
+export function mergeUnordered<T>(
+  sources: readonly RowSourceFactory<T>[],
+  options: UnorderedMergeOptions,
+): AsyncIterableIterator<T> {
   return flattenBatches(mergeUnorderedBatches(sources, options), (item) => item);
 }
 

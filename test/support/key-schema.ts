@@ -29,7 +29,13 @@ export function keySchema(name: string, parts: readonly KeyPartSpec[], separator
   const components: KeyComponentSchema[] = parts.map((part, position) =>
     'literal' in part
       ? { position, kind: 'literal', property: undefined, literal: part.literal, codec: undefined }
-      : { position, kind: 'property', property: part.property, literal: undefined, codec: createKeyCodec(name, part.property, part.options, separator) },
+      : {
+          position,
+          kind: 'property',
+          property: part.property,
+          literal: undefined,
+          codec: createKeyCodec(name, part.property, part.options, separator),
+        },
   );
   return {
     name,

@@ -1,5 +1,17 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { Column, Entity, Family, KeyPart, KeyParts, range, type EntityKey, type KeyWhere, type Repository, type ScanQuery, type Versioned } from '../../src/index.js';
+import {
+  Column,
+  Entity,
+  Family,
+  KeyPart,
+  KeyParts,
+  range,
+  type EntityKey,
+  type KeyWhere,
+  type Repository,
+  type ScanQuery,
+  type Versioned,
+} from '../../src/index.js';
 
 @Entity({ table: 'typed-readings' })
 @Family('m')

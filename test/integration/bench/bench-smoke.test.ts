@@ -4,7 +4,16 @@ import { WORKLOAD_IDS } from '../../../bench/options.js';
 import type { ThroughputResult, WorkloadResult } from '../../../bench/results.js';
 import { emulatorHost } from '../../support/emulator.js';
 
-const SIZES = { rows: 120, recipeRows: 30, repeats: 1, warmupRows: 10, pointReads: 20, cpuIterations: 200, evennessKeys: 20_000, memoryRows: 400 };
+const SIZES = {
+  rows: 120,
+  recipeRows: 30,
+  repeats: 1,
+  warmupRows: 10,
+  pointReads: 20,
+  cpuIterations: 200,
+  evennessKeys: 20_000,
+  memoryRows: 400,
+};
 
 /** Row count each throughput variant must report. */
 const EXPECTED_ROWS: Record<string, number> = {
@@ -80,7 +89,12 @@ function check(w: WorkloadResult): void {
 
 describe('npm run bench (tiny, in process)', () => {
   it('measures every workload and returns complete, well-formed results', async () => {
-    const results: BenchResults = await runBench({ emulatorHost: emulatorHost(), scale: 'tiny', tablePrefix: 'bench-smoke', ...SIZES });
+    const results: BenchResults = await runBench({
+      emulatorHost: emulatorHost(),
+      scale: 'tiny',
+      tablePrefix: 'bench-smoke',
+      ...SIZES,
+    });
 
     expect(results.workloads.map((w) => w.id)).toEqual([...WORKLOAD_IDS]);
     for (const w of results.workloads) check(w);

@@ -40,9 +40,11 @@ export function denormalizedEntities(prefix: string) {
     @Column({ family: 'm', type: 'float' }) temperature?: number;
     @Column({ family: 'm', type: 'float' }) humidity?: number;
     @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-    @Column({ family: 'meta', type: 'string' }) location?: string | null;
+    @Column({ family: 'meta', type: 'string' })
+    location?: string | null;
     @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'kind' })
-    @Column({ family: 'meta', type: 'string' }) kind?: string;
+    @Column({ family: 'meta', type: 'string' })
+    kind?: string;
   }
 
   @Entity({ table: tables.salted })
@@ -53,7 +55,8 @@ export function denormalizedEntities(prefix: string) {
     @KeyPart(1, { type: 'uint', width: 6 }) seq!: number;
     @Column({ family: 'm', type: 'float' }) temperature?: number;
     @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-    @Column({ family: 'm', type: 'string' }) location?: string | null;
+    @Column({ family: 'm', type: 'string' })
+    location?: string | null;
   }
 
   @Entity({ table: tables.sensorSalted })
@@ -64,7 +67,8 @@ export function denormalizedEntities(prefix: string) {
     @KeyPart(1, { type: 'uint', width: 6 }) seq!: number;
     @Column({ family: 'm', type: 'float' }) temperature?: number;
     @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-    @Column({ family: 'm', type: 'string' }) location?: string | null;
+    @Column({ family: 'm', type: 'string' })
+    location?: string | null;
   }
 
   @Entity({ table: tables.tsFirst })
@@ -74,7 +78,8 @@ export function denormalizedEntities(prefix: string) {
     @KeyPart(1, { type: 'string' }) sensorId!: string;
     @Column({ family: 'm', type: 'float' }) temperature?: number;
     @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-    @Column({ family: 'm', type: 'string' }) location?: string | null;
+    @Column({ family: 'm', type: 'string' })
+    location?: string | null;
   }
 
   return { tables, Sensor, Reading, SaltedReading, SensorSaltedReading, TsFirstReading };

@@ -14,7 +14,8 @@ let readings: Repository<Reading>;
 
 const SENSORS = 7;
 const T0 = Date.UTC(2024, 0, 1);
-const reading = (sensorId: string, i: number): Reading => Object.assign(new E.Reading(), { sensorId, ts: new Date(T0 + i * 60_000), temperature: 20 + (i % 5) });
+const reading = (sensorId: string, i: number): Reading =>
+  Object.assign(new E.Reading(), { sensorId, ts: new Date(T0 + i * 60_000), temperature: 20 + (i % 5) });
 
 beforeAll(async () => {
   const recorded = recordingDriver(openMapper([]).driver);
@@ -23,7 +24,15 @@ beforeAll(async () => {
   await mapper.sync();
   sensors = mapper.getRepository(E.Sensor);
   readings = mapper.getRepository(E.Reading);
-  await sensors.saveMany(Array.from({ length: SENSORS }, (_, i) => Object.assign(new E.Sensor(), { id: `sensor-${i}`, location: `greenhouse-${i}`, kind: i % 2 === 0 ? 'thermo' : 'hygro' })));
+  await sensors.saveMany(
+    Array.from({ length: SENSORS }, (_, i) =>
+      Object.assign(new E.Sensor(), {
+        id: `sensor-${i}`,
+        location: `greenhouse-${i}`,
+        kind: i % 2 === 0 ? 'thermo' : 'hygro',
+      }),
+    ),
+  );
 });
 
 afterAll(() => closeMapper(mapper, [E.tables.sensors, E.tables.readings]));
@@ -32,7 +41,9 @@ afterAll(() => closeMapper(mapper, [E.tables.sensors, E.tables.readings]));
 function sensorReads(from: number): number[] {
   return record.args.slice(from).flatMap((args, i) => {
     const request = args[0] as { table?: string; keys?: Buffer[] };
-    return record.calls[from + i] === 'readRows' && request.table === E.tables.sensors ? [request.keys?.length ?? 0] : [];
+    return record.calls[from + i] === 'readRows' && request.table === E.tables.sensors
+      ? [request.keys?.length ?? 0]
+      : [];
   });
 }
 
@@ -47,7 +58,9 @@ describe('@Denormalized fill on save (emulator)', () => {
     expect(findMany).toHaveBeenCalledTimes(1);
     expect(findMany.mock.calls[0]?.[0]).toHaveLength(SENSORS);
     expect(sensorReads(callsBefore)).toEqual([SENSORS]);
-    const sensorRowsRead = record.rowsRead.slice(rowsBefore).filter((r) => r.key.toString().startsWith('sensor-') && r.cells.info !== undefined);
+    const sensorRowsRead = record.rowsRead
+      .slice(rowsBefore)
+      .filter((r) => r.key.toString().startsWith('sensor-') && r.cells.info !== undefined);
     expect(sensorRowsRead).toHaveLength(SENSORS);
     findMany.mockRestore();
 

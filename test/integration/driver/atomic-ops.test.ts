@@ -11,7 +11,13 @@ const table = uniqueTableId('drv-atomic');
 const T1 = 1_700_000_000_000_000;
 const T2 = T1 + 1_000;
 
-const set = (qualifier: string, value: string, ts = T1, family = 'f'): CellMutation => ({ kind: 'setCell', family, qualifier, timestampMicros: ts, value: Buffer.from(value) });
+const set = (qualifier: string, value: string, ts = T1, family = 'f'): CellMutation => ({
+  kind: 'setCell',
+  family,
+  qualifier,
+  timestampMicros: ts,
+  value: Buffer.from(value),
+});
 const int64 = (n: bigint): Buffer => {
   const b = Buffer.alloc(8);
   b.writeBigInt64BE(n);
@@ -36,7 +42,12 @@ const statusIs = (value: string, latestOnly: boolean): RowFilter => ({
   ],
 });
 
-function request(key: string, predicate: RowFilter | undefined, onMatch: CellMutation[], onNoMatch: CellMutation[]): CheckAndMutateRequest {
+function request(
+  key: string,
+  predicate: RowFilter | undefined,
+  onMatch: CellMutation[],
+  onNoMatch: CellMutation[],
+): CheckAndMutateRequest {
   return { table, rowKey: Buffer.from(key), predicate, onMatch, onNoMatch };
 }
 
@@ -54,10 +65,24 @@ afterAll(async () => {
 
 describe('GoogleCloudDriver.checkAndMutate', () => {
   it('matches the latest version only with cellsPerColumn(1) + valueEquals', async () => {
-    await driver.mutateRow({ table, rowKey: Buffer.from('job'), rowKeyText: 'job', mutations: [set('status', 'pending', T1)], idempotent: true });
-    expect(await driver.checkAndMutate(request('job', statusIs('pending', true), [set('status', 'running', T2)], [set('conflict', 'y')]))).toBe(true);
+    await driver.mutateRow({
+      table,
+      rowKey: Buffer.from('job'),
+      rowKeyText: 'job',
+      mutations: [set('status', 'pending', T1)],
+      idempotent: true,
+    });
+    expect(
+      await driver.checkAndMutate(
+        request('job', statusIs('pending', true), [set('status', 'running', T2)], [set('conflict', 'y')]),
+      ),
+    ).toBe(true);
     expect(await values('job', 'f', 'status')).toEqual(['running', 'pending']);
-    expect(await driver.checkAndMutate(request('job', statusIs('pending', true), [set('status', 'again', T2 + 1_000)], [set('conflict', 'y')]))).toBe(false);
+    expect(
+      await driver.checkAndMutate(
+        request('job', statusIs('pending', true), [set('status', 'again', T2 + 1_000)], [set('conflict', 'y')]),
+      ),
+    ).toBe(false);
     expect(await values('job', 'f', 'status')).toEqual(['running', 'pending']);
     expect(await values('job', 'f', 'conflict')).toEqual(['y']);
     // Without the version limit, the overwritten 'pending' cell still matches.
@@ -65,17 +90,34 @@ describe('GoogleCloudDriver.checkAndMutate', () => {
   });
 
   it('applies raw set and delete mutations in order; no predicate means "row has cells"', async () => {
-    expect(await driver.checkAndMutate(request('new', undefined, [], [set('created', '1'), set('tmp', 't')]))).toBe(false);
-    expect(await driver.checkAndMutate(request('new', undefined, [{ kind: 'deleteFromColumn', family: 'f', qualifier: 'tmp' }, set('tmp', 'u', T2)], []))).toBe(true);
+    expect(await driver.checkAndMutate(request('new', undefined, [], [set('created', '1'), set('tmp', 't')]))).toBe(
+      false,
+    );
+    expect(
+      await driver.checkAndMutate(
+        request(
+          'new',
+          undefined,
+          [{ kind: 'deleteFromColumn', family: 'f', qualifier: 'tmp' }, set('tmp', 'u', T2)],
+          [],
+        ),
+      ),
+    ).toBe(true);
     expect(await values('new', 'f', 'tmp')).toEqual(['u']);
-    expect(await driver.checkAndMutate(request('new', { kind: 'passAll' }, [{ kind: 'deleteFromRow' }, set('only', 'o')], []))).toBe(true);
+    expect(
+      await driver.checkAndMutate(
+        request('new', { kind: 'passAll' }, [{ kind: 'deleteFromRow' }, set('only', 'o')], []),
+      ),
+    ).toBe(true);
     expect(Object.keys((await readRow('new'))?.cells.f ?? {})).toEqual(['only']);
     expect(await driver.checkAndMutate(request('absent', { kind: 'passAll' }, [set('m', '1')], []))).toBe(false);
     expect(await readRow('absent')).toBeUndefined();
   });
 
   it('rejects with the gRPC code', async () => {
-    const error = await driver.checkAndMutate({ ...request('k', undefined, [set('a', 'b')], []), table: 'no-such-table' }).catch((e: unknown) => e);
+    const error = await driver
+      .checkAndMutate({ ...request('k', undefined, [set('a', 'b')], []), table: 'no-such-table' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBe(5);
   });
@@ -109,10 +151,20 @@ describe('GoogleCloudDriver.increment', () => {
   it('rejects bad amounts and empty rules before sending, and server errors with their gRPC code', async () => {
     const key = Buffer.from('ctr2');
     await expect(driver.increment(table, key, [])).rejects.toBeInstanceOf(ValidationError);
-    await expect(driver.increment(table, key, [{ family: 'c', qualifier: 'q', amount: 2n ** 63n }])).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      driver.increment(table, key, [{ family: 'c', qualifier: 'q', amount: 2n ** 63n }]),
+    ).rejects.toBeInstanceOf(ValidationError);
     expect(await readRow('ctr2')).toBeUndefined();
-    await driver.mutateRow({ table, rowKey: key, rowKeyText: 'ctr2', mutations: [set('text', 'abc', T1, 'c')], idempotent: true });
-    const error = await driver.increment(table, key, [{ family: 'c', qualifier: 'text', amount: 1n }]).catch((e: unknown) => e);
+    await driver.mutateRow({
+      table,
+      rowKey: key,
+      rowKeyText: 'ctr2',
+      mutations: [set('text', 'abc', T1, 'c')],
+      idempotent: true,
+    });
+    const error = await driver
+      .increment(table, key, [{ family: 'c', qualifier: 'text', amount: 1n }])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBeTypeOf('number');
     expect((error as DriverError).message).toMatch(/64-bit/);

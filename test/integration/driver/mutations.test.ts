@@ -1,7 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RowData } from '../../../src/driver/driver.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
-import { DeadlineExceededError, DriverError, OperationAbortedError, ValidationError } from '../../../src/errors/index.js';
+import {
+  DeadlineExceededError,
+  DriverError,
+  OperationAbortedError,
+  ValidationError,
+} from '../../../src/errors/index.js';
 import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
@@ -14,7 +19,10 @@ const T3 = T1 + 2_000;
 async function newTable(families: string[] = ['f', 'g']): Promise<string> {
   const id = uniqueTableId('drv-mut');
   created.push(id);
-  await driver.createTable(id, families.map((name) => ({ name, gc: undefined })));
+  await driver.createTable(
+    id,
+    families.map((name) => ({ name, gc: undefined })),
+  );
   return id;
 }
 
@@ -39,7 +47,8 @@ async function readRow(table: string, key: string): Promise<RowData | undefined>
 function flat(r: RowData | undefined): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [family, columns] of Object.entries(r?.cells ?? {})) {
-    for (const [qualifier, cells] of Object.entries(columns)) out[`${family}:${qualifier}`] = cells.map((c) => `${c.value.toString()}@${c.timestampMicros}`);
+    for (const [qualifier, cells] of Object.entries(columns))
+      out[`${family}:${qualifier}`] = cells.map((c) => `${c.value.toString()}@${c.timestampMicros}`);
   }
   return out;
 }
@@ -52,8 +61,12 @@ afterAll(async () => {
 describe('GoogleCloudDriver.mutateRow', () => {
   it('applies deleteFromColumn then setCell atomically in one row', async () => {
     const table = await newTable();
-    await driver.mutateRow(row(table, 'k', [set('f', 'a', 'v1', T1), set('f', 'a', 'v0', T1 - 1_000), set('f', 'b', 'keep')]));
-    await driver.mutateRow(row(table, 'k', [{ kind: 'deleteFromColumn', family: 'f', qualifier: 'a' }, set('f', 'a', 'v2', T2)]));
+    await driver.mutateRow(
+      row(table, 'k', [set('f', 'a', 'v1', T1), set('f', 'a', 'v0', T1 - 1_000), set('f', 'b', 'keep')]),
+    );
+    await driver.mutateRow(
+      row(table, 'k', [{ kind: 'deleteFromColumn', family: 'f', qualifier: 'a' }, set('f', 'a', 'v2', T2)]),
+    );
     expect(flat(await readRow(table, 'k'))).toEqual({ 'f:a': [`v2@${T2}`], 'f:b': [`keep@${T1}`] });
   });
 
@@ -69,15 +82,24 @@ describe('GoogleCloudDriver.mutateRow', () => {
 
   it('preserves explicit timestamps (including 0) and returns versions newest first', async () => {
     const table = await newTable();
-    await driver.mutateRow(row(table, 'k', [set('f', 'q', 'b', T2), set('f', 'q', 'a', T1), set('f', 'q', 'c', T3), set('f', 'q', 'zero', 0)]));
+    await driver.mutateRow(
+      row(table, 'k', [
+        set('f', 'q', 'b', T2),
+        set('f', 'q', 'a', T1),
+        set('f', 'q', 'c', T3),
+        set('f', 'q', 'zero', 0),
+      ]),
+    );
     expect(flat(await readRow(table, 'k'))).toEqual({ 'f:q': [`c@${T3}`, `b@${T2}`, `a@${T1}`, 'zero@0'] });
   });
 
   // Real Bigtable applies a failed row mutation not at all; the emulator applies the
   // mutations before the failing one, so only the error is asserted here.
-  it('rejects an unknown family with the entry\'s gRPC code', async () => {
+  it("rejects an unknown family with the entry's gRPC code", async () => {
     const table = await newTable();
-    const error = await driver.mutateRow(row(table, 'k', [set('nope', 'a', 'y'), set('f', 'a', 'x')])).catch((e: unknown) => e);
+    const error = await driver
+      .mutateRow(row(table, 'k', [set('nope', 'a', 'y'), set('f', 'a', 'x')]))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBe(13);
     expect((error as DriverError).message).toMatch(/unknown family "nope"/);
@@ -95,9 +117,16 @@ describe('GoogleCloudDriver.mutateRow', () => {
     const table = await newTable();
     const controller = new AbortController();
     controller.abort();
-    await expect(driver.mutateRow(row(table, 'k', [set('f', 'a', 'x')]), { signal: controller.signal })).rejects.toBeInstanceOf(OperationAbortedError);
-    await expect(driver.mutateRow(row(table, 'k', [set('f', 'a', 'x')]), { deadline: Date.now() - 1 })).rejects.toBeInstanceOf(DeadlineExceededError);
-    await driver.mutateRow(row(table, 'k2', [set('f', 'a', 'y')], false), { deadline: Date.now() + 10_000, attemptTimeoutMs: 5_000 });
+    await expect(
+      driver.mutateRow(row(table, 'k', [set('f', 'a', 'x')]), { signal: controller.signal }),
+    ).rejects.toBeInstanceOf(OperationAbortedError);
+    await expect(
+      driver.mutateRow(row(table, 'k', [set('f', 'a', 'x')]), { deadline: Date.now() - 1 }),
+    ).rejects.toBeInstanceOf(DeadlineExceededError);
+    await driver.mutateRow(row(table, 'k2', [set('f', 'a', 'y')], false), {
+      deadline: Date.now() + 10_000,
+      attemptTimeoutMs: 5_000,
+    });
     expect(await readRow(table, 'k')).toBeUndefined();
     expect(flat(await readRow(table, 'k2'))).toEqual({ 'f:a': [`y@${T1}`] });
   });
@@ -120,14 +149,21 @@ describe('GoogleCloudDriver.mutateRows', () => {
     ]);
     expect(failures[0]?.message).toMatch(/unknown family "nope"/);
     expect(failures[1]?.message).toMatch(/unknown family "missing"/);
-    for (const key of ['r0', 'r2', 'r4']) expect(flat(await readRow(table, key))).toEqual({ 'f:a': [`${key.slice(1)}@${T1}`] });
+    for (const key of ['r0', 'r2', 'r4'])
+      expect(flat(await readRow(table, key))).toEqual({ 'f:a': [`${key.slice(1)}@${T1}`] });
     expect(await readRow(table, 'r1')).toBeUndefined();
     expect(await readRow(table, 'r3')).toBeUndefined();
   });
 
   it('maps failures to the input indexes when rows without mutations are left out of the request', async () => {
     const table = await newTable();
-    const batch = [row(table, 'e0', []), row(table, 'r1', [set('nope', 'a', '1')]), row(table, 'r2', [set('f', 'a', '2')]), row(table, 'e3', []), row(table, 'r4', [set('nope', 'a', '4')])];
+    const batch = [
+      row(table, 'e0', []),
+      row(table, 'r1', [set('nope', 'a', '1')]),
+      row(table, 'r2', [set('f', 'a', '2')]),
+      row(table, 'e3', []),
+      row(table, 'r4', [set('nope', 'a', '4')]),
+    ];
     expect((await driver.mutateRows(table, batch)).map((f) => [f.index, f.grpcCode])).toEqual([
       [1, 13],
       [4, 13],
@@ -137,7 +173,9 @@ describe('GoogleCloudDriver.mutateRows', () => {
 
   it('resolves [] when everything succeeded', async () => {
     const table = await newTable();
-    const batch = Array.from({ length: 50 }, (_, i) => row(table, `k${String(i).padStart(2, '0')}`, [set('f', 'a', String(i))]));
+    const batch = Array.from({ length: 50 }, (_, i) =>
+      row(table, `k${String(i).padStart(2, '0')}`, [set('f', 'a', String(i))]),
+    );
     expect(await driver.mutateRows(table, batch)).toEqual([]);
     let count = 0;
     for await (const r of driver.readRows({ table })) if (r.key.length > 0) count += 1;
@@ -161,12 +199,14 @@ describe('GoogleCloudDriver.mutateRows', () => {
   });
 
   it('rejects a whole-RPC failure (missing table) with gRPC 5, and mixed tables with ValidationError', async () => {
-    const error = await driver.mutateRows('no-such-table', [row('no-such-table', 'k', [set('f', 'a', 'x')])]).catch((e: unknown) => e);
+    const error = await driver
+      .mutateRows('no-such-table', [row('no-such-table', 'k', [set('f', 'a', 'x')])])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBe(5);
     const table = await newTable();
-    await expect(driver.mutateRows(table, [row(table, 'a', [set('f', 'a', 'x')]), row('other', 'b', [set('f', 'a', 'x')])])).rejects.toBeInstanceOf(
-      ValidationError,
-    );
+    await expect(
+      driver.mutateRows(table, [row(table, 'a', [set('f', 'a', 'x')]), row('other', 'b', [set('f', 'a', 'x')])]),
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 });

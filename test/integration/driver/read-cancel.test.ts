@@ -37,7 +37,13 @@ beforeAll(async () => {
   for (let start = 0; start < ROWS; start += 500) {
     const batch: CompiledMutation[] = Array.from({ length: 500 }, (_, i) => {
       const key = `k${String(start + i).padStart(6, '0')}`;
-      return { table, rowKey: Buffer.from(key), rowKeyText: key, mutations: [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 1_000, value: VALUE }], idempotent: true };
+      return {
+        table,
+        rowKey: Buffer.from(key),
+        rowKeyText: key,
+        mutations: [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 1_000, value: VALUE }],
+        idempotent: true,
+      };
     });
     expect(await driver.mutateRows(table, batch)).toEqual([]);
   }
@@ -146,12 +152,19 @@ describe('readRows cancellation in a separate process', () => {
     process.stdout.write(JSON.stringify({ row: !first.done, activeReads: driver.activeReads }) + '\\n');
   `;
 
-  function runChild(mode: 'cancel' | 'abandon', aliveForMs: number): Promise<{ exited: boolean; code: number | null; stdout: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, driverUrl, emulatorHost(), testInstanceId, table, mode], {
-      cwd: root,
-      env: { ...process.env, METADATA_SERVER_DETECTION: 'none' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+  function runChild(
+    mode: 'cancel' | 'abandon',
+    aliveForMs: number,
+  ): Promise<{ exited: boolean; code: number | null; stdout: string }> {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script, driverUrl, emulatorHost(), testInstanceId, table, mode],
+      {
+        cwd: root,
+        env: { ...process.env, METADATA_SERVER_DETECTION: 'none' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     return new Promise((resolve) => {

@@ -11,7 +11,10 @@ const ROWS = 300;
 const keyOf = (i: number): string => `k${String(i).padStart(4, '0')}`;
 
 interface SentRequest {
-  readonly rows: { readonly rowKeys: readonly Buffer[]; readonly rowRanges: readonly Record<string, Buffer | undefined>[] };
+  readonly rows: {
+    readonly rowKeys: readonly Buffer[];
+    readonly rowRanges: readonly Record<string, Buffer | undefined>[];
+  };
   readonly rowsLimit?: number;
 }
 
@@ -20,11 +23,16 @@ interface SentRequest {
  * `after[n]` responses on attempt n (no entry: the attempt runs to its end).
  * Returns the requests the driver sent.
  */
-async function withFailures(after: readonly number[], error: () => Error, read: () => Promise<void>): Promise<SentRequest[]> {
+async function withFailures(
+  after: readonly number[],
+  error: () => Error,
+  read: () => Promise<void>,
+): Promise<SentRequest[]> {
   const sent: SentRequest[] = [];
   const original = driver.bigtable.request.bind(driver.bigtable);
   driver.bigtable.request = ((config: { method?: string; reqOpts?: SentRequest }, callback?: never) => {
-    const stream = original(config as never, callback) as unknown as (NodeJS.ReadableStream & { abort(): void; destroy(error: Error): void }) | undefined;
+    const stream = original(config as never, callback) as unknown as
+      (NodeJS.ReadableStream & { abort(): void; destroy(error: Error): void }) | undefined;
     if (config.method !== 'readRows' || stream === undefined) return stream;
     const failAfter = after[sent.length];
     sent.push(config.reqOpts as SentRequest);
@@ -89,13 +97,23 @@ describe('readRows retries through the real client', () => {
     const request: ReadRowsRequest = {
       table,
       keys: [Buffer.from(keyOf(5)), Buffer.from(keyOf(250))],
-      ranges: [{ start: { key: Buffer.from(keyOf(10)), inclusive: true }, end: { key: Buffer.from(keyOf(20)), inclusive: false } }, { start: { key: Buffer.from(keyOf(100)), inclusive: true }, end: undefined }],
+      ranges: [
+        {
+          start: { key: Buffer.from(keyOf(10)), inclusive: true },
+          end: { key: Buffer.from(keyOf(20)), inclusive: false },
+        },
+        { start: { key: Buffer.from(keyOf(100)), inclusive: true }, end: undefined },
+      ],
       limit: 30,
     };
     const sent = await withFailures([12], unavailable, async () => {
       keys = await readKeys(request);
     });
-    const expected = [5, ...Array.from({ length: 10 }, (_, i) => 10 + i), ...Array.from({ length: 19 }, (_, i) => 100 + i)].map(keyOf);
+    const expected = [
+      5,
+      ...Array.from({ length: 10 }, (_, i) => 10 + i),
+      ...Array.from({ length: 19 }, (_, i) => 100 + i),
+    ].map(keyOf);
     expect(keys).toEqual(expected);
     expect(sent[1]?.rowsLimit).toBe(18);
     expect(sent[1]?.rows.rowKeys).toEqual([Buffer.from(keyOf(250))]);
@@ -122,13 +140,17 @@ describe('readRows retries through the real client', () => {
   it('fails with the gRPC code once an error is not retryable, after the rows read before it', async () => {
     const keys: string[] = [];
     let failure: unknown;
-    const sent = await withFailures([7], () => Object.assign(new Error('injected: permission denied'), { code: 7 }), async () => {
-      try {
-        for await (const row of driver.readRows({ table })) keys.push(row.key.toString());
-      } catch (error) {
-        failure = error;
-      }
-    });
+    const sent = await withFailures(
+      [7],
+      () => Object.assign(new Error('injected: permission denied'), { code: 7 }),
+      async () => {
+        try {
+          for await (const row of driver.readRows({ table })) keys.push(row.key.toString());
+        } catch (error) {
+          failure = error;
+        }
+      },
+    );
     expect(sent).toHaveLength(1);
     expect(keys).toEqual(Array.from({ length: 7 }, (_, i) => keyOf(i)));
     expect(failure).toBeInstanceOf(DriverError);

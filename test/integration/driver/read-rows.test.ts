@@ -10,10 +10,22 @@ const table = uniqueTableId('drv-read');
 const intTable = uniqueTableId('drv-int');
 const TS = 1_700_000_000_000_000;
 const TEXT_KEYS = ['a#1', 'a#2', 'a#3', 'a#4', 'a#5', 'b#1', 'c'];
-const BINARY_KEYS = [Buffer.from([0x00]), Buffer.from([0x61, 0x80]), Buffer.from([0x61, 0x81, 0xff]), Buffer.from([0xfe, 0xff]), Buffer.from([0xff, 0xff])];
+const BINARY_KEYS = [
+  Buffer.from([0x00]),
+  Buffer.from([0x61, 0x80]),
+  Buffer.from([0x61, 0x81, 0xff]),
+  Buffer.from([0xfe, 0xff]),
+  Buffer.from([0xff, 0xff]),
+];
 
 function put(key: Buffer, qualifier: string, value: Buffer, target = table): CompiledMutation {
-  return { table: target, rowKey: key, rowKeyText: key.toString('hex'), mutations: [{ kind: 'setCell', family: 'f', qualifier, timestampMicros: TS, value }], idempotent: true };
+  return {
+    table: target,
+    rowKey: key,
+    rowKeyText: key.toString('hex'),
+    mutations: [{ kind: 'setCell', family: 'f', qualifier, timestampMicros: TS, value }],
+    idempotent: true,
+  };
 }
 
 const int64 = (n: bigint): Buffer => {
@@ -28,8 +40,12 @@ async function read(request: Omit<ReadRowsRequest, 'table'>, target = table): Pr
   return rows;
 }
 
-const keysOf = async (request: Omit<ReadRowsRequest, 'table'>): Promise<string[]> => (await read(request)).map((r) => r.key.toString('latin1'));
-const bound = (key: string | Buffer, inclusive = true) => ({ key: Buffer.isBuffer(key) ? key : Buffer.from(key), inclusive });
+const keysOf = async (request: Omit<ReadRowsRequest, 'table'>): Promise<string[]> =>
+  (await read(request)).map((r) => r.key.toString('latin1'));
+const bound = (key: string | Buffer, inclusive = true) => ({
+  key: Buffer.isBuffer(key) ? key : Buffer.from(key),
+  inclusive,
+});
 const range = (start: KeyRange['start'], end?: KeyRange['end']): KeyRange => ({ start, end });
 
 beforeAll(async () => {
@@ -63,7 +79,16 @@ describe('GoogleCloudDriver.readRows: row sets', () => {
     const ranges = [range(bound('a#1'), bound('a#2')), range(bound('a#5'), bound('b#1'))];
     expect(await keysOf({ ranges })).toEqual(['a#1', 'a#2', 'a#5', 'a\x80', 'a\x81\xff', 'b#1']);
     const more = [Buffer.from('c'), Buffer.from('a#3'), Buffer.from('a#1')];
-    expect(await keysOf({ ranges, keys: more })).toEqual(['a#1', 'a#2', 'a#3', 'a#5', 'a\x80', 'a\x81\xff', 'b#1', 'c']);
+    expect(await keysOf({ ranges, keys: more })).toEqual([
+      'a#1',
+      'a#2',
+      'a#3',
+      'a#5',
+      'a\x80',
+      'a\x81\xff',
+      'b#1',
+      'c',
+    ]);
   });
 
   it('reads point keys sorted, skipping missing ones', async () => {
@@ -86,7 +111,9 @@ describe('GoogleCloudDriver.readRows: row sets', () => {
       expect(await keysOf({ ranges: [] })).toEqual([]);
       expect(await keysOf({ keys: [] })).toEqual([]);
       expect(await keysOf({ limit: 0 })).toEqual([]);
-      expect(await keysOf({ ranges: [range(bound('b'), bound('a')), range(bound('a#2'), bound('a#2', false))] })).toEqual([]);
+      expect(
+        await keysOf({ ranges: [range(bound('b'), bound('a')), range(bound('a#2'), bound('a#2', false))] }),
+      ).toEqual([]);
     } finally {
       driver.bigtable.request = original;
     }
@@ -114,9 +141,13 @@ describe('GoogleCloudDriver.readRows: row sets', () => {
 
 describe('GoogleCloudDriver.readRows: bytes', () => {
   it('returns binary (non-UTF-8) keys and values exactly, and binary prefixes as byte ranges', async () => {
-    const rows = await read({ ranges: [range(bound(Buffer.from([0x61, 0x80])), bound(Buffer.from([0x61, 0x82]), false))] });
+    const rows = await read({
+      ranges: [range(bound(Buffer.from([0x61, 0x80])), bound(Buffer.from([0x61, 0x82]), false))],
+    });
     expect(rows.map((r) => r.key)).toEqual([BINARY_KEYS[1], BINARY_KEYS[2]]);
-    expect(rows[1]?.cells.f?.bin).toEqual([{ value: Buffer.from([0xff, 0x00, 0x80, 0x61, 0x81, 0xff]), timestampMicros: TS }]);
+    expect(rows[1]?.cells.f?.bin).toEqual([
+      { value: Buffer.from([0xff, 0x00, 0x80, 0x61, 0x81, 0xff]), timestampMicros: TS },
+    ]);
     const top = await read({ ranges: [range(bound(Buffer.from([0xfe])), bound(Buffer.from([0xff])))] });
     expect(top.map((r) => r.key)).toEqual([BINARY_KEYS[3]]);
   });

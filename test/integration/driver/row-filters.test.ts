@@ -30,7 +30,9 @@ async function view(filter: RowFilter): Promise<Record<string, string[]>> {
   for (const row of rows) {
     for (const [family, columns] of Object.entries(row.cells)) {
       for (const [qualifier, cells] of Object.entries(columns)) {
-        out[`${row.key.toString()} ${family}:${qualifier}`] = cells.map((c) => `${c.value.toString('latin1')}@${label(c.timestampMicros)}`);
+        out[`${row.key.toString()} ${family}:${qualifier}`] = cells.map(
+          (c) => `${c.value.toString('latin1')}@${label(c.timestampMicros)}`,
+        );
       }
     }
   }
@@ -47,12 +49,16 @@ const ALL = {
   'r1 gax:q': ['gax@T3'],
   'r2 f:a': ['x.y@T1'],
 };
-const only = (...keys: (keyof typeof ALL)[]): Record<string, string[]> => Object.fromEntries(keys.map((k) => [k, ALL[k]]));
+const only = (...keys: (keyof typeof ALL)[]): Record<string, string[]> =>
+  Object.fromEntries(keys.map((k) => [k, ALL[k]]));
 const family = (name: string): RowFilter => ({ kind: 'family', name });
 const qualifiers = (...names: string[]): RowFilter => ({ kind: 'qualifiers', names });
 
 beforeAll(async () => {
-  await driver.createTable(table, ['f', 'g.x', 'gax'].map((name) => ({ name, gc: undefined })));
+  await driver.createTable(
+    table,
+    ['f', 'g.x', 'gax'].map((name) => ({ name, gc: undefined })),
+  );
   const r1: CellMutation[] = [
     set('f', 'a', 'v1', T1),
     set('f', 'a', 'v2', T2),
@@ -97,11 +103,22 @@ describe('RowFilter → client filter, against the emulator', () => {
   });
 
   it('timestampRange: [start, end) sent as Dates; either bound may be open', async () => {
-    expect(toClientFilter({ kind: 'timestampRange', startMicros: T1, endMicros: T2 })).toEqual({ time: { start: new Date(T1 / 1000), end: new Date(T2 / 1000) } });
+    expect(toClientFilter({ kind: 'timestampRange', startMicros: T1, endMicros: T2 })).toEqual({
+      time: { start: new Date(T1 / 1000), end: new Date(T2 / 1000) },
+    });
     const atT1 = only('r1 f:a.b', 'r1 f:axb', 'r1 f:a-b', 'r1 f:e', 'r2 f:a');
-    expect(await view({ kind: 'timestampRange', startMicros: T1, endMicros: T2 })).toEqual({ ...atT1, 'r1 f:a': ['v1@T1'] });
-    expect(await view({ kind: 'timestampRange', startMicros: T2, endMicros: undefined })).toEqual({ 'r1 f:a': ['v2@T2'], ...only('r1 g.x:q', 'r1 gax:q') });
-    expect(await view({ kind: 'timestampRange', startMicros: undefined, endMicros: T1 + 1 })).toEqual({ ...atT1, 'r1 f:a': ['v1@T1'] });
+    expect(await view({ kind: 'timestampRange', startMicros: T1, endMicros: T2 })).toEqual({
+      ...atT1,
+      'r1 f:a': ['v1@T1'],
+    });
+    expect(await view({ kind: 'timestampRange', startMicros: T2, endMicros: undefined })).toEqual({
+      'r1 f:a': ['v2@T2'],
+      ...only('r1 g.x:q', 'r1 gax:q'),
+    });
+    expect(await view({ kind: 'timestampRange', startMicros: undefined, endMicros: T1 + 1 })).toEqual({
+      ...atT1,
+      'r1 f:a': ['v1@T1'],
+    });
     expect(await view({ kind: 'timestampRange', startMicros: T1 + 1, endMicros: T3 })).toEqual({ 'r1 f:a': ['v2@T2'] });
     expect(await view({ kind: 'timestampRange', startMicros: undefined, endMicros: undefined })).toEqual(ALL);
   });
@@ -116,7 +133,9 @@ describe('RowFilter → client filter, against the emulator', () => {
 
   it('stripValue: empty values, timestamps kept', async () => {
     const stripped = await view({ kind: 'stripValue' });
-    expect(stripped).toEqual(Object.fromEntries(Object.entries(ALL).map(([k, cells]) => [k, cells.map((c) => c.slice(c.lastIndexOf('@')))])));
+    expect(stripped).toEqual(
+      Object.fromEntries(Object.entries(ALL).map(([k, cells]) => [k, cells.map((c) => c.slice(c.lastIndexOf('@')))])),
+    );
   });
 
   it('passAll and blockAll', async () => {
@@ -125,17 +144,35 @@ describe('RowFilter → client filter, against the emulator', () => {
   });
 
   it('chain: filters in order, nested chains flattened, an empty chain passes all', async () => {
-    const chain: RowFilter = { kind: 'chain', filters: [family('f'), qualifiers('a'), { kind: 'cellsPerColumn', limit: 1 }] };
-    expect(toClientFilter(chain)).toEqual([{ family: 'f' }, { column: Buffer.from('a') }, { column: { cellLimit: 1 } }]);
+    const chain: RowFilter = {
+      kind: 'chain',
+      filters: [family('f'), qualifiers('a'), { kind: 'cellsPerColumn', limit: 1 }],
+    };
+    expect(toClientFilter(chain)).toEqual([
+      { family: 'f' },
+      { column: Buffer.from('a') },
+      { column: { cellLimit: 1 } },
+    ]);
     expect(await view(chain)).toEqual({ 'r1 f:a': ['v2@T2'], 'r2 f:a': ['x.y@T1'] });
-    const nested: RowFilter = { kind: 'chain', filters: [{ kind: 'chain', filters: [family('f'), qualifiers('a')] }, { kind: 'cellsPerColumn', limit: 1 }] };
+    const nested: RowFilter = {
+      kind: 'chain',
+      filters: [
+        { kind: 'chain', filters: [family('f'), qualifiers('a')] },
+        { kind: 'cellsPerColumn', limit: 1 },
+      ],
+    };
     expect(toClientFilter(nested)).toEqual(toClientFilter(chain));
     expect(await view({ kind: 'chain', filters: [] })).toEqual(ALL);
-    expect(await view({ kind: 'chain', filters: [family('f'), { kind: 'valueEquals', value: Buffer.from('x.y') }] })).toEqual(only('r1 f:a.b', 'r2 f:a'));
+    expect(
+      await view({ kind: 'chain', filters: [family('f'), { kind: 'valueEquals', value: Buffer.from('x.y') }] }),
+    ).toEqual(only('r1 f:a.b', 'r2 f:a'));
   });
 
   it('interleave: the union of its filters; empty blocks all, one is that filter', async () => {
-    const union: RowFilter = { kind: 'interleave', filters: [family('g.x'), { kind: 'chain', filters: [family('f'), qualifiers('axb')] }] };
+    const union: RowFilter = {
+      kind: 'interleave',
+      filters: [family('g.x'), { kind: 'chain', filters: [family('f'), qualifiers('axb')] }],
+    };
     expect(await view(union)).toEqual(only('r1 g.x:q', 'r1 f:axb'));
     expect(await view({ kind: 'interleave', filters: [] })).toEqual({});
     expect(await view({ kind: 'interleave', filters: [family('gax')] })).toEqual(only('r1 gax:q'));

@@ -37,8 +37,15 @@ function embeddedEntities(table: string) {
     @KeyPart(0, { type: 'string' }) id!: string;
     @Column({ family: 'p', type: 'string' }) name?: string;
     @Column({ family: 'p', type: Address }) work?: Address | null;
-    @Column({ family: 'p', type: Address, layout: 'flatten', fields: ['street', 'city', 'zip', 'verified', 'geo', 'since'] }) home?: Address | null;
-    @Column({ family: 'p', qualifier: 'c', type: Contact, layout: 'flatten', fieldPrefix: 'contact:' }) contact?: Contact | null;
+    @Column({
+      family: 'p',
+      type: Address,
+      layout: 'flatten',
+      fields: ['street', 'city', 'zip', 'verified', 'geo', 'since'],
+    })
+    home?: Address | null;
+    @Column({ family: 'p', qualifier: 'c', type: Contact, layout: 'flatten', fieldPrefix: 'contact:' })
+    contact?: Contact | null;
   }
   return { Customer };
 }
@@ -59,7 +66,15 @@ beforeAll(async () => {
 afterAll(() => closeMapper(mapper, [table]));
 
 const address = (fields: Partial<Address>): Address => Object.assign(new Address(), fields);
-const full = (): Address => address({ street: 'Main 1', city: 'Oslo', zip: 150, verified: true, geo: Object.assign(new Geo(), { lat: 59.91, lng: 10.75 }), since: new Date('2019-06-01T12:00:00.000Z') });
+const full = (): Address =>
+  address({
+    street: 'Main 1',
+    city: 'Oslo',
+    zip: 150,
+    verified: true,
+    geo: Object.assign(new Geo(), { lat: 59.91, lng: 10.75 }),
+    since: new Date('2019-06-01T12:00:00.000Z'),
+  });
 const stored = async (id: string): Promise<Record<string, string>> => {
   const row = await rawRow(mapper, table, id);
   return Object.fromEntries((row?.cells ?? []).map((c) => [c.qualifier, c.value.toString()]));
@@ -67,7 +82,15 @@ const stored = async (id: string): Promise<Record<string, string>> => {
 
 describe('embedded objects (emulator)', () => {
   it('round-trips both layouts to class instances with nested classes and Dates', async () => {
-    await customers.save(Object.assign(new Customer(), { id: 'c1', name: 'Ada', work: full(), home: full(), contact: Object.assign(new Contact(), { email: 'a@x.org', phone: '+47' }) }));
+    await customers.save(
+      Object.assign(new Customer(), {
+        id: 'c1',
+        name: 'Ada',
+        work: full(),
+        home: full(),
+        contact: Object.assign(new Contact(), { email: 'a@x.org', phone: '+47' }),
+      }),
+    );
     const c = await customers.findOneOrFail({ id: 'c1' });
     for (const value of [c.work, c.home]) {
       expect(value).toBeInstanceOf(Address);
@@ -84,7 +107,14 @@ describe('embedded objects (emulator)', () => {
   it('stores json as one cell and flatten as one JSON cell per field under <qualifier>.<field> or the prefix', async () => {
     expect(await stored('c1')).toEqual({
       name: 'Ada',
-      work: JSON.stringify({ street: 'Main 1', city: 'Oslo', zip: 150, verified: true, geo: { lat: 59.91, lng: 10.75 }, since: '2019-06-01T12:00:00.000Z' }),
+      work: JSON.stringify({
+        street: 'Main 1',
+        city: 'Oslo',
+        zip: 150,
+        verified: true,
+        geo: { lat: 59.91, lng: 10.75 },
+        since: '2019-06-01T12:00:00.000Z',
+      }),
       'home.street': '"Main 1"',
       'home.city': '"Oslo"',
       'home.zip': '150',
@@ -103,7 +133,9 @@ describe('embedded objects (emulator)', () => {
     const afterNull = await stored('c1');
     expect(Object.keys(afterNull).filter((q) => q.startsWith('contact:'))).toEqual([]);
     expect((await customers.findOneOrFail({ id: 'c1' })).contact).toBeUndefined();
-    await customers.replace(Object.assign(new Customer(), { id: 'c1', name: 'Ada', home: address({ street: 'New 2' }) }));
+    await customers.replace(
+      Object.assign(new Customer(), { id: 'c1', name: 'Ada', home: address({ street: 'New 2' }) }),
+    );
     expect(await stored('c1')).toEqual({ name: 'Ada', 'home.street': '"New 2"' });
     const replaced = await customers.findOneOrFail({ id: 'c1' });
     expect(replaced.home).toBeInstanceOf(Address);
@@ -121,6 +153,9 @@ describe('embedded objects (emulator)', () => {
     expect(work.work).toBeInstanceOf(Address);
     const scanned: Customer[] = [];
     for await (const c of customers.iterate({ select: ['home'] })) scanned.push(c);
-    expect(scanned.map((c) => [c.id, c.home?.street])).toEqual([['c1', 'New 2'], ['c2', 'Main 1']]);
+    expect(scanned.map((c) => [c.id, c.home?.street])).toEqual([
+      ['c1', 'New 2'],
+      ['c2', 'Main 1'],
+    ]);
   });
 });

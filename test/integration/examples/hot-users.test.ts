@@ -6,7 +6,13 @@ import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emula
 let report: ScenarioReport & { data: HotUsersData };
 
 beforeAll(async () => {
-  report = await run({ emulatorHost: emulatorHost(), instance: testInstanceId, table: uniqueTableId('ex-hot-users'), rowsPerUserSite: 12, hotFactor: 4 });
+  report = await run({
+    emulatorHost: emulatorHost(),
+    instance: testInstanceId,
+    table: uniqueTableId('ex-hot-users'),
+    rowsPerUserSite: 12,
+    hotFactor: 4,
+  });
 });
 
 describe('example: hot users (seed 003)', () => {
@@ -42,6 +48,8 @@ describe('example: hot users (seed 003)', () => {
   });
 
   it('shows raw keys of both layouts', () => {
-    expect(report.shown[0]).toMatch(/^keys: user42-web-\d{13} \(before the cutoff, as-is\) → -?\d-user42-web-\d{13} \(from the cutoff, salted\)$/);
+    expect(report.shown[0]).toMatch(
+      /^keys: user42-web-\d{13} \(before the cutoff, as-is\) → -?\d-user42-web-\d{13} \(from the cutoff, salted\)$/,
+    );
   });
 });

@@ -6,7 +6,13 @@ import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emula
 let report: ScenarioReport & { data: LatestEventsData };
 
 beforeAll(async () => {
-  report = await run({ emulatorHost: emulatorHost(), instance: testInstanceId, table: uniqueTableId('ex-latest-events'), perCustomer: 50, latest: 5 });
+  report = await run({
+    emulatorHost: emulatorHost(),
+    instance: testInstanceId,
+    table: uniqueTableId('ex-latest-events'),
+    perCustomer: 50,
+    latest: 5,
+  });
 });
 
 describe('example: latest events (seed 004)', () => {

@@ -7,7 +7,13 @@ const EVENTS = 2_000;
 let report: ScenarioReport & { data: SaltedEventsData };
 
 beforeAll(async () => {
-  report = await run({ emulatorHost: emulatorHost(), instance: testInstanceId, table: uniqueTableId('ex-salted-events'), events: EVENTS, buckets: 10 });
+  report = await run({
+    emulatorHost: emulatorHost(),
+    instance: testInstanceId,
+    table: uniqueTableId('ex-salted-events'),
+    events: EVENTS,
+    buckets: 10,
+  });
 });
 
 describe('example: salted events (seed 002)', () => {

@@ -6,7 +6,11 @@ import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emula
 let report: ScenarioReport & { data: SensorReadingsData };
 
 beforeAll(async () => {
-  report = await run({ emulatorHost: emulatorHost(), instance: testInstanceId, table: uniqueTableId('ex-sensor-readings') });
+  report = await run({
+    emulatorHost: emulatorHost(),
+    instance: testInstanceId,
+    table: uniqueTableId('ex-sensor-readings'),
+  });
 });
 
 describe('example: sensor readings (seed 001)', () => {

@@ -16,7 +16,8 @@ const exportsEnded: NdjsonSummary[] = [];
 const start = Date.UTC(2024, 4, 1, 12);
 let server: RunningServer | undefined;
 
-const reading = (sensorId: string, i: number) => Object.assign(new Reading(), { sensorId, ts: new Date(start + i * 1_000), temperature: 20 + i / 10 });
+const reading = (sensorId: string, i: number) =>
+  Object.assign(new Reading(), { sensorId, ts: new Date(start + i * 1_000), temperature: 20 + i / 10 });
 const activeReads = () => (mapper.driver as GoogleCloudDriver).activeReads;
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -45,28 +46,48 @@ afterAll(async () => {
 describe('Express example over HTTP', () => {
   it('creates a reading and reads it back by key; 404 and 400 otherwise', async () => {
     const body = { sensorId: 'dock/7', ts: start, temperature: 21.25, humidity: 40 };
-    const res = await fetch(url('/readings'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(url('/readings'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(201);
     const created = (await res.json()) as ReadingJson;
-    expect(created).toEqual({ sensorId: 'dock/7', ts: new Date(start).toISOString(), temperature: 21.25, humidity: 40, href: `/readings/dock%2F7/${start}` });
+    expect(created).toEqual({
+      sensorId: 'dock/7',
+      ts: new Date(start).toISOString(),
+      temperature: 21.25,
+      humidity: 40,
+      href: `/readings/dock%2F7/${start}`,
+    });
     const read = await fetch(url(created.href));
     expect(read.status).toBe(200);
     expect(await read.json()).toEqual(created);
 
     expect((await fetch(url(`/readings/dock%2F7/${start + 1}`))).status).toBe(404);
     expect((await fetch(url('/readings/dock%2F7/soon'))).status).toBe(400);
-    const invalid = await fetch(url('/readings'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sensorId":"x","temperature":"hot"}' });
+    const invalid = await fetch(url('/readings'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"sensorId":"x","temperature":"hot"}',
+    });
     expect(invalid.status).toBe(400);
     expect((await fetch(url('/readings?cursor=garbage'))).status).toBe(400);
   });
 
   it('lists a sensor page by page with the cursor, visiting every row once in key order', async () => {
-    await readings.saveMany([...Array.from({ length: 23 }, (_, i) => reading('paged', i)), reading('paged-x', 0), reading('page', 0)]);
+    await readings.saveMany([
+      ...Array.from({ length: 23 }, (_, i) => reading('paged', i)),
+      reading('paged-x', 0),
+      reading('page', 0),
+    ]);
     const seen: ReadingJson[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await fetch(url(`/readings?sensorId=paged&limit=5${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`));
+      const res = await fetch(
+        url(`/readings?sensorId=paged&limit=5${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`),
+      );
       expect(res.status).toBe(200);
       const page = (await res.json()) as { items: ReadingJson[]; cursor: string | null };
       expect(page.items.length).toBeLessThanOrEqual(5);
@@ -75,7 +96,9 @@ describe('Express example over HTTP', () => {
       pages += 1;
     } while (cursor !== null && pages < 20);
     expect(pages).toBe(5);
-    expect(seen.map((r) => r.ts)).toEqual(Array.from({ length: 23 }, (_, i) => new Date(start + i * 1_000).toISOString()));
+    expect(seen.map((r) => r.ts)).toEqual(
+      Array.from({ length: 23 }, (_, i) => new Date(start + i * 1_000).toISOString()),
+    );
     expect(new Set(seen.map((r) => r.sensorId))).toEqual(new Set(['paged']));
   });
 
@@ -85,8 +108,13 @@ describe('Express example over HTTP', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     const text = await res.text();
     expect(text.endsWith('\n')).toBe(true);
-    const rows = text.trimEnd().split('\n').map((line) => JSON.parse(line) as ReadingJson);
-    expect(rows.map((r) => r.ts)).toEqual(Array.from({ length: 23 }, (_, i) => new Date(start + i * 1_000).toISOString()));
+    const rows = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ReadingJson);
+    expect(rows.map((r) => r.ts)).toEqual(
+      Array.from({ length: 23 }, (_, i) => new Date(start + i * 1_000).toISOString()),
+    );
     await until(() => exportsEnded.length === 1);
     expect(exportsEnded[0]).toEqual({ rows: 23, aborted: false });
     expect(activeReads()).toBe(0);
@@ -100,7 +128,10 @@ describe('Express example over HTTP', () => {
   it('stops the scan when the client disconnects mid-stream', async () => {
     const before = exportsEnded.length;
     const total = 12_000;
-    await readings.saveMany(Array.from({ length: total }, (_, i) => reading('bulk', i)), { batchSize: 500, concurrency: 2 });
+    await readings.saveMany(
+      Array.from({ length: total }, (_, i) => reading('bulk', i)),
+      { batchSize: 500, concurrency: 2 },
+    );
     const abort = new AbortController();
     const res = await fetch(url('/readings/export?sensorId=bulk'), { signal: abort.signal });
     const reader = res.body!.getReader();

@@ -14,7 +14,13 @@ beforeAll(async () => {
   await mapper.sync();
   // 2 MB per bucket: more than a read buffers ahead (READ_BUFFER_LIMITS) plus what HTTP/2 holds in flight, so every bucket read is still open when the child closes.
   const payload = 'x'.repeat(2_000);
-  await mapper.getRepository(Row).saveMany(Array.from({ length: 8_000 }, (_, i) => Object.assign(new Row(), { id: `r${String(i).padStart(5, '0')}`, payload })));
+  await mapper
+    .getRepository(Row)
+    .saveMany(
+      Array.from({ length: 8_000 }, (_, i) =>
+        Object.assign(new Row(), { id: `r${String(i).padStart(5, '0')}`, payload }),
+      ),
+    );
 }, 60_000);
 
 afterAll(async () => {
@@ -29,11 +35,15 @@ afterAll(async () => {
  */
 function runChild(aliveForMs: number): Promise<{ exited: boolean; code: number | null; stdout: string }> {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/abandoned-scan-child.ts', emulatorHost(), testInstanceId, table], {
-    cwd: root,
-    env: { ...process.env, METADATA_SERVER_DETECTION: 'none' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/support/abandoned-scan-child.ts', emulatorHost(), testInstanceId, table],
+    {
+      cwd: root,
+      env: { ...process.env, METADATA_SERVER_DETECTION: 'none' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let stdout = '';
   return new Promise((resolve) => {
     const giveUp = (): void => {

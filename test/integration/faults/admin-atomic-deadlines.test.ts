@@ -20,7 +20,11 @@ const request: CheckAndMutateRequest = {
 };
 const rules = [{ family: 'f', qualifier: 'n', amount: 1n }];
 
-const failure = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => new Error('expected a rejection'), (e: unknown) => e);
+const failure = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  );
 
 function expectDeadline(error: unknown, kind: 'total' | 'attempt', operation: string): void {
   expect(error).toBeInstanceOf(DeadlineExceededError);
@@ -56,25 +60,51 @@ afterAll(async () => {
 describe('admin and atomic calls under a stalled network', () => {
   it('checkAndMutate and increment reject with the total deadline', async () => {
     proxy.stall();
-    expectDeadline(await failure(driver.checkAndMutate(request, { deadline: Date.now() + 400 })), 'total', 'checkAndMutate');
-    expectDeadline(await failure(driver.increment(table, Buffer.from('c'), rules, { deadline: Date.now() + 400 })), 'total', 'increment');
+    expectDeadline(
+      await failure(driver.checkAndMutate(request, { deadline: Date.now() + 400 })),
+      'total',
+      'checkAndMutate',
+    );
+    expectDeadline(
+      await failure(driver.increment(table, Buffer.from('c'), rules, { deadline: Date.now() + 400 })),
+      'total',
+      'increment',
+    );
   });
 
   it('checkAndMutate is never retried: an attempt timeout fails it with kind "attempt"', async () => {
     proxy.stall();
-    expectDeadline(await failure(driver.checkAndMutate(request, { deadline: Date.now() + 20_000, attemptTimeoutMs: 300 })), 'attempt', 'checkAndMutate');
+    expectDeadline(
+      await failure(driver.checkAndMutate(request, { deadline: Date.now() + 20_000, attemptTimeoutMs: 300 })),
+      'attempt',
+      'checkAndMutate',
+    );
   });
 
   it('getFamilies and listTables reject with the total deadline, retrying timed-out attempts until then', async () => {
     proxy.stall();
     expectDeadline(await failure(driver.getFamilies(table, { deadline: Date.now() + 400 })), 'total', 'getFamilies');
-    expectDeadline(await failure(driver.getFamilies(table, { deadline: Date.now() + 900, attemptTimeoutMs: 200 })), 'total', 'getFamilies');
+    expectDeadline(
+      await failure(driver.getFamilies(table, { deadline: Date.now() + 900, attemptTimeoutMs: 200 })),
+      'total',
+      'getFamilies',
+    );
     expectDeadline(await failure(driver.listTables({ deadline: Date.now() + 400 })), 'total', 'listTables');
   });
 
   it('a non-idempotent admin call fails with its attempt timeout', async () => {
     proxy.stall();
-    expectDeadline(await failure(driver.createFamily(table, { name: 'g', gc: undefined }, { deadline: Date.now() + 20_000, attemptTimeoutMs: 300 })), 'attempt', 'createFamily');
+    expectDeadline(
+      await failure(
+        driver.createFamily(
+          table,
+          { name: 'g', gc: undefined },
+          { deadline: Date.now() + 20_000, attemptTimeoutMs: 300 },
+        ),
+      ),
+      'attempt',
+      'createFamily',
+    );
   });
 
   it('aborting the signal rejects with OperationAbortedError', async () => {
@@ -97,7 +127,9 @@ describe('admin and atomic calls under a stalled network', () => {
   it('an already aborted signal or a passed deadline sends nothing', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await failure(driver.checkAndMutate(request, { signal: controller.signal }))).toBeInstanceOf(OperationAbortedError);
+    expect(await failure(driver.checkAndMutate(request, { signal: controller.signal }))).toBeInstanceOf(
+      OperationAbortedError,
+    );
     expectDeadline(await failure(driver.listTables({ deadline: Date.now() - 1 })), 'total', 'listTables');
   });
 

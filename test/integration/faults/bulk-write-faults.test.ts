@@ -1,5 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, DeadlineExceededError, OperationAbortedError, PartialWriteError, type Repository } from '../../../src/index.js';
+import {
+  BigtableMapper,
+  DeadlineExceededError,
+  OperationAbortedError,
+  PartialWriteError,
+  type Repository,
+} from '../../../src/index.js';
 import { emulatorHost, testInstanceId } from '../../support/emulator.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { closeMapper, makeEntities, openMapper, rawKeys } from '../../fixtures/entities.js';
@@ -39,7 +45,8 @@ afterAll(async () => {
 });
 
 const id = (prefix: string, i: number): string => `${prefix}-${String(i).padStart(5, '0')}`;
-const item = (prefix: string, i: number): Item => Object.assign(new E.Item(), { id: id(prefix, i), n: i, label: `label ${i}` });
+const item = (prefix: string, i: number): Item =>
+  Object.assign(new E.Item(), { id: id(prefix, i), n: i, label: `label ${i}` });
 
 /** `n` entities of `prefix`; `onRead(i)` runs as entity `i` is read from the input. */
 function* entities(prefix: string, n: number, onRead: (i: number) => void): Generator<Item> {
@@ -75,7 +82,9 @@ describe('saveMany through the fault proxy', () => {
       proxy.stall();
       proxy.refuseNew(true);
     });
-    const error = await items.saveMany(input, { batchSize: 100, concurrency: 2, timeoutMs: 2_000 }).catch((e: unknown) => e);
+    const error = await items
+      .saveMany(input, { batchSize: 100, concurrency: 2, timeoutMs: 2_000 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartialWriteError);
     const report = error as PartialWriteError<Item>;
     expect(report.cause).toBeInstanceOf(DeadlineExceededError);
@@ -83,7 +92,11 @@ describe('saveMany through the fault proxy', () => {
     expect(report.succeeded + report.failures.length + report.notAttempted.length).toBe(report.unreadFrom);
     expect(report.failures.length).toBeGreaterThan(0);
     // cut at the deadline: the driver reports code 4 (DEADLINE_EXCEEDED) or the typed error
-    expect(report.failures.filter((f) => f.grpcCode !== 4 && !(f.cause instanceof DeadlineExceededError)).map((f) => `#${f.index}: ${f.message}`)).toEqual([]);
+    expect(
+      report.failures
+        .filter((f) => f.grpcCode !== 4 && !(f.cause instanceof DeadlineExceededError))
+        .map((f) => `#${f.index}: ${f.message}`),
+    ).toEqual([]);
     proxy.refuseNew(false);
     proxy.pass();
     await expectReportMatchesTable('dead', report, total);
@@ -95,7 +108,9 @@ describe('saveMany through the fault proxy', () => {
     const input = entities('abort', total, (i) => {
       if (i === 800) controller.abort(new Error('user stopped the import'));
     });
-    const error = await items.saveMany(input, { batchSize: 100, concurrency: 2, signal: controller.signal }).catch((e: unknown) => e);
+    const error = await items
+      .saveMany(input, { batchSize: 100, concurrency: 2, signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartialWriteError);
     const report = error as PartialWriteError<Item>;
     expect(report.cause).toBeInstanceOf(OperationAbortedError);

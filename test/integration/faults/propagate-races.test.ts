@@ -21,12 +21,17 @@ let mapper: BigtableMapper;
 let sensors: Repository<Sensor>;
 let readings: Repository<Reading>;
 
-const sensor = (id: string, location: string): Sensor => Object.assign(new E.Sensor(), { id, location, kind: 'thermo' });
-const reading = (sensorId: string, i: number): Reading => Object.assign(new E.Reading(), { sensorId, ts: new Date(T0 + i * 1000), temperature: i });
+const sensor = (id: string, location: string): Sensor =>
+  Object.assign(new E.Sensor(), { id, location, kind: 'thermo' });
+const reading = (sensorId: string, i: number): Reading =>
+  Object.assign(new E.Reading(), { sensorId, ts: new Date(T0 + i * 1000), temperature: i });
 const readingsOf = (sensorId: string): Reading[] => Array.from({ length: ROWS }, (_, i) => reading(sensorId, i));
 
 /** Runs `propagate` and starts `other` once propagate has scanned its first rows; settles both, then throws the first failure. */
-async function race(propagate: (onProgress: () => void) => Promise<unknown>, other: () => Promise<unknown>): Promise<void> {
+async function race(
+  propagate: (onProgress: () => void) => Promise<unknown>,
+  other: () => Promise<unknown>,
+): Promise<void> {
   let started: Promise<unknown> | undefined;
   const start = (): Promise<unknown> => (started ??= other());
   const propagated = propagate(() => void start());

@@ -37,7 +37,11 @@ beforeAll(async () => {
   await setup.sync();
   await setup
     .getRepository(E.SaltedEvent)
-    .saveMany(Array.from({ length: ROWS }, (_, i) => Object.assign(new E.SaltedEvent(), { userId: `u${i % 20}`, seq: i, payload: 'p'.repeat(8_000), n: i })));
+    .saveMany(
+      Array.from({ length: ROWS }, (_, i) =>
+        Object.assign(new E.SaltedEvent(), { userId: `u${i % 20}`, seq: i, payload: 'p'.repeat(8_000), n: i }),
+      ),
+    );
   proxy = await startFaultProxy(emulatorHost());
 });
 
@@ -49,7 +53,10 @@ afterAll(async () => {
 });
 
 /** Reads one row of a full ordered scan, then stalls the network: the scan's next rows can only come after the stall (each bucket holds 2 MB, more than a read buffers ahead). */
-async function stalledIterator(repo: Repository<SaltedEvent>, query: Parameters<Repository<SaltedEvent>['iterate']>[0]): Promise<AsyncIterator<SaltedEvent>> {
+async function stalledIterator(
+  repo: Repository<SaltedEvent>,
+  query: Parameters<Repository<SaltedEvent>['iterate']>[0],
+): Promise<AsyncIterator<SaltedEvent>> {
   const iterator = repo.iterate(query)[Symbol.asyncIterator]();
   const first = await iterator.next();
   expect(first.done).toBe(false);
@@ -94,14 +101,18 @@ describe('operations through a stalled network end with a typed error and leave 
       const repo = mapper.getRepository(E.SaltedEvent);
       expect(await repo.findOne({ userId: 'u1', seq: 1 })).toBeDefined();
       proxy.stall();
-      await expect(repo.findOne({ userId: 'u1', seq: 1 }, { timeoutMs: 500 })).rejects.toBeInstanceOf(DeadlineExceededError);
+      await expect(repo.findOne({ userId: 'u1', seq: 1 }, { timeoutMs: 500 })).rejects.toBeInstanceOf(
+        DeadlineExceededError,
+      );
       await expect(repo.page({ limit: 10, timeoutMs: 500 })).rejects.toBeInstanceOf(DeadlineExceededError);
     }));
 
   it('an Observable scan stalled mid-way errors with OperationAbortedError when its signal aborts', () =>
     withProxiedMapper(async (mapper) => {
       const controller = new AbortController();
-      const all = firstValueFrom(mapper.getRepository(E.SaltedEvent).scan({ signal: controller.signal }).pipe(toArray()));
+      const all = firstValueFrom(
+        mapper.getRepository(E.SaltedEvent).scan({ signal: controller.signal }).pipe(toArray()),
+      );
       await waitFor(() => activeReads(mapper) > 0, 5_000, 'the scan never opened its reads');
       proxy.stall();
       setTimeout(() => controller.abort(), 200);
@@ -123,7 +134,9 @@ describe('operations through a stalled network end with a typed error and leave 
     try {
       const repo = mapper.getRepository(E.SaltedEvent);
       proxy.stall();
-      await expect(repo.findOne({ userId: 'u2', seq: 2 }, { timeoutMs: 300 })).rejects.toBeInstanceOf(DeadlineExceededError);
+      await expect(repo.findOne({ userId: 'u2', seq: 2 }, { timeoutMs: 300 })).rejects.toBeInstanceOf(
+        DeadlineExceededError,
+      );
       proxy.pass();
       let count = 0;
       for await (const row of repo.iterate({ where: { userId: 'u3' }, timeoutMs: 20_000 })) {

@@ -16,9 +16,15 @@ const USERS = 10;
 const SEQS = 30;
 const ROWS = USERS * SEQS;
 const PAYLOAD = 'p'.repeat(400);
-const event = (u: number, seq: number) => ({ userId: `u${String(u).padStart(2, '0')}`, seq, payload: `${PAYLOAD}-${u}-${seq}` });
+const event = (u: number, seq: number) => ({
+  userId: `u${String(u).padStart(2, '0')}`,
+  seq,
+  payload: `${PAYLOAD}-${u}-${seq}`,
+});
 /** Every event, in logical key order: what any scan of either table must deliver. */
-const EXPECTED = Array.from({ length: USERS }, (_, u) => Array.from({ length: SEQS }, (_, seq) => `u${String(u).padStart(2, '0')}#${seq}`)).flat();
+const EXPECTED = Array.from({ length: USERS }, (_, u) =>
+  Array.from({ length: SEQS }, (_, seq) => `u${String(u).padStart(2, '0')}#${seq}`),
+).flat();
 const idOf = (e: { userId: string; seq: number }): string => `${e.userId}#${e.seq}`;
 
 let writer: BigtableMapper;
@@ -38,11 +44,17 @@ const readKeys = async (call?: CallOptions): Promise<string[]> => {
 beforeAll(async () => {
   writer = openMapper([E.SaltedEvent, E.PlainEvent]);
   await writer.sync();
-  const events = Array.from({ length: USERS }, (_, u) => Array.from({ length: SEQS }, (_, seq) => event(u, seq))).flat();
+  const events = Array.from({ length: USERS }, (_, u) =>
+    Array.from({ length: SEQS }, (_, seq) => event(u, seq)),
+  ).flat();
   await writer.getRepository(E.SaltedEvent).saveMany(events.map((e) => Object.assign(new E.SaltedEvent(), e)));
   await writer.getRepository(E.PlainEvent).saveMany(events.map((e) => Object.assign(new E.PlainEvent(), e)));
   proxy = await startFaultProxy(emulatorHost());
-  mapper = new BigtableMapper({ emulatorHost: proxy.host, instance: testInstanceId, entities: [E.SaltedEvent, E.PlainEvent] });
+  mapper = new BigtableMapper({
+    emulatorHost: proxy.host,
+    instance: testInstanceId,
+    entities: [E.SaltedEvent, E.PlainEvent],
+  });
   salted = mapper.getRepository(E.SaltedEvent);
   plain = mapper.getRepository(E.PlainEvent);
   driver = mapper.driver as GoogleCloudDriver;
@@ -107,7 +119,11 @@ describe('scans through a stalled connection', () => {
     proxy.faultAfter({ bytes: 20_000, fault: 'stall', direction: 'toClient' });
     const keys: string[] = [];
     const failure = await (async () => {
-      for await (const row of driver.readRows({ table: E.tables.plain }, { deadline: Date.now() + 2_000, idleTimeoutMs: 300 })) keys.push(row.key.toString());
+      for await (const row of driver.readRows(
+        { table: E.tables.plain },
+        { deadline: Date.now() + 2_000, idleTimeoutMs: 300 },
+      ))
+        keys.push(row.key.toString());
     })().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(DeadlineExceededError);
     expect(keys.length).toBeLessThan(ROWS);
@@ -117,7 +133,9 @@ describe('scans through a stalled connection', () => {
   it('a repository scan that stalls fails with DeadlineExceededError within its timeoutMs', async () => {
     await readKeys();
     proxy.faultAfter({ bytes: 20_000, fault: 'stall', direction: 'toClient' });
-    const failure = await lastValueFrom(plain.scan({ timeoutMs: 2_000, idleTimeoutMs: 300 }).pipe(toArray())).catch((error: unknown) => error);
+    const failure = await lastValueFrom(plain.scan({ timeoutMs: 2_000, idleTimeoutMs: 300 }).pipe(toArray())).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(DeadlineExceededError);
     expect(driver.activeReads).toBe(0);
   });

@@ -44,13 +44,29 @@ afterAll(async () => {
 function rows(prefix: string, n: number, mixed = false): CompiledMutation[] {
   return Array.from({ length: n }, (_, i) => {
     const key = `${prefix}-${String(i).padStart(3, '0')}`;
-    return { table, rowKey: Buffer.from(key), rowKeyText: key, mutations: [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: TS, value: Buffer.from(key.padEnd(200, '.')) }], idempotent: !mixed || i % 2 === 0 };
+    return {
+      table,
+      rowKey: Buffer.from(key),
+      rowKeyText: key,
+      mutations: [
+        { kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: TS, value: Buffer.from(key.padEnd(200, '.')) },
+      ],
+      idempotent: !mixed || i % 2 === 0,
+    };
   });
 }
 
 async function readPrefix(prefix: string): Promise<Map<string, RowData>> {
   const found = new Map<string, RowData>();
-  for await (const row of direct.readRows({ table, ranges: [{ start: { key: Buffer.from(`${prefix}-`), inclusive: true }, end: { key: Buffer.from(`${prefix}.`), inclusive: false } }] })) {
+  for await (const row of direct.readRows({
+    table,
+    ranges: [
+      {
+        start: { key: Buffer.from(`${prefix}-`), inclusive: true },
+        end: { key: Buffer.from(`${prefix}.`), inclusive: false },
+      },
+    ],
+  })) {
     found.set(row.key.toString(), row);
   }
   return found;
@@ -63,68 +79,106 @@ describe('MutateRows through the fault proxy', () => {
     const batch = rows('cut', 300, true);
     const opened = proxy.connectionsOpened;
     proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toServer' });
-    const failures = await proxied.mutateRows(table, batch, { deadline: Date.now() + 20_000, attemptTimeoutMs: 10_000 });
+    const failures = await proxied.mutateRows(table, batch, {
+      deadline: Date.now() + 20_000,
+      attemptTimeoutMs: 10_000,
+    });
     expect(proxy.connectionsOpened).toBeGreaterThan(opened);
     expect(failures.map((f) => f.index)).toEqual(batch.flatMap((m, i) => (m.idempotent ? [] : [i])));
     expect(new Set(failures.map((f) => f.grpcCode))).toEqual(new Set([14]));
     const found = await readPrefix('cut');
     expect([...found.keys()]).toEqual(batch.filter((m) => m.idempotent).map((m) => m.rowKeyText));
-    for (const m of batch.filter((m) => m.idempotent)) expect(valueOf(found.get(m.rowKeyText))).toBe(m.rowKeyText.padEnd(200, '.'));
+    for (const m of batch.filter((m) => m.idempotent))
+      expect(valueOf(found.get(m.rowKeyText))).toBe(m.rowKeyText.padEnd(200, '.'));
   });
 
   it('concurrent batches under repeated resets: every entry reported written is present, every idempotent entry is written, a failed entry is non-idempotent', async () => {
     const batches = Array.from({ length: 8 }, (_, b) => rows(`many${b}`, 40, true));
     proxy.faultAfter({ bytes: 25_000, fault: 'reset', direction: 'toServer', every: true });
-    const outcomes = await Promise.all(batches.map((batch) => proxied.mutateRows(table, batch, { deadline: Date.now() + 20_000, attemptTimeoutMs: 10_000 }).catch((error: unknown) => error)));
+    const outcomes = await Promise.all(
+      batches.map((batch) =>
+        proxied
+          .mutateRows(table, batch, { deadline: Date.now() + 20_000, attemptTimeoutMs: 10_000 })
+          .catch((error: unknown) => error),
+      ),
+    );
     proxy.pass();
     let failed = 0;
     for (const [b, batch] of batches.entries()) {
       const outcome = outcomes[b];
-      const failedIndexes = outcome instanceof DriverError ? new Set(batch.map((_, i) => i)) : new Set((outcome as { index: number }[]).map((f) => f.index));
+      const failedIndexes =
+        outcome instanceof DriverError
+          ? new Set(batch.map((_, i) => i))
+          : new Set((outcome as { index: number }[]).map((f) => f.index));
       const found = await readPrefix(`many${b}`);
       for (const [i, m] of batch.entries()) {
         if (failedIndexes.has(i)) {
           failed += 1;
           expect(m.idempotent, `${m.rowKeyText} failed although idempotent`).toBe(false);
         } else {
-          expect(valueOf(found.get(m.rowKeyText)), `${m.rowKeyText} reported written`).toBe(m.rowKeyText.padEnd(200, '.'));
+          expect(valueOf(found.get(m.rowKeyText)), `${m.rowKeyText} reported written`).toBe(
+            m.rowKeyText.padEnd(200, '.'),
+          );
         }
       }
     }
     expect(failed).toBeGreaterThan(0);
   });
 
-  it('under a stall settles at its deadline: the unconfirmed entries fail with DEADLINE_EXCEEDED', { timeout: 15_000 }, async () => {
-    const batch = rows('stall', 20);
-    proxy.stall();
-    const failures = await proxied.mutateRows(table, batch, { deadline: Date.now() + 500, attemptTimeoutMs: 60_000 });
-    expect(failures.map((f) => f.index)).toEqual(batch.map((_, i) => i));
-    expect(new Set(failures.map((f) => f.grpcCode))).toEqual(new Set([4]));
-    expect((failures[0] as { cause?: unknown }).cause).toBeInstanceOf(DeadlineExceededError);
-  });
+  it(
+    'under a stall settles at its deadline: the unconfirmed entries fail with DEADLINE_EXCEEDED',
+    { timeout: 15_000 },
+    async () => {
+      const batch = rows('stall', 20);
+      proxy.stall();
+      const failures = await proxied.mutateRows(table, batch, { deadline: Date.now() + 500, attemptTimeoutMs: 60_000 });
+      expect(failures.map((f) => f.index)).toEqual(batch.map((_, i) => i));
+      expect(new Set(failures.map((f) => f.grpcCode))).toEqual(new Set([4]));
+      expect((failures[0] as { cause?: unknown }).cause).toBeInstanceOf(DeadlineExceededError);
+    },
+  );
 
-  it('a stall that ends: the attempt timeout cuts the stalled attempt and a retry on a new connection writes every entry', { timeout: 15_000 }, async () => {
-    const batch = rows('recover', 20);
-    proxy.stall();
-    setTimeout(() => proxy.pass(), 600);
-    expect(await proxied.mutateRows(table, batch, { deadline: Date.now() + 10_000, attemptTimeoutMs: 250 })).toEqual([]);
-    expect((await readPrefix('recover')).size).toBe(20);
-  });
+  it(
+    'a stall that ends: the attempt timeout cuts the stalled attempt and a retry on a new connection writes every entry',
+    { timeout: 15_000 },
+    async () => {
+      const batch = rows('recover', 20);
+      proxy.stall();
+      setTimeout(() => proxy.pass(), 600);
+      expect(await proxied.mutateRows(table, batch, { deadline: Date.now() + 10_000, attemptTimeoutMs: 250 })).toEqual(
+        [],
+      );
+      expect((await readPrefix('recover')).size).toBe(20);
+    },
+  );
 });
 
 describe('MutateRow through the fault proxy', () => {
   it('under a stall rejects with DeadlineExceededError at its deadline', { timeout: 15_000 }, async () => {
     proxy.stall();
-    await expect(proxied.mutateRow(rows('one-stall', 1)[0] as CompiledMutation, { deadline: Date.now() + 300 })).rejects.toBeInstanceOf(DeadlineExceededError);
+    await expect(
+      proxied.mutateRow(rows('one-stall', 1)[0] as CompiledMutation, { deadline: Date.now() + 300 }),
+    ).rejects.toBeInstanceOf(DeadlineExceededError);
   });
 
   it('retries an idempotent row cut by a reset; sends a non-idempotent row once and rejects with gRPC 14', async () => {
     const [idempotent, nonIdempotent] = rows('one-reset', 2, true) as [CompiledMutation, CompiledMutation];
-    const big = (m: CompiledMutation): CompiledMutation => ({ ...m, mutations: Array.from({ length: 200 }, (_, i) => ({ kind: 'setCell', family: 'f', qualifier: `q${i}`, timestampMicros: TS, value: Buffer.alloc(200, 'v') })) });
+    const big = (m: CompiledMutation): CompiledMutation => ({
+      ...m,
+      mutations: Array.from({ length: 200 }, (_, i) => ({
+        kind: 'setCell',
+        family: 'f',
+        qualifier: `q${i}`,
+        timestampMicros: TS,
+        value: Buffer.alloc(200, 'v'),
+      })),
+    });
     proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toServer' });
     await proxied.mutateRow(big(idempotent), { deadline: Date.now() + 20_000 });
     proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toServer' });
-    const error = await proxied.mutateRow(big(nonIdempotent), { deadline: Date.now() + 20_000 }).catch((e: unknown) => e);
+    const error = await proxied
+      .mutateRow(big(nonIdempotent), { deadline: Date.now() + 20_000 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBe(14);
     expect([...(await readPrefix('one-reset')).keys()]).toEqual([idempotent.rowKeyText]);
@@ -160,7 +214,13 @@ describe('MutateRows against a server resetting streams with RST_STREAM INTERNAL
 });
 
 function row(tableId: string, key: string, idempotent: boolean): CompiledMutation {
-  return { table: tableId, rowKey: Buffer.from(key), rowKeyText: key, mutations: [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: TS, value: Buffer.from('v') }], idempotent };
+  return {
+    table: tableId,
+    rowKey: Buffer.from(key),
+    rowKeyText: key,
+    mutations: [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: TS, value: Buffer.from('v') }],
+    idempotent,
+  };
 }
 
 interface ResettingServer {

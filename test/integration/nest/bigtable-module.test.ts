@@ -4,7 +4,13 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import { BigtableMapper, Column, Entity, Family, KeyPart, compileEntity } from '../../../src/index.js';
 import type { Constructor, Repository } from '../../../src/index.js';
-import { BigtableModule, InjectMapper, InjectRepository, getMapperToken, getRepositoryToken } from '../../../src/nest/index.js';
+import {
+  BigtableModule,
+  InjectMapper,
+  InjectRepository,
+  getMapperToken,
+  getRepositoryToken,
+} from '../../../src/nest/index.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const tables: string[] = [];
@@ -115,7 +121,9 @@ describe('BigtableModule', () => {
     const close = vi.spyOn(BigtableMapper.prototype, 'close');
     const sync = vi.spyOn(BigtableMapper.prototype, 'sync').mockRejectedValueOnce(new Error('sync failed'));
     try {
-      const moduleRef = await Test.createTestingModule({ imports: [BigtableModule.forRoot({ ...options(), entities: [Broken], sync: true })] }).compile();
+      const moduleRef = await Test.createTestingModule({
+        imports: [BigtableModule.forRoot({ ...options(), entities: [Broken], sync: true })],
+      }).compile();
       await expect(moduleRef.init()).rejects.toThrow('sync failed');
       expect(close).toHaveBeenCalledTimes(1);
     } finally {

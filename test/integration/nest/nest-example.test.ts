@@ -17,7 +17,11 @@ let base: string;
 let mapper: BigtableMapper;
 
 function post(body: object): Promise<Response> {
-  return fetch(`${base}/page-views`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${base}/page-views`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 async function getJson<T>(path: string): Promise<{ status: number; body: T }> {
@@ -55,7 +59,13 @@ describe('NestJS example over HTTP', () => {
     expect(created.href).toBe(`/page-views/u%231/example.com/${start}`);
     const read = await getJson<PageViewJson>(created.href);
     expect(read).toEqual({ status: 200, body: created });
-    expect(read.body).toMatchObject({ userId: 'u#1', site: 'example.com', at: new Date(start).toISOString(), path: '/pricing', durationMs: 1234 });
+    expect(read.body).toMatchObject({
+      userId: 'u#1',
+      site: 'example.com',
+      at: new Date(start).toISOString(),
+      path: '/pricing',
+      durationMs: 1234,
+    });
   });
 
   it('answers 404 for a missing key and 400 for invalid input', async () => {
@@ -69,7 +79,8 @@ describe('NestJS example over HTTP', () => {
 
   it('lists one user and site page by page, visiting every row once', async () => {
     const ats = Array.from({ length: 11 }, (_, i) => start + i * 1_000);
-    for (const at of [...ats].reverse()) expect((await post({ userId: 'pager', site: 'a.com', at, path: `/p${at}` })).status).toBe(201);
+    for (const at of [...ats].reverse())
+      expect((await post({ userId: 'pager', site: 'a.com', at, path: `/p${at}` })).status).toBe(201);
     await post({ userId: 'pager', site: 'a.co', at: start, path: '/other-site' });
     await post({ userId: 'pager2', site: 'a.com', at: start, path: '/other-user' });
 
@@ -95,7 +106,12 @@ describe('NestJS example over HTTP', () => {
     await app!.close();
     app = undefined;
     expect(close).toHaveBeenCalledTimes(1);
-    const view = Object.assign(new views.schema.target(), { userId: 'late', site: 'x.com', at: new Date(start), path: '/' });
+    const view = Object.assign(new views.schema.target(), {
+      userId: 'late',
+      site: 'x.com',
+      at: new Date(start),
+      path: '/',
+    });
     await expect(views.save(view)).rejects.toThrow(OperationAbortedError);
     await expect(views.save(view)).rejects.toThrow(/mapper was closed/);
   });

@@ -25,7 +25,11 @@ beforeAll(async () => {
   await mapper.sync();
   events = mapper.getRepository(E.SaltedEvent);
   const payload = 'x'.repeat(200);
-  await events.saveMany(Array.from({ length: ROWS }, (_, i) => Object.assign(new E.SaltedEvent(), { userId: `u${i % 50}`, seq: i, payload, n: i })));
+  await events.saveMany(
+    Array.from({ length: ROWS }, (_, i) =>
+      Object.assign(new E.SaltedEvent(), { userId: `u${i % 50}`, seq: i, payload, n: i }),
+    ),
+  );
 });
 
 afterAll(() => closeMapper(mapper, [E.tables.salted]));
@@ -46,7 +50,7 @@ describe('cancellation leaves no open read stream', () => {
     await allReadsClosed();
   });
 
-  it("take(5) of an unordered scan", async () => {
+  it('take(5) of an unordered scan', async () => {
     const some = await lastValueFrom(events.scan({ order: 'none' }).pipe(take(5), toArray()));
     expect(some).toHaveLength(5);
     await allReadsClosed();

@@ -1,6 +1,14 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Column, Entity, Family, KeyPart, ValidationError, type BigtableMapper, type Repository } from '../../../src/index.js';
+import {
+  Column,
+  Entity,
+  Family,
+  KeyPart,
+  ValidationError,
+  type BigtableMapper,
+  type Repository,
+} from '../../../src/index.js';
 import { closeMapper, openMapper } from '../../fixtures/entities.js';
 import { uniqueTableId } from '../../support/emulator.js';
 
@@ -57,7 +65,9 @@ describe('counters past 2^53', () => {
     await expect(counters.increment({ id: 'a' }, 'hits', 0.5)).rejects.toBeInstanceOf(ValidationError);
     await expect(counters.increment({ id: 'a' }, 'hits', 2 ** 60)).rejects.toBeInstanceOf(ValidationError);
     await expect(counters.increment({ id: 'a' }, 'total', 2n ** 63n)).rejects.toBeInstanceOf(ValidationError);
-    await expect(counters.increment({ id: 'a' }, 'hits', '1' as unknown as number)).rejects.toBeInstanceOf(ValidationError);
+    await expect(counters.increment({ id: 'a' }, 'hits', '1' as unknown as number)).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect((await counters.findOne({ id: 'a' }))!.hits).toBe(1);
   });
 });

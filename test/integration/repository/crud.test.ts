@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigtableMapper, ValidationError, type Repository } from '../../../src/index.js';
-import { closeMapper, GeoPoint, makeEntities, openMapper, Place, rawRow, recordingDriver, type DriverRecord } from '../../fixtures/entities.js';
+import {
+  closeMapper,
+  GeoPoint,
+  makeEntities,
+  openMapper,
+  Place,
+  rawRow,
+  recordingDriver,
+  type DriverRecord,
+} from '../../fixtures/entities.js';
 
 const E = makeEntities('crud');
 type AllTypes = InstanceType<typeof E.AllTypes>;
@@ -116,8 +125,23 @@ describe('save / findOne round trip', () => {
   });
 
   it('round-trips key parts at their extremes (and a second row does not disturb the first)', async () => {
-    const low = allTypes('a', { u: 0, i: -(2 ** 53 - 1), big: -(2n ** 63n), rank: 0, ms: new Date(0), sec: new Date(0), iso: new Date(0) });
-    const high = allTypes('b', { u: 999_999, i: 2 ** 53 - 1, big: 2n ** 63n - 1n, rank: 9999, ms: new Date(9_999_999_999_999), sec: new Date(9_999_999_999_000) });
+    const low = allTypes('a', {
+      u: 0,
+      i: -(2 ** 53 - 1),
+      big: -(2n ** 63n),
+      rank: 0,
+      ms: new Date(0),
+      sec: new Date(0),
+      iso: new Date(0),
+    });
+    const high = allTypes('b', {
+      u: 999_999,
+      i: 2 ** 53 - 1,
+      big: 2n ** 63n - 1n,
+      rank: 9999,
+      ms: new Date(9_999_999_999_999),
+      sec: new Date(9_999_999_999_000),
+    });
     await all.save(low);
     await all.save(high);
     expect(await all.findOne(keyOf(low))).toEqual(low);
@@ -162,7 +186,11 @@ describe('save / findOne round trip', () => {
     expect(cell('no').equals(Buffer.from([0]))).toBe(true);
     expect(cell('date').readBigInt64BE()).toBe(BigInt(new Date('1999-12-31T23:59:59.999Z').getTime()));
     expect(cell('bytes').equals(Buffer.from([0x00, 0xff, 0x80, 0x7f]))).toBe(true);
-    expect(JSON.parse(cell('place').toString('utf8'))).toEqual({ name: 'Lab', point: { lat: -33.86, lng: 151.2 }, openedAt: '2020-02-29T08:30:00.000Z' });
+    expect(JSON.parse(cell('place').toString('utf8'))).toEqual({
+      name: 'Lab',
+      point: { lat: -33.86, lng: 151.2 },
+      openedAt: '2020-02-29T08:30:00.000Z',
+    });
 
     const found = await all.findOne(keyOf(entity));
     expect(found!.sparse).toBeUndefined();
@@ -180,7 +208,15 @@ describe('update, replace, delete', () => {
 
   it('update writes only the given fields; null deletes that cell', async () => {
     // An old explicit cell time, so any rewrite by update() would show up as a second version.
-    await jobs.save(job('u1', { status: 'pending', lockedBy: 'w1', error: 'boom', attempts: 1, updatedAt: new Date('2024-01-01T00:00:00Z') }));
+    await jobs.save(
+      job('u1', {
+        status: 'pending',
+        lockedBy: 'w1',
+        error: 'boom',
+        attempts: 1,
+        updatedAt: new Date('2024-01-01T00:00:00Z'),
+      }),
+    );
     await jobs.update({ id: 'u1' }, { status: 'running', error: null });
     const found = await jobs.findOne({ id: 'u1' });
     expect(found).toMatchObject({ id: 'u1', status: 'running', lockedBy: 'w1', attempts: 1 });
@@ -190,7 +226,10 @@ describe('update, replace, delete', () => {
     // lockedBy and attempts were not rewritten: still exactly one version each.
     expect(raw!.cells.filter((c) => c.qualifier === 'lockedBy')).toHaveLength(1);
     expect(raw!.cells.filter((c) => c.qualifier === 'attempts')).toHaveLength(1);
-    expect(raw!.cells.filter((c) => c.qualifier === 'status').map((c) => c.value.toString('utf8'))).toEqual(['running', 'pending']);
+    expect(raw!.cells.filter((c) => c.qualifier === 'status').map((c) => c.value.toString('utf8'))).toEqual([
+      'running',
+      'pending',
+    ]);
   });
 
   it('update cannot change key parts (ValidationError, nothing sent)', async () => {
@@ -271,11 +310,15 @@ describe('saveIf (CheckAndMutateRow)', () => {
     const raw = await rawRow(mapper, E.tables.jobs, 'c1');
     expect(raw!.cells.map((c) => c.value.toString('utf8'))).toEqual(['done', 'pending']);
 
-    expect(await jobs.saveIf(job('c1', { status: 'running', updatedAt: t(3) }), { column: 'status', equals: 'pending' })).toBe(false);
+    expect(
+      await jobs.saveIf(job('c1', { status: 'running', updatedAt: t(3) }), { column: 'status', equals: 'pending' }),
+    ).toBe(false);
     expect((await jobs.findOne({ id: 'c1' }))!.status).toBe('done');
     expect((await rawRow(mapper, E.tables.jobs, 'c1'))!.cells).toHaveLength(2);
 
-    expect(await jobs.saveIf(job('c1', { status: 'archived', updatedAt: t(4) }), { column: 'status', equals: 'done' })).toBe(true);
+    expect(
+      await jobs.saveIf(job('c1', { status: 'archived', updatedAt: t(4) }), { column: 'status', equals: 'done' }),
+    ).toBe(true);
     const found = await jobs.findOne({ id: 'c1' });
     expect(found!.status).toBe('archived');
     expect(found!.updatedAt!.getTime()).toBe(t(4).getTime());
@@ -283,22 +326,36 @@ describe('saveIf (CheckAndMutateRow)', () => {
 
   it('notEquals applies when the latest value differs or the cell is missing', async () => {
     await jobs.save(job('c2', { status: 'done', updatedAt: t(1) }));
-    expect(await jobs.saveIf(job('c2', { status: 'again', updatedAt: t(2) }), { column: 'status', notEquals: 'done' })).toBe(false);
+    expect(
+      await jobs.saveIf(job('c2', { status: 'again', updatedAt: t(2) }), { column: 'status', notEquals: 'done' }),
+    ).toBe(false);
     expect((await jobs.findOne({ id: 'c2' }))!.status).toBe('done');
-    expect(await jobs.saveIf(job('c2', { lockedBy: 'w9', updatedAt: t(3) }), { column: 'status', notEquals: 'pending' })).toBe(true);
+    expect(
+      await jobs.saveIf(job('c2', { lockedBy: 'w9', updatedAt: t(3) }), { column: 'status', notEquals: 'pending' }),
+    ).toBe(true);
     expect((await jobs.findOne({ id: 'c2' }))!.lockedBy).toBe('w9');
     // Missing cell: error is absent, so "error != x" holds.
-    expect(await jobs.saveIf(job('c2', { attempts: 1, updatedAt: t(4) }), { column: 'error', notEquals: 'x' })).toBe(true);
+    expect(await jobs.saveIf(job('c2', { attempts: 1, updatedAt: t(4) }), { column: 'error', notEquals: 'x' })).toBe(
+      true,
+    );
     expect((await jobs.findOne({ id: 'c2' }))!.attempts).toBe(1);
   });
 
   it('exists: false acts as a lock; exists: true needs the cell', async () => {
     await jobs.save(job('c3', { status: 'pending', updatedAt: t(1) }));
-    expect(await jobs.saveIf(job('c3', { lockedBy: 'A', updatedAt: t(2) }), { column: 'lockedBy', exists: false })).toBe(true);
-    expect(await jobs.saveIf(job('c3', { lockedBy: 'B', updatedAt: t(3) }), { column: 'lockedBy', exists: false })).toBe(false);
+    expect(
+      await jobs.saveIf(job('c3', { lockedBy: 'A', updatedAt: t(2) }), { column: 'lockedBy', exists: false }),
+    ).toBe(true);
+    expect(
+      await jobs.saveIf(job('c3', { lockedBy: 'B', updatedAt: t(3) }), { column: 'lockedBy', exists: false }),
+    ).toBe(false);
     expect((await jobs.findOne({ id: 'c3' }))!.lockedBy).toBe('A');
-    expect(await jobs.saveIf(job('c3', { status: 'running', updatedAt: t(4) }), { column: 'lockedBy', exists: true })).toBe(true);
-    expect(await jobs.saveIf(job('c3', { status: 'bad', updatedAt: t(5) }), { column: 'error', exists: true })).toBe(false);
+    expect(
+      await jobs.saveIf(job('c3', { status: 'running', updatedAt: t(4) }), { column: 'lockedBy', exists: true }),
+    ).toBe(true);
+    expect(await jobs.saveIf(job('c3', { status: 'bad', updatedAt: t(5) }), { column: 'error', exists: true })).toBe(
+      false,
+    );
     expect((await jobs.findOne({ id: 'c3' }))!.status).toBe('running');
   });
 

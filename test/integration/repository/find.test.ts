@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigtableMapper, EntityNotFoundError, type Repository } from '../../../src/index.js';
-import { closeMapper, makeEntities, openMapper, rawRow, rawTable, recordingDriver, type DriverRecord } from '../../fixtures/entities.js';
+import {
+  closeMapper,
+  makeEntities,
+  openMapper,
+  rawRow,
+  rawTable,
+  recordingDriver,
+  type DriverRecord,
+} from '../../fixtures/entities.js';
 
 const E = makeEntities('find');
 type Reading = InstanceType<typeof E.Reading>;
@@ -26,7 +34,8 @@ const at = (ms: number) => new Date(TS.getTime() + ms);
 function columnsReturned(from: number): string[] {
   const seen = new Set<string>();
   for (const row of record.rowsRead.slice(from)) {
-    for (const [family, qualifiers] of Object.entries(row.cells)) for (const q of Object.keys(qualifiers)) seen.add(`${family}:${q}`);
+    for (const [family, qualifiers] of Object.entries(row.cells))
+      for (const q of Object.keys(qualifiers)) seen.add(`${family}:${q}`);
   }
   return [...seen].sort();
 }
@@ -97,7 +106,9 @@ describe('select never hides a row', () => {
     expect(found!.sensorId).toBe('sparse');
     expect(found!.humidity).toBeUndefined();
     expect(found!.location).toBeUndefined();
-    const many = await readings.findMany([key, { sensorId: 'absent', ts: TS }], { select: ['humidity', 'temperature'] });
+    const many = await readings.findMany([key, { sensorId: 'absent', ts: TS }], {
+      select: ['humidity', 'temperature'],
+    });
     expect(many.map((r) => r?.sensorId)).toEqual(['sparse', undefined]);
   });
 
@@ -128,7 +139,11 @@ describe('versions', () => {
   });
 
   it('stores every version (more than the declared 3)', async () => {
-    const raw = await rawRow(mapper, E.tables.readings, readings.compileSave(Object.assign(new E.Reading(), { ...key, humidity: 1 })).rowKey);
+    const raw = await rawRow(
+      mapper,
+      E.tables.readings,
+      readings.compileSave(Object.assign(new E.Reading(), { ...key, humidity: 1 })).rowKey,
+    );
     const temps = raw!.cells.filter((c) => c.qualifier === 'temperature');
     expect(temps.map((c) => c.timestampMicros)).toEqual([5, 4, 3, 2, 1].map((n) => at(n * 1000).getTime() * 1000));
   });
@@ -160,7 +175,14 @@ describe('versions', () => {
   });
 
   it('a plain column returns the latest value only', async () => {
-    await readings.save(Object.assign(new E.Reading(), { sensorId: 'ver2', ts: TS, temperature: [{ value: 1, timestamp: at(1) }], humidity: 0.1 }));
+    await readings.save(
+      Object.assign(new E.Reading(), {
+        sensorId: 'ver2',
+        ts: TS,
+        temperature: [{ value: 1, timestamp: at(1) }],
+        humidity: 0.1,
+      }),
+    );
     await readings.update({ sensorId: 'ver2', ts: TS }, { humidity: 0.9 });
     expect((await readings.findOne({ sensorId: 'ver2', ts: TS }))!.humidity).toBe(0.9);
   });
@@ -185,7 +207,9 @@ describe('GC maxAge is enforced on read', () => {
     );
     const rowKey = readings.compileSave(Object.assign(new E.Reading(), { ...key, humidity: 1 })).rowKey;
     // A plain column whose only cell is two hours old, written by another program.
-    await rawTable(mapper, E.tables.readings).insert([{ key: rowKey, data: { recent: { lastEvent: { value: Buffer.from('stale'), timestamp: minutesAgo(120) } } } }]);
+    await rawTable(mapper, E.tables.readings).insert([
+      { key: rowKey, data: { recent: { lastEvent: { value: Buffer.from('stale'), timestamp: minutesAgo(120) } } } },
+    ]);
 
     const raw = await rawRow(mapper, E.tables.readings, rowKey);
     expect(raw!.cells.filter((c) => c.family === 'recent').map((c) => c.value.toString('utf8'))).toEqual([
@@ -210,7 +234,9 @@ describe('findOneOrFail and findMany', () => {
   const keys = ['m1', 'm2', 'm3'].map((sensorId, i) => ({ sensorId, ts: at(i) }));
 
   beforeAll(async () => {
-    await readings.saveMany(keys.map((k, i) => Object.assign(new E.Reading(), { ...k, humidity: i / 10, location: `loc-${k.sensorId}` })));
+    await readings.saveMany(
+      keys.map((k, i) => Object.assign(new E.Reading(), { ...k, humidity: i / 10, location: `loc-${k.sensorId}` })),
+    );
   });
 
   it('findOneOrFail returns the row or throws EntityNotFoundError', async () => {
@@ -219,10 +245,24 @@ describe('findOneOrFail and findMany', () => {
   });
 
   it('findMany answers in input order, undefined for missing rows, duplicates repeated', async () => {
-    const query = [keys[2]!, { sensorId: 'missing', ts: TS }, keys[0]!, keys[2]!, keys[1]!, { sensorId: 'm1', ts: at(99) }];
+    const query = [
+      keys[2]!,
+      { sensorId: 'missing', ts: TS },
+      keys[0]!,
+      keys[2]!,
+      keys[1]!,
+      { sensorId: 'm1', ts: at(99) },
+    ];
     const found = await readings.findMany(query);
     expect(found.map((f) => f?.location)).toEqual(['loc-m3', undefined, 'loc-m1', 'loc-m3', 'loc-m2', undefined]);
-    expect(found.map((f) => f?.ts.getTime())).toEqual([at(2).getTime(), undefined, at(0).getTime(), at(2).getTime(), at(1).getTime(), undefined]);
+    expect(found.map((f) => f?.ts.getTime())).toEqual([
+      at(2).getTime(),
+      undefined,
+      at(0).getTime(),
+      at(2).getTime(),
+      at(1).getTime(),
+      undefined,
+    ]);
     expect(found[0]).toBeInstanceOf(E.Reading);
     expect(await readings.findMany([])).toEqual([]);
   });

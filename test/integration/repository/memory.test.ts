@@ -40,45 +40,43 @@ beforeAll(async () => {
 afterAll(() => closeMapper(mapper, [E.tables.tiny]), 60_000);
 
 describe('memory of a long scan with a slow consumer', () => {
-  it(
-    'streams 200,000 rows with bounded heap growth (nothing is buffered ahead of the consumer)',
-    async () => {
-      async function* generate(): AsyncGenerator<TinyRow> {
-        for (let id = 0; id < ROWS; id++) yield Object.assign(new E.TinyRow(), { id, note: NOTE, n: id });
-      }
-      const written = await rows.saveMany(generate(), { batchSize: 500, concurrency: 2 });
-      expect(written).toEqual({ written: ROWS });
+  it('streams 200,000 rows with bounded heap growth (nothing is buffered ahead of the consumer)', async () => {
+    async function* generate(): AsyncGenerator<TinyRow> {
+      for (let id = 0; id < ROWS; id++) yield Object.assign(new E.TinyRow(), { id, note: NOTE, n: id });
+    }
+    const written = await rows.saveMany(generate(), { batchSize: 500, concurrency: 2 });
+    expect(written).toEqual({ written: ROWS });
 
-      const gc = collector();
-      const heap = () => {
-        gc?.();
-        return process.memoryUsage().heapUsed;
-      };
-      const baseline = heap();
-      let peak = 0;
-      let count = 0;
-      let sum = 0;
-      let expectedId = 0;
-      let outOfOrder = 0;
-      // TinyRow is unsalted: ids come back in key order.
-      for await (const row of rows.iterate({})) {
-        if (row.id !== expectedId) outOfOrder++;
-        expectedId = row.id + 1;
-        sum += row.n ?? 0;
-        count++;
-        await new Promise((resolve) => setImmediate(resolve));
-        if (count % 1_000 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-        if (count % 10_000 === 0) peak = Math.max(peak, heap() - baseline);
-      }
-      const growthMb = peak / MB;
-      // eslint-disable-next-line no-console
-      console.info(`memory test: ${count} rows, heap growth peak ${growthMb.toFixed(1)} MB (${gc ? 'after full GC' : 'without forced GC'})`);
-      expect(count).toBe(ROWS);
-      expect(outOfOrder).toBe(0);
-      expect(sum).toBe((ROWS * (ROWS - 1)) / 2);
-      // Buffering 200k rows would hold well over 100 MB of heap; streaming keeps it flat.
-      expect(growthMb).toBeLessThan(64);
-    },
-    240_000,
-  );
+    const gc = collector();
+    const heap = () => {
+      gc?.();
+      return process.memoryUsage().heapUsed;
+    };
+    const baseline = heap();
+    let peak = 0;
+    let count = 0;
+    let sum = 0;
+    let expectedId = 0;
+    let outOfOrder = 0;
+    // TinyRow is unsalted: ids come back in key order.
+    for await (const row of rows.iterate({})) {
+      if (row.id !== expectedId) outOfOrder++;
+      expectedId = row.id + 1;
+      sum += row.n ?? 0;
+      count++;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (count % 1_000 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      if (count % 10_000 === 0) peak = Math.max(peak, heap() - baseline);
+    }
+    const growthMb = peak / MB;
+    // eslint-disable-next-line no-console
+    console.info(
+      `memory test: ${count} rows, heap growth peak ${growthMb.toFixed(1)} MB (${gc ? 'after full GC' : 'without forced GC'})`,
+    );
+    expect(count).toBe(ROWS);
+    expect(outOfOrder).toBe(0);
+    expect(sum).toBe((ROWS * (ROWS - 1)) / 2);
+    // Buffering 200k rows would hold well over 100 MB of heap; streaming keeps it flat.
+    expect(growthMb).toBeLessThan(64);
+  }, 240_000);
 });

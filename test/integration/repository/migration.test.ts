@@ -14,7 +14,10 @@ const HOUR = 3_600_000;
 const CUT = SINCE_CUTOFF.getTime();
 const DEVICES = ['d1', 'd2', 'd10'];
 /** 10 hourly rows before the cutoff and 10 from the cutoff on (the first exactly at it). */
-const OFFSETS = [...Array.from({ length: 10 }, (_, k) => -(10 - k) * HOUR), ...Array.from({ length: 10 }, (_, k) => k * HOUR)];
+const OFFSETS = [
+  ...Array.from({ length: 10 }, (_, k) => -(10 - k) * HOUR),
+  ...Array.from({ length: 10 }, (_, k) => k * HOUR),
+];
 const at = (offset: number) => new Date(CUT + offset);
 const label = (e: SinceEvent) => `${e.deviceId}@${(e.ts.getTime() - CUT) / HOUR}`;
 
@@ -31,7 +34,11 @@ beforeAll(async () => {
   mapper = openMapper([E.SinceEvent]);
   await mapper.sync();
   events = mapper.getRepository(E.SinceEvent);
-  await events.saveMany(DEVICES.flatMap((deviceId) => OFFSETS.map((o) => Object.assign(new E.SinceEvent(), { deviceId, ts: at(o), value: o / HOUR }))));
+  await events.saveMany(
+    DEVICES.flatMap((deviceId) =>
+      OFFSETS.map((o) => Object.assign(new E.SinceEvent(), { deviceId, ts: at(o), value: o / HOUR })),
+    ),
+  );
 });
 
 afterAll(() => closeMapper(mapper, [E.tables.since]));
@@ -68,11 +75,17 @@ describe('forward-only salt migration (since)', () => {
   it('a range across the cutoff reads both layouts', async () => {
     const rows = await all({ where: { deviceId: 'd2', ts: range({ gte: at(-3 * HOUR), lt: at(3 * HOUR) }) } });
     expect(rows.map(label)).toEqual(['d2@-3', 'd2@-2', 'd2@-1', 'd2@0', 'd2@1', 'd2@2']);
-    expect(events.planScan({ where: { deviceId: 'd2', ts: range({ gte: at(-3 * HOUR), lt: at(3 * HOUR) }) } }).sources).toHaveLength(5);
+    expect(
+      events.planScan({ where: { deviceId: 'd2', ts: range({ gte: at(-3 * HOUR), lt: at(3 * HOUR) }) } }).sources,
+    ).toHaveLength(5);
   });
 
   it('planScan prunes the salted buckets for a range entirely before the cutoff', async () => {
-    for (const ts of [range({ lt: SINCE_CUTOFF }), range({ lte: at(-1) }), range({ gte: at(-5 * HOUR), lt: at(-2 * HOUR) })]) {
+    for (const ts of [
+      range({ lt: SINCE_CUTOFF }),
+      range({ lte: at(-1) }),
+      range({ gte: at(-5 * HOUR), lt: at(-2 * HOUR) }),
+    ]) {
       const plan = events.planScan({ where: { deviceId: 'd1', ts } });
       expect(plan.sources.map((s) => s.layout)).toEqual(['unsalted']);
     }
@@ -81,19 +94,29 @@ describe('forward-only salt migration (since)', () => {
   });
 
   it('planScan prunes the unsalted layout for a range entirely at or after the cutoff', async () => {
-    for (const ts of [range({ gte: SINCE_CUTOFF }), range({ gt: at(-1) }), range({ gte: at(2 * HOUR), lt: at(5 * HOUR) })]) {
+    for (const ts of [
+      range({ gte: SINCE_CUTOFF }),
+      range({ gt: at(-1) }),
+      range({ gte: at(2 * HOUR), lt: at(5 * HOUR) }),
+    ]) {
       const plan = events.planScan({ where: { deviceId: 'd1', ts } });
       expect(plan.sources.map((s) => s.layout)).toEqual(['salted', 'salted', 'salted', 'salted']);
     }
     const rows = await all({ where: { deviceId: 'd1', ts: range({ gte: SINCE_CUTOFF }) } });
     expect(rows.map(label)).toEqual(expectedLabels((d, o) => d === 'd1' && o >= 0));
-    expect((await all({ where: { deviceId: 'd10', ts: range({ gt: at(-1), lt: at(2 * HOUR) }) } })).map(label)).toEqual(['d10@0', 'd10@1']);
+    expect((await all({ where: { deviceId: 'd10', ts: range({ gt: at(-1), lt: at(2 * HOUR) }) } })).map(label)).toEqual(
+      ['d10@0', 'd10@1'],
+    );
   });
 
   it('point reads find rows of both layouts', async () => {
     expect((await events.findOne({ deviceId: 'd10', ts: at(-HOUR) }))!.value).toBe(-1);
     expect((await events.findOne({ deviceId: 'd10', ts: SINCE_CUTOFF }))!.value).toBe(0);
-    const many = await events.findMany([{ deviceId: 'd2', ts: at(5 * HOUR) }, { deviceId: 'd2', ts: at(-5 * HOUR) }, { deviceId: 'd2', ts: at(99 * HOUR) }]);
+    const many = await events.findMany([
+      { deviceId: 'd2', ts: at(5 * HOUR) },
+      { deviceId: 'd2', ts: at(-5 * HOUR) },
+      { deviceId: 'd2', ts: at(99 * HOUR) },
+    ]);
     expect(many.map((e) => e?.value)).toEqual([5, -5, undefined]);
   });
 

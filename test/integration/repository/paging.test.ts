@@ -17,13 +17,21 @@ beforeAll(async () => {
   mapper = openMapper([E.SaltedEvent]);
   await mapper.sync();
   events = mapper.getRepository(E.SaltedEvent);
-  await events.saveMany(USERS.flatMap((userId) => Array.from({ length: PER_USER }, (_, seq) => Object.assign(new E.SaltedEvent(), { userId, seq, payload: `${userId}/${seq}` }))));
+  await events.saveMany(
+    USERS.flatMap((userId) =>
+      Array.from({ length: PER_USER }, (_, seq) =>
+        Object.assign(new E.SaltedEvent(), { userId, seq, payload: `${userId}/${seq}` }),
+      ),
+    ),
+  );
 });
 
 afterAll(() => closeMapper(mapper, [E.tables.salted]));
 
 /** Reads every page of a query; returns the pages' items in delivery order and the page count. */
-async function readAllPages(query: ScanQuery<SaltedEvent> & { limit: number }): Promise<{ items: SaltedEvent[]; pages: number[] }> {
+async function readAllPages(
+  query: ScanQuery<SaltedEvent> & { limit: number },
+): Promise<{ items: SaltedEvent[]; pages: number[] }> {
   const items: SaltedEvent[] = [];
   const pages: number[] = [];
   let cursor: string | undefined;
@@ -51,12 +59,14 @@ describe('cursor paging over 1,000 salted rows (8 buckets), page size 37', () =>
     expect(items.every((e) => e.payload === `${e.userId}/${e.seq}`)).toBe(true);
   });
 
-  it("unordered: visits every row exactly once", async () => {
+  it('unordered: visits every row exactly once', async () => {
     const { items, pages } = await readAllPages({ limit: 37, order: 'none' });
     const keys = items.map(keyOf);
     expect(keys).toHaveLength(1_000);
     expect(new Set(keys).size).toBe(1_000);
-    const expected = USERS.flatMap((u) => Array.from({ length: PER_USER }, (_, s) => `${u}#${String(s).padStart(6, '0')}`));
+    const expected = USERS.flatMap((u) =>
+      Array.from({ length: PER_USER }, (_, s) => `${u}#${String(s).padStart(6, '0')}`),
+    );
     expect([...keys].sort()).toEqual(expected.sort());
     expect(pages.reduce((a, b) => a + b, 0)).toBe(1_000);
   });
@@ -71,7 +81,11 @@ describe('cursor paging over 1,000 salted rows (8 buckets), page size 37', () =>
     const prefix = await readAllPages({ where: { userId: 'user-7' }, limit: 37 });
     expect(prefix.items.map((e) => e.seq)).toEqual(Array.from({ length: PER_USER }, (_, i) => i));
     expect(prefix.pages).toEqual([37, 3]);
-    const ranged = await readAllPages({ where: { userId: 'user-7', seq: range({ gte: 5, lt: 12 }) }, limit: 3, order: 'none' });
+    const ranged = await readAllPages({
+      where: { userId: 'user-7', seq: range({ gte: 5, lt: 12 }) },
+      limit: 3,
+      order: 'none',
+    });
     expect(ranged.items.map((e) => e.seq).sort((a, b) => a - b)).toEqual([5, 6, 7, 8, 9, 10, 11]);
   });
 
@@ -79,14 +93,20 @@ describe('cursor paging over 1,000 salted rows (8 buckets), page size 37', () =>
     const first = await events.page({ limit: 37 });
     expect(first.cursor).toBeDefined();
     const cursor = first.cursor as string;
-    await expect(events.page({ limit: 37, cursor, where: { userId: 'user-1' } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(events.page({ limit: 37, cursor, where: { userId: 'user-1' } })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     await expect(events.page({ limit: 37, cursor, order: 'none' })).rejects.toBeInstanceOf(ValidationError);
     await expect(events.page({ limit: 37, cursor, select: ['payload'] })).rejects.toBeInstanceOf(ValidationError);
     // Same query, another page size: fine.
     expect((await events.page({ limit: 10, cursor })).items[0]).toBeDefined();
     const unordered = await events.page({ limit: 37, order: 'none' });
-    await expect(events.page({ limit: 37, cursor: unordered.cursor as string })).rejects.toBeInstanceOf(ValidationError);
-    await expect(events.page({ limit: 37, order: 'none', cursor: unordered.cursor as string, where: { userId: 'user-2' } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(events.page({ limit: 37, cursor: unordered.cursor as string })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(
+      events.page({ limit: 37, order: 'none', cursor: unordered.cursor as string, where: { userId: 'user-2' } }),
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 
   it('rejects a tampered or garbage cursor', async () => {
@@ -100,8 +120,12 @@ describe('cursor paging over 1,000 salted rows (8 buckets), page size 37', () =>
     // A re-sealed cursor with an edited key still fails its checksum.
     const envelope = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as { d: { key: string } };
     envelope.d.key = Buffer.from('user-9#000001').toString('base64');
-    await expect(events.page({ limit: 37, cursor: Buffer.from(JSON.stringify(envelope)).toString('base64url') })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      events.page({ limit: 37, cursor: Buffer.from(JSON.stringify(envelope)).toString('base64url') }),
+    ).rejects.toBeInstanceOf(ValidationError);
     // scan() and iterate() validate cursors too.
-    await expect(lastValueFrom(events.scan({ cursor: flipped }).pipe(toArray()))).rejects.toBeInstanceOf(ValidationError);
+    await expect(lastValueFrom(events.scan({ cursor: flipped }).pipe(toArray()))).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 });

@@ -1,7 +1,19 @@
 import fc from 'fast-check';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Column, Entity, Family, KeyPart, range, Salt, ValidationError, type BigtableMapper, type RangeCondition, type Repository, type ScanQuery } from '../../../src/index.js';
+import {
+  Column,
+  Entity,
+  Family,
+  KeyPart,
+  range,
+  Salt,
+  ValidationError,
+  type BigtableMapper,
+  type RangeCondition,
+  type Repository,
+  type ScanQuery,
+} from '../../../src/index.js';
 import { closeMapper, openMapper } from '../../fixtures/entities.js';
 import { uniqueTableId } from '../../support/emulator.js';
 
@@ -10,7 +22,11 @@ const ALPHABET = ['\u0000', ' ', '!', '#', '%', '$', 'a', 'b'];
 /** Every name of one or two characters: 72 values. */
 const NAMES = [...ALPHABET, ...ALPHABET.flatMap((x) => ALPHABET.map((y) => x + y))];
 
-const tables = { inner: uniqueTableId('exact-inner'), last: uniqueTableId('exact-last'), salted: uniqueTableId('exact-salted') };
+const tables = {
+  inner: uniqueTableId('exact-inner'),
+  last: uniqueTableId('exact-last'),
+  salted: uniqueTableId('exact-salted'),
+};
 
 /** The string is the first of two key parts: the separator follows it in every key. */
 @Entity({ table: tables.inner })
@@ -51,8 +67,12 @@ beforeAll(async () => {
   tagged = mapper.getRepository(Tagged);
   words = mapper.getRepository(Word);
   salted = mapper.getRepository(SaltedTagged);
-  await tagged.saveMany(NAMES.flatMap((name) => [0, 1].map((n) => Object.assign(new Tagged(), { name, n, v: `${name}/${n}` }))));
-  await salted.saveMany(NAMES.flatMap((name) => [0, 1].map((n) => Object.assign(new SaltedTagged(), { name, n, v: `${name}/${n}` }))));
+  await tagged.saveMany(
+    NAMES.flatMap((name) => [0, 1].map((n) => Object.assign(new Tagged(), { name, n, v: `${name}/${n}` }))),
+  );
+  await salted.saveMany(
+    NAMES.flatMap((name) => [0, 1].map((n) => Object.assign(new SaltedTagged(), { name, n, v: `${name}/${n}` }))),
+  );
   await words.saveMany(NAMES.map((name) => Object.assign(new Word(), { name, v: name })));
 });
 
@@ -76,19 +96,28 @@ function isInverted(bounds: RangeCondition<string>): boolean {
   return order > 0 || (order === 0 && (bounds.gt !== undefined || bounds.lt !== undefined));
 }
 
-const all = <T extends object>(repo: Repository<T>, query: ScanQuery<T>): Promise<T[]> => lastValueFrom(repo.scan(query).pipe(toArray()));
+const all = <T extends object>(repo: Repository<T>, query: ScanQuery<T>): Promise<T[]> =>
+  lastValueFrom(repo.scan(query).pipe(toArray()));
 
 const bound = fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: 1, maxLength: 3 });
 const bounds: fc.Arbitrary<RangeCondition<string>> = fc
-  .record({ lower: fc.option(fc.record({ op: fc.constantFrom('gt', 'gte'), value: bound })), upper: fc.option(fc.record({ op: fc.constantFrom('lt', 'lte'), value: bound })) })
+  .record({
+    lower: fc.option(fc.record({ op: fc.constantFrom('gt', 'gte'), value: bound })),
+    upper: fc.option(fc.record({ op: fc.constantFrom('lt', 'lte'), value: bound })),
+  })
   .filter(({ lower, upper }) => lower !== null || upper !== null)
-  .map(({ lower, upper }) => ({ ...(lower === null ? {} : { [lower.op]: lower.value }), ...(upper === null ? {} : { [upper.op]: upper.value }) }));
+  .map(({ lower, upper }) => ({
+    ...(lower === null ? {} : { [lower.op]: lower.value }),
+    ...(upper === null ? {} : { [upper.op]: upper.value }),
+  }));
 
 describe('string ranges return exactly the logical range, whatever characters the values hold', () => {
   it("{ gte: 'a', lte: 'a' } returns only 'a' (not 'a!', 'a ' or 'a\\u0000')", async () => {
     const rows = await all(tagged, { where: { name: range({ gte: 'a', lte: 'a' }) } });
     expect(rows.map((r) => `${r.name}/${r.n}`)).toEqual(['a/0', 'a/1']);
-    expect((await all(words, { where: { name: range({ gt: 'a', lt: 'b' }) } })).map((r) => r.name).sort(byCodePoint)).toEqual(['a\u0000', 'a ', 'a!', 'a#', 'a$', 'a%', 'aa', 'ab']);
+    expect(
+      (await all(words, { where: { name: range({ gt: 'a', lt: 'b' }) } })).map((r) => r.name).sort(byCodePoint),
+    ).toEqual(['a\u0000', 'a ', 'a!', 'a#', 'a$', 'a%', 'aa', 'ab']);
   });
 
   it('property: inner and last string key parts, ordered and unordered, salted, limited and paged', async () => {

@@ -21,7 +21,9 @@ function all<T extends object>(repo: Repository<T>, query: ScanQuery<T> = {}): P
 }
 
 /** Scans both tables with the same query and returns plain copies of the entities. */
-async function both(query: ScanQuery<SaltedEvent>): Promise<{ salted: Record<string, unknown>[]; unsalted: Record<string, unknown>[] }> {
+async function both(
+  query: ScanQuery<SaltedEvent>,
+): Promise<{ salted: Record<string, unknown>[]; unsalted: Record<string, unknown>[] }> {
   const [a, b] = await Promise.all([all(salted, query), all(unsalted, query as ScanQuery<PlainEvent>)]);
   return { salted: a.map(plain), unsalted: b.map(plain) };
 }
@@ -54,10 +56,30 @@ beforeAll(async () => {
   views = mapper.getRepository(E.PageView);
   seed003 = mapper.getRepository(E.Seed003Event);
   const rows = USERS.flatMap((u) => Array.from({ length: SEQS }, (_, s) => event(u, s)));
-  await salted.saveMany(rows.map((r) => Object.assign(new E.SaltedEvent(), r)), { batchSize: 100 });
-  await unsalted.saveMany(rows.map((r) => Object.assign(new E.PlainEvent(), r)), { batchSize: 100 });
-  await views.saveMany(PV_USERS.flatMap((userId) => SITES.flatMap((site) => Array.from({ length: 20 }, (_, i) => Object.assign(new E.PageView(), { userId, site, at: pvAt(i), path: `/${userId}/${site}/${i}` })))));
-  await seed003.saveMany(S3_USERS.flatMap((userId) => Array.from({ length: 30 }, (_, i) => Object.assign(new E.Seed003Event(), { userId, at: s3At(i), action: `${userId}:${i}` }))));
+  await salted.saveMany(
+    rows.map((r) => Object.assign(new E.SaltedEvent(), r)),
+    { batchSize: 100 },
+  );
+  await unsalted.saveMany(
+    rows.map((r) => Object.assign(new E.PlainEvent(), r)),
+    { batchSize: 100 },
+  );
+  await views.saveMany(
+    PV_USERS.flatMap((userId) =>
+      SITES.flatMap((site) =>
+        Array.from({ length: 20 }, (_, i) =>
+          Object.assign(new E.PageView(), { userId, site, at: pvAt(i), path: `/${userId}/${site}/${i}` }),
+        ),
+      ),
+    ),
+  );
+  await seed003.saveMany(
+    S3_USERS.flatMap((userId) =>
+      Array.from({ length: 30 }, (_, i) =>
+        Object.assign(new E.Seed003Event(), { userId, at: s3At(i), action: `${userId}:${i}` }),
+      ),
+    ),
+  );
 });
 
 afterAll(() => closeMapper(mapper, [E.tables.salted, E.tables.plain, E.tables.pageViews, E.tables.seed003]));
@@ -105,8 +127,15 @@ describe('salted entity (8 md5 buckets) vs the identical unsalted entity', () =>
   });
 
   it("order: 'none' returns the same set, each row once", async () => {
-    for (const where of [undefined, { userId: 'u7' }, { userId: 'u5', seq: range({ gt: 30 }) }] as ScanQuery<SaltedEvent>['where'][]) {
-      const [loose, ordered] = await Promise.all([all(salted, { where, order: 'none', concurrency: 3 }), all(unsalted, { where } as ScanQuery<PlainEvent>)]);
+    for (const where of [
+      undefined,
+      { userId: 'u7' },
+      { userId: 'u5', seq: range({ gt: 30 }) },
+    ] as ScanQuery<SaltedEvent>['where'][]) {
+      const [loose, ordered] = await Promise.all([
+        all(salted, { where, order: 'none', concurrency: 3 }),
+        all(unsalted, { where } as ScanQuery<PlainEvent>),
+      ]);
       expect(loose.length).toBe(ordered.length);
       expect(loose.map(plain).sort(byKey)).toEqual(ordered.map(plain));
     }
@@ -122,7 +151,16 @@ describe('salted entity (8 md5 buckets) vs the identical unsalted entity', () =>
   });
 
   it('plans one range per bucket, and a point key reads one row', async () => {
-    expect(salted.planScan({}).sources.map((s) => s.segment)).toEqual(['00#', '01#', '02#', '03#', '04#', '05#', '06#', '07#']);
+    expect(salted.planScan({}).sources.map((s) => s.segment)).toEqual([
+      '00#',
+      '01#',
+      '02#',
+      '03#',
+      '04#',
+      '05#',
+      '06#',
+      '07#',
+    ]);
     expect(unsalted.planScan({}).sources).toHaveLength(1);
     expect(plain((await salted.findOne({ userId: 'u4', seq: 17 }))!)).toEqual(event('u4', 17));
   });
@@ -131,7 +169,9 @@ describe('salted entity (8 md5 buckets) vs the identical unsalted entity', () =>
 describe('partial-key salting (on: userId, site)', () => {
   it('plans one source when both salted parts are fixed, 8 otherwise', () => {
     expect(views.planScan({ where: { userId: 'u1', site: 'web' } }).sources).toHaveLength(1);
-    expect(views.planScan({ where: { userId: 'u1', site: 'web', at: range({ gte: pvAt(5) }) } }).sources).toHaveLength(1);
+    expect(views.planScan({ where: { userId: 'u1', site: 'web', at: range({ gte: pvAt(5) }) } }).sources).toHaveLength(
+      1,
+    );
     expect(views.planScan({ where: { userId: 'u1' } }).sources).toHaveLength(8);
     expect(views.planScan({ where: { userId: 'u1', site: range({ gte: 'b' }) } }).sources).toHaveLength(8);
     expect(views.planScan({}).sources).toHaveLength(8);
@@ -156,7 +196,9 @@ describe('partial-key salting (on: userId, site)', () => {
     const ranged = await all(views, { where: { userId: 'u2', site: 'web', at: range({ gt: pvAt(4), lte: pvAt(7) }) } });
     expect(ranged.map((v) => v.path)).toEqual(['/u2/web/5', '/u2/web/6', '/u2/web/7']);
     const fanOut = await all(views, { where: { userId: 'u2' } });
-    expect(fanOut.map((v) => v.path)).toEqual(['api', 'app', 'web'].flatMap((site) => Array.from({ length: 20 }, (_, i) => `/u2/${site}/${i}`)));
+    expect(fanOut.map((v) => v.path)).toEqual(
+      ['api', 'app', 'web'].flatMap((site) => Array.from({ length: 20 }, (_, i) => `/u2/${site}/${i}`)),
+    );
     expect(fanOut.every((v) => v.at instanceof Date)).toBe(true);
   });
 });
@@ -187,7 +229,9 @@ describe("seed 003's layout: signed Java hashCode, '-' separators, unpadded buck
     expect(seed003.planScan({}).sources.map((s) => s.segment)).toEqual(['-3-', '-2-', '-1-', '0-', '1-', '2-', '3-']);
     const rows = await all(seed003);
     expect(rows).toHaveLength(90);
-    const expectedOrder = ['alice', 'user42', 'user7'].flatMap((u) => Array.from({ length: 30 }, (_, i) => `${u}:${i}`));
+    const expectedOrder = ['alice', 'user42', 'user7'].flatMap((u) =>
+      Array.from({ length: 30 }, (_, i) => `${u}:${i}`),
+    );
     expect(rows.map((r) => r.action)).toEqual(expectedOrder);
     const mine = await all(seed003, { where: { userId: 'user42' } });
     expect(mine.map((r) => r.action)).toEqual(Array.from({ length: 30 }, (_, i) => `user42:${i}`));

@@ -1,6 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, KeyEncodingError, PartialWriteError, ValidationError, ValueEncodingError, type Repository } from '../../../src/index.js';
-import { closeMapper, makeEntities, openMapper, rawKeys, recordingDriver, type DriverRecord } from '../../fixtures/entities.js';
+import {
+  BigtableMapper,
+  KeyEncodingError,
+  PartialWriteError,
+  ValidationError,
+  ValueEncodingError,
+  type Repository,
+} from '../../../src/index.js';
+import {
+  closeMapper,
+  makeEntities,
+  openMapper,
+  rawKeys,
+  recordingDriver,
+  type DriverRecord,
+} from '../../fixtures/entities.js';
 
 const E = makeEntities('bulk');
 type Item = InstanceType<typeof E.Item>;
@@ -22,7 +36,8 @@ beforeAll(async () => {
 afterAll(() => closeMapper(mapper, [E.tables.items]));
 
 const id = (prefix: string, i: number) => `${prefix}-${String(i).padStart(4, '0')}`;
-const item = (prefix: string, i: number): Item => Object.assign(new E.Item(), { id: id(prefix, i), n: i, label: `label ${i}` });
+const item = (prefix: string, i: number): Item =>
+  Object.assign(new E.Item(), { id: id(prefix, i), n: i, label: `label ${i}` });
 
 async function expectAllPersisted(prefix: string, indices: readonly number[]): Promise<void> {
   const found = await items.findMany(indices.map((i) => ({ id: id(prefix, i) })));
@@ -40,7 +55,10 @@ describe('saveMany', () => {
     const result = await items.saveMany(entities, { batchSize: 250, concurrency: 2 });
     expect(result).toEqual({ written: 1_234 });
     expect(record.calls.filter((c) => c === 'mutateRows').length - before).toBe(5);
-    await expectAllPersisted('arr', entities.map((_, i) => i));
+    await expectAllPersisted(
+      'arr',
+      entities.map((_, i) => i),
+    );
     expect((await rawKeys(mapper, E.tables.items)).filter((k) => k.startsWith('arr-'))).toHaveLength(1_234);
   });
 
@@ -62,18 +80,26 @@ describe('saveMany', () => {
     // Every batch is at most 300 rows and together they cover every row once.
     const sizes = batches.map((a) => (a[1] as unknown[]).length).sort((a, b) => b - a);
     expect(sizes).toEqual([300, 300, 300, 300, 300, 300, 200]);
-    await expectAllPersisted('gen', Array.from({ length: 2_000 }, (_, i) => i));
+    await expectAllPersisted(
+      'gen',
+      Array.from({ length: 2_000 }, (_, i) => i),
+    );
   });
 
   it('reports exactly the invalid and the server-rejected entities in a PartialWriteError; every other entity persists', async () => {
     const ghosts: Repository<GhostItem> = mapper.getRepository(E.GhostItem);
-    const entities: GhostItem[] = Array.from({ length: 1_100 }, (_, i) => Object.assign(new E.GhostItem(), item('bad', i)));
+    const entities: GhostItem[] = Array.from({ length: 1_100 }, (_, i) =>
+      Object.assign(new E.GhostItem(), item('bad', i)),
+    );
     entities[5] = Object.assign(new E.GhostItem(), { id: '', n: 5, label: 'empty key' }); // bad key value
     (entities[420] as { n: unknown }).n = 'seven'; // wrong column type
     (entities[433] as { n: unknown }).n = 1.5; // not an int
     // The server rejects this row only. It writes nothing else: the emulator applies an entry's
     // mutations one by one and keeps those before the failing one (real Bigtable applies none).
-    entities[777] = Object.assign(new E.GhostItem(), { id: id('bad', 777), boo: 'writes to a family the table does not have' });
+    entities[777] = Object.assign(new E.GhostItem(), {
+      id: id('bad', 777),
+      boo: 'writes to a family the table does not have',
+    });
 
     let caught: unknown;
     try {
@@ -104,9 +130,11 @@ describe('saveMany', () => {
     expect((await rawKeys(mapper, E.tables.items)).filter((k) => k.startsWith('bad-'))).toHaveLength(1_096);
   });
 
-  it('writes 450 rows of 600 KB: batches close at 20 MiB, so no request is over the server\'s limit (RESOURCE_EXHAUSTED before)', async () => {
+  it("writes 450 rows of 600 KB: batches close at 20 MiB, so no request is over the server's limit (RESOURCE_EXHAUSTED before)", async () => {
     const value = 'v'.repeat(600_000);
-    const entities = Array.from({ length: 450 }, (_, i) => Object.assign(new E.Item(), { id: id('big', i), n: i, label: value }));
+    const entities = Array.from({ length: 450 }, (_, i) =>
+      Object.assign(new E.Item(), { id: id('big', i), n: i, label: value }),
+    );
     const before = record.calls.filter((c) => c === 'mutateRows').length;
     expect(await items.saveMany(entities, { timeoutMs: 60_000 })).toEqual({ written: 450 });
     const calls = record.args.slice(-(record.calls.filter((c) => c === 'mutateRows').length - before));
@@ -126,7 +154,9 @@ describe('saveMany', () => {
     expect(failure?.cause).toBeInstanceOf(ValueEncodingError);
     expect(failure?.message).toMatch(/^Item\.label: .*100 MiB/);
     expect((error as PartialWriteError<Item>).succeeded).toBe(1);
-    expect(record.args.slice(before).flatMap((a) => (a[1] as { rowKeyText: string }[]).map((m) => m.rowKeyText))).toEqual([id('huge', 1)]);
+    expect(
+      record.args.slice(before).flatMap((a) => (a[1] as { rowKeyText: string }[]).map((m) => m.rowKeyText)),
+    ).toEqual([id('huge', 1)]);
     await expect(items.save(huge)).rejects.toBeInstanceOf(ValueEncodingError);
   });
 
@@ -149,8 +179,11 @@ describe('saveMany', () => {
     expect(report.unreadFrom).toBe(1_500);
     expect(report.failures).toEqual([]);
     expect(report.succeeded + report.notAttempted.length).toBe(1_500);
-    const present = async (): Promise<string[]> => (await rawKeys(mapper, E.tables.items)).filter((k) => k.startsWith('thr-')).sort();
-    const expected = Array.from({ length: 1_500 }, (_, i) => i).filter((i) => report.wasPersisted(i)).map((i) => id('thr', i));
+    const present = async (): Promise<string[]> =>
+      (await rawKeys(mapper, E.tables.items)).filter((k) => k.startsWith('thr-')).sort();
+    const expected = Array.from({ length: 1_500 }, (_, i) => i)
+      .filter((i) => report.wasPersisted(i))
+      .map((i) => id('thr', i));
     expect(await present()).toEqual(expected);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await present()).toEqual(expected);

@@ -1,6 +1,12 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { range, type BigtableMapper, type RangeCondition, type Repository, type ScanQuery } from '../../../src/index.js';
+import {
+  range,
+  type BigtableMapper,
+  type RangeCondition,
+  type Repository,
+  type ScanQuery,
+} from '../../../src/index.js';
 import { closeMapper, makeEntities, openMapper } from '../../fixtures/entities.js';
 
 const E = makeEntities('scan');
@@ -28,8 +34,18 @@ beforeAll(async () => {
   await mapper.sync();
   readings = mapper.getRepository(E.Reading);
   measurements = mapper.getRepository(E.Measurement);
-  await readings.saveMany(SENSORS.flatMap((sensorId) => Array.from({ length: 10 }, (_, k) => Object.assign(new E.Reading(), { sensorId, ts: t(k), humidity: k, location: sensorId }))));
-  await measurements.saveMany(HOSTS.flatMap((host) => Array.from({ length: 20 }, (_, seq) => Object.assign(new E.Measurement(), { host, seq, value: seq * 10 }))));
+  await readings.saveMany(
+    SENSORS.flatMap((sensorId) =>
+      Array.from({ length: 10 }, (_, k) =>
+        Object.assign(new E.Reading(), { sensorId, ts: t(k), humidity: k, location: sensorId }),
+      ),
+    ),
+  );
+  await measurements.saveMany(
+    HOSTS.flatMap((host) =>
+      Array.from({ length: 20 }, (_, seq) => Object.assign(new E.Measurement(), { host, seq, value: seq * 10 })),
+    ),
+  );
 });
 
 afterAll(() => closeMapper(mapper, [E.tables.readings, E.tables.measurements]));
@@ -44,12 +60,15 @@ describe('prefix scans', () => {
     expect(rows.map((r) => r.humidity)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
   });
 
-  it.each(SENSORS)('sensorId %j never returns rows of another id that shares its prefix or contains the separator', async (sensorId) => {
-    const rows = await all(readings, { where: { sensorId } });
-    expect(rows).toHaveLength(10);
-    expect(new Set(rows.map((r) => r.sensorId))).toEqual(new Set([sensorId]));
-    expect(new Set(rows.map((r) => r.location))).toEqual(new Set([sensorId]));
-  });
+  it.each(SENSORS)(
+    'sensorId %j never returns rows of another id that shares its prefix or contains the separator',
+    async (sensorId) => {
+      const rows = await all(readings, { where: { sensorId } });
+      expect(rows).toHaveLength(10);
+      expect(new Set(rows.map((r) => r.sensorId))).toEqual(new Set([sensorId]));
+      expect(new Set(rows.map((r) => r.location))).toEqual(new Set([sensorId]));
+    },
+  );
 
   it('iterate() yields the same rows as scan()', async () => {
     const viaIterate: Reading[] = [];
@@ -102,26 +121,38 @@ describe('ranges on the next key part', () => {
   });
 
   it('ranges on the first key part follow string order (h1 < h10 < h2)', async () => {
-    const hostsOf = async (host: RangeCondition<string>) => [...new Set((await all(measurements, { where: { host: range(host) } })).map((r) => r.host))];
+    const hostsOf = async (host: RangeCondition<string>) => [
+      ...new Set((await all(measurements, { where: { host: range(host) } })).map((r) => r.host)),
+    ];
     expect(await hostsOf({ gte: 'h1', lt: 'h2' })).toEqual(['h1', 'h10']);
     expect(await hostsOf({ gt: 'h1' })).toEqual(['h10', 'h2', 'h3']);
     expect(await hostsOf({ lte: 'h2' })).toEqual(['h1', 'h10', 'h2']);
     expect(await hostsOf({ lt: 'h10' })).toEqual(['h1']);
-    expect((await all(measurements, { where: { host: range({ gte: 'h2', lte: 'h2' }) } })).map((r) => r.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect((await all(measurements, { where: { host: range({ gte: 'h2', lte: 'h2' }) } })).map((r) => r.seq)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i),
+    );
   });
 });
 
 describe('whole-table scans', () => {
   it('returns every row in row-key order', async () => {
     const rows = await all(readings);
-    expect(summary(rows)).toEqual(SENSORS_IN_KEY_ORDER.flatMap((s) => [9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((k) => `${s}@${k}`)));
+    expect(summary(rows)).toEqual(
+      SENSORS_IN_KEY_ORDER.flatMap((s) => [9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((k) => `${s}@${k}`)),
+    );
     const meas = await all(measurements);
     expect(meas).toHaveLength(80);
-    expect(meas.map((m) => `${m.host}:${m.seq}`)).toEqual(['h1', 'h10', 'h2', 'h3'].flatMap((h) => Array.from({ length: 20 }, (_, s) => `${h}:${s}`)));
+    expect(meas.map((m) => `${m.host}:${m.seq}`)).toEqual(
+      ['h1', 'h10', 'h2', 'h3'].flatMap((h) => Array.from({ length: 20 }, (_, s) => `${h}:${s}`)),
+    );
   });
 
   it('limit returns the first rows in key order', async () => {
-    expect(summary(await all(readings, { limit: 12 }))).toEqual([...[9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((k) => `a@${k}`), 'a#b@9', 'a#b@8']);
+    expect(summary(await all(readings, { limit: 12 }))).toEqual([
+      ...[9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((k) => `a@${k}`),
+      'a#b@9',
+      'a#b@8',
+    ]);
     expect(await all(readings, { limit: 0 })).toEqual([]);
   });
 

@@ -1,6 +1,14 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, KeyEncodingError, range, ValidationError, ValueEncodingError, type Repository, type ScanQuery } from '../../../src/index.js';
+import {
+  BigtableMapper,
+  KeyEncodingError,
+  range,
+  ValidationError,
+  ValueEncodingError,
+  type Repository,
+  type ScanQuery,
+} from '../../../src/index.js';
 import { closeMapper, makeEntities, openMapper, recordingDriver, type DriverRecord } from '../../fixtures/entities.js';
 
 const E = makeEntities('valid');
@@ -29,7 +37,10 @@ beforeAll(async () => {
 afterAll(() => closeMapper(mapper, [E.tables.readings, E.tables.measurements, E.tables.pageViews]));
 
 /** Runs `action`, expects it to reject with `type`, and checks that nothing reached the driver. */
-async function rejectsBeforeSending(action: () => Promise<unknown>, type: new (...args: never[]) => Error): Promise<Error> {
+async function rejectsBeforeSending(
+  action: () => Promise<unknown>,
+  type: new (...args: never[]) => Error,
+): Promise<Error> {
   const calls = record.calls.length;
   let caught: unknown;
   try {
@@ -42,13 +53,17 @@ async function rejectsBeforeSending(action: () => Promise<unknown>, type: new (.
   return caught as Error;
 }
 
-const scanAll = <T extends object>(repo: Repository<T>, query: ScanQuery<T>) => lastValueFrom(repo.scan(query).pipe(toArray()));
+const scanAll = <T extends object>(repo: Repository<T>, query: ScanQuery<T>) =>
+  lastValueFrom(repo.scan(query).pipe(toArray()));
 
 describe('bad input is rejected before anything is sent', () => {
   it('findOne / findMany / delete / update with a missing key part', async () => {
     await rejectsBeforeSending(() => readings.findOne({ sensorId: 's1' }), ValidationError);
     await rejectsBeforeSending(() => readings.findOne({ ts: TS }), ValidationError);
-    await rejectsBeforeSending(() => readings.findMany([{ sensorId: 's1', ts: TS }, { sensorId: 's2' }]), ValidationError);
+    await rejectsBeforeSending(
+      () => readings.findMany([{ sensorId: 's1', ts: TS }, { sensorId: 's2' }]),
+      ValidationError,
+    );
     await rejectsBeforeSending(() => readings.delete({ sensorId: 's1' }), ValidationError);
     await rejectsBeforeSending(() => readings.update({ ts: TS }, { humidity: 1 }), ValidationError);
     await rejectsBeforeSending(() => views.findOne({ userId: 'u1', site: 'web' }), ValidationError);
@@ -58,29 +73,73 @@ describe('bad input is rejected before anything is sent', () => {
     await rejectsBeforeSending(() => readings.findOne({ sensorId: 42 as unknown as string, ts: TS }), KeyEncodingError);
     await rejectsBeforeSending(() => readings.findOne({ sensorId: '', ts: TS }), KeyEncodingError);
     await rejectsBeforeSending(() => readings.findOne({ sensorId: 's1', ts: new Date(Number.NaN) }), KeyEncodingError);
-    await rejectsBeforeSending(() => readings.findOne({ sensorId: 's1', ts: '2024-01-01' as unknown as Date }), KeyEncodingError);
-    await rejectsBeforeSending(() => readings.save(Object.assign(new E.Reading(), { sensorId: 's1', ts: new Date(-1), humidity: 1 })), KeyEncodingError);
-    await rejectsBeforeSending(() => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: -1, value: 1 })), KeyEncodingError);
-    await rejectsBeforeSending(() => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: 1.5, value: 1 })), KeyEncodingError);
-    await rejectsBeforeSending(() => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: 1_000_000, value: 1 })), KeyEncodingError);
-    await rejectsBeforeSending(() => measurements.save(Object.assign(new E.Measurement(), { host: 'h'.repeat(5_000), seq: 1, value: 1 })), KeyEncodingError);
-    await rejectsBeforeSending(() => scanAll(measurements, { where: { host: 'h', seq: range({ gte: -5 }) } }), KeyEncodingError);
+    await rejectsBeforeSending(
+      () => readings.findOne({ sensorId: 's1', ts: '2024-01-01' as unknown as Date }),
+      KeyEncodingError,
+    );
+    await rejectsBeforeSending(
+      () => readings.save(Object.assign(new E.Reading(), { sensorId: 's1', ts: new Date(-1), humidity: 1 })),
+      KeyEncodingError,
+    );
+    await rejectsBeforeSending(
+      () => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: -1, value: 1 })),
+      KeyEncodingError,
+    );
+    await rejectsBeforeSending(
+      () => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: 1.5, value: 1 })),
+      KeyEncodingError,
+    );
+    await rejectsBeforeSending(
+      () => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: 1_000_000, value: 1 })),
+      KeyEncodingError,
+    );
+    await rejectsBeforeSending(
+      () => measurements.save(Object.assign(new E.Measurement(), { host: 'h'.repeat(5_000), seq: 1, value: 1 })),
+      KeyEncodingError,
+    );
+    await rejectsBeforeSending(
+      () => scanAll(measurements, { where: { host: 'h', seq: range({ gte: -5 }) } }),
+      KeyEncodingError,
+    );
   });
 
   it('bad column values → ValueEncodingError; a save with nothing to write → ValidationError', async () => {
-    await rejectsBeforeSending(() => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: 1, value: 1.5 })), ValueEncodingError);
-    await rejectsBeforeSending(() => readings.save(Object.assign(new E.Reading(), { sensorId: 's1', ts: TS, humidity: '0.5' as unknown as number })), ValueEncodingError);
-    await rejectsBeforeSending(() => readings.save(Object.assign(new E.Reading(), { sensorId: 's1', ts: TS, tags: [1n] as unknown as string[] })), ValueEncodingError);
-    await rejectsBeforeSending(() => readings.save(Object.assign(new E.Reading(), { sensorId: 's1', ts: TS })), ValidationError);
+    await rejectsBeforeSending(
+      () => measurements.save(Object.assign(new E.Measurement(), { host: 'h', seq: 1, value: 1.5 })),
+      ValueEncodingError,
+    );
+    await rejectsBeforeSending(
+      () =>
+        readings.save(Object.assign(new E.Reading(), { sensorId: 's1', ts: TS, humidity: '0.5' as unknown as number })),
+      ValueEncodingError,
+    );
+    await rejectsBeforeSending(
+      () =>
+        readings.save(Object.assign(new E.Reading(), { sensorId: 's1', ts: TS, tags: [1n] as unknown as string[] })),
+      ValueEncodingError,
+    );
+    await rejectsBeforeSending(
+      () => readings.save(Object.assign(new E.Reading(), { sensorId: 's1', ts: TS })),
+      ValidationError,
+    );
   });
 
   it('scan where on a non-key property, a range on a non-next component, bad limits', async () => {
     await rejectsBeforeSending(() => scanAll(readings, { where: { humidity: 0.5 } }), ValidationError);
     await rejectsBeforeSending(() => scanAll(measurements, { where: { seq: range({ gt: 1 }) } }), ValidationError);
     await rejectsBeforeSending(() => scanAll(measurements, { where: { seq: 3 } }), ValidationError);
-    await rejectsBeforeSending(() => scanAll(views, { where: { userId: 'u1', at: range({ gte: TS }) } }), ValidationError);
-    await rejectsBeforeSending(() => scanAll(measurements, { where: { host: range({ gte: 'a' }), seq: 1 } }), ValidationError);
-    await rejectsBeforeSending(() => scanAll(measurements, { where: { host: 'h', seq: range({ gt: 1, gte: 2 }) } }), ValidationError);
+    await rejectsBeforeSending(
+      () => scanAll(views, { where: { userId: 'u1', at: range({ gte: TS }) } }),
+      ValidationError,
+    );
+    await rejectsBeforeSending(
+      () => scanAll(measurements, { where: { host: range({ gte: 'a' }), seq: 1 } }),
+      ValidationError,
+    );
+    await rejectsBeforeSending(
+      () => scanAll(measurements, { where: { host: 'h', seq: range({ gt: 1, gte: 2 }) } }),
+      ValidationError,
+    );
     await rejectsBeforeSending(() => scanAll(readings, { limit: -1 }), ValidationError);
     await rejectsBeforeSending(() => firstValueFrom(readings.scan({ where: { location: 'roof' } })), ValidationError);
     expect(() => measurements.planScan({ where: { seq: range({ gt: 1 }) } })).toThrow(ValidationError);
@@ -96,8 +155,14 @@ describe('bad input is rejected before anything is sent', () => {
 
   it('conditions and bulk options', async () => {
     const r = Object.assign(new E.Reading(), { sensorId: 's1', ts: TS, humidity: 1 });
-    await rejectsBeforeSending(() => readings.saveIf(r, { column: 'nope' as keyof Reading & string, equals: 1 }), ValidationError);
-    await rejectsBeforeSending(() => readings.saveIf(r, { column: 'humidity', equals: 'not a float' }), ValueEncodingError);
+    await rejectsBeforeSending(
+      () => readings.saveIf(r, { column: 'nope' as keyof Reading & string, equals: 1 }),
+      ValidationError,
+    );
+    await rejectsBeforeSending(
+      () => readings.saveIf(r, { column: 'humidity', equals: 'not a float' }),
+      ValueEncodingError,
+    );
     await rejectsBeforeSending(() => readings.saveMany([r], { batchSize: 0 }), ValidationError);
   });
 

@@ -167,7 +167,13 @@ describe('fault proxy between the real client and the emulator', () => {
     await driver.createTable(table, [{ name: 'f', gc: undefined }]);
     const batch: CompiledMutation[] = Array.from({ length: ROWS }, (_, i) => {
       const key = `k${String(i).padStart(4, '0')}`;
-      return { table, rowKey: Buffer.from(key), rowKeyText: key, mutations: [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 1_000, value: VALUE }], idempotent: true };
+      return {
+        table,
+        rowKey: Buffer.from(key),
+        rowKeyText: key,
+        mutations: [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 1_000, value: VALUE }],
+        idempotent: true,
+      };
     });
     expect(await driver.mutateRows(table, batch)).toEqual([]);
   });
@@ -197,10 +203,12 @@ describe('fault proxy between the real client and the emulator', () => {
     proxy.stall();
     const source = driver.readRows({ table });
     let settled = false;
-    const first = source[Symbol.asyncIterator]().next().then(
-      () => (settled = true),
-      () => (settled = true),
-    );
+    const first = source[Symbol.asyncIterator]()
+      .next()
+      .then(
+        () => (settled = true),
+        () => (settled = true),
+      );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(settled).toBe(false);
     source.cancel();

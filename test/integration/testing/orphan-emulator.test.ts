@@ -10,7 +10,9 @@ import { isProcessAlive, livePidsWithArgs, waitFor } from '../../support/process
 const childScript = join('test', 'support', 'orphan-emulator-child.ts');
 const children: ChildProcess[] = [];
 
-async function startChild(mode: 'hang' | 'exit' | 'return'): Promise<{ child: ChildProcess; pid: number; port: number }> {
+async function startChild(
+  mode: 'hang' | 'exit' | 'return',
+): Promise<{ child: ChildProcess; pid: number; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', childScript, mode], {
     cwd: process.cwd(),
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -33,7 +35,8 @@ async function expectEmulatorGone(pid: number, port: number): Promise<void> {
 
 describe('emulator orphan protection', () => {
   afterEach(() => {
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
 
   it('kills the emulator when its parent is SIGKILLed', async () => {

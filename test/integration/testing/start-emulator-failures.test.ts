@@ -39,7 +39,11 @@ describe('startEmulator failures', () => {
   });
 
   it('times out with the output tail and kills a binary that never listens', async () => {
-    const binary = await fakeBinary(dir, 'silent-emulator', 'echo "hello from the fake emulator"\nwhile :; do sleep 1; done');
+    const binary = await fakeBinary(
+      dir,
+      'silent-emulator',
+      'echo "hello from the fake emulator"\nwhile :; do sleep 1; done',
+    );
     const error = await startEmulator({ binary, startTimeoutMs: 300 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmulatorError);
     expect((error as Error).message).toContain('did not accept connections');

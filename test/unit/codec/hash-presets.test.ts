@@ -3,12 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { MetadataError } from '../../../src/errors/metadata-error.js';
 import { ValidationError } from '../../../src/errors/validation-error.js';
 import { isSaltHashPreset, resolveSaltHash, SALT_HASH_PRESETS } from '../../../src/codec/hash-presets.js';
-import { floorMod, javaRemainder, javaStringHashCode, javaStringHashSignedBucket } from '../../../src/codec/java-hash.js';
+import {
+  floorMod,
+  javaRemainder,
+  javaStringHashCode,
+  javaStringHashSignedBucket,
+} from '../../../src/codec/java-hash.js';
 import { md5Bucket, md5Digest, md5Int32Bucket } from '../../../src/codec/md5.js';
 import type { SaltHashPreset } from '../../../src/metadata/declarations.js';
 
 describe('java hash helpers', () => {
-  it("computes String.hashCode() over UTF-16 code units with int32 overflow", () => {
+  it('computes String.hashCode() over UTF-16 code units with int32 overflow', () => {
     expect(javaStringHashCode('')).toBe(0);
     expect(javaStringHashCode('a')).toBe(97);
     expect(javaStringHashCode('Aa')).toBe(javaStringHashCode('BB'));
@@ -64,10 +69,15 @@ describe('resolveSaltHash', () => {
     expect(Object.isFrozen(signed.allBuckets)).toBe(true);
   });
 
-  it.each([0, -1, 1001, 2.5, Number.NaN, '8' as unknown as number])('rejects buckets %s with a MetadataError', (buckets) => {
-    expect(() => resolveSaltHash('Event', 'md5', buckets)).toThrow(MetadataError);
-    expect(() => resolveSaltHash('Event', 'md5', buckets)).toThrow(/^Event: @Salt buckets must be an integer from 1 to 1000.*Fix:/);
-  });
+  it.each([0, -1, 1001, 2.5, Number.NaN, '8' as unknown as number])(
+    'rejects buckets %s with a MetadataError',
+    (buckets) => {
+      expect(() => resolveSaltHash('Event', 'md5', buckets)).toThrow(MetadataError);
+      expect(() => resolveSaltHash('Event', 'md5', buckets)).toThrow(
+        /^Event: @Salt buckets must be an integer from 1 to 1000.*Fix:/,
+      );
+    },
+  );
 
   it('accepts 1 and 1000 buckets', () => {
     expect(resolveSaltHash('E', 'md5', 1).bucketOf('x')).toBe(0);
@@ -88,11 +98,16 @@ describe('resolveSaltHash', () => {
     expect(Object.is(hash.bucketOf('abcd'), 0)).toBe(true);
   });
 
-  it.each([1.5, Number.NaN, Infinity, 2 ** 53, '3', undefined])('rejects a custom hash result %s at use, naming the entity', (value) => {
-    const hash = resolveSaltHash('Event', () => value as number, 4);
-    expect(() => hash.bucketOf('k1')).toThrow(ValidationError);
-    expect(() => hash.bucketOf('k1')).toThrow(/^Event: the custom @Salt hash returned .* for "k1", not a safe integer\. Fix:/);
-  });
+  it.each([1.5, Number.NaN, Infinity, 2 ** 53, '3', undefined])(
+    'rejects a custom hash result %s at use, naming the entity',
+    (value) => {
+      const hash = resolveSaltHash('Event', () => value as number, 4);
+      expect(() => hash.bucketOf('k1')).toThrow(ValidationError);
+      expect(() => hash.bucketOf('k1')).toThrow(
+        /^Event: the custom @Salt hash returned .* for "k1", not a safe integer\. Fix:/,
+      );
+    },
+  );
 
   it('recognises preset names', () => {
     expect(isSaltHashPreset('md5-int32')).toBe(true);

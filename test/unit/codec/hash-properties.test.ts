@@ -43,7 +43,9 @@ describe('hash preset properties', () => {
         const hex = createHash('md5').update(Buffer.from(input, 'utf8')).digest('hex');
         const int32 = BigInt.asIntN(32, BigInt(`0x${hex.slice(0, 8)}`));
         const remainder = int32 % BigInt(n);
-        expect(resolveSaltHash('P', 'md5-int32', n).bucketOf(input)).toBe(Number(remainder < 0n ? -remainder : remainder));
+        expect(resolveSaltHash('P', 'md5-int32', n).bucketOf(input)).toBe(
+          Number(remainder < 0n ? -remainder : remainder),
+        );
       }),
     );
   });

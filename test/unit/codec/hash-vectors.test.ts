@@ -3,7 +3,7 @@ import { resolveSaltHash, SALT_HASH_PRESETS } from '../../../src/codec/hash-pres
 import { javaStringHashCode } from '../../../src/codec/java-hash.js';
 import { saltVectors } from './salt-fixtures.js';
 
-describe('golden salt vectors (computed by the seeds\' Python and Java recipes)', () => {
+describe("golden salt vectors (computed by the seeds' Python and Java recipes)", () => {
   it('covers every preset at the required bucket counts, with empty, unicode, astral and long inputs', () => {
     for (const preset of SALT_HASH_PRESETS) {
       const counts = new Set(saltVectors.vectors.filter((v) => v.preset === preset).map((v) => v.buckets));

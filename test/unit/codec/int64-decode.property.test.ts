@@ -42,7 +42,9 @@ describe('int and date cell decoding without BigInt', () => {
     fc.assert(
       fc.property(int64, (n) => {
         const valid = n >= BigInt(-MAX_DATE_MS) && n <= BigInt(MAX_DATE_MS);
-        expect(outcome(() => codec.decode(bytesOf(n)))).toEqual(valid ? { date: Number(n) } : { error: true, message: true });
+        expect(outcome(() => codec.decode(bytesOf(n)))).toEqual(
+          valid ? { date: Number(n) } : { error: true, message: true },
+        );
       }),
     );
   });

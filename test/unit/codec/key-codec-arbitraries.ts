@@ -19,13 +19,19 @@ export interface KeyCombo {
 }
 
 const byNumber = (a: unknown, b: unknown): number => Math.sign((a as number) - (b as number));
-const byBigint = (a: unknown, b: unknown): number => ((a as bigint) < (b as bigint) ? -1 : (a as bigint) > (b as bigint) ? 1 : 0);
+const byBigint = (a: unknown, b: unknown): number =>
+  (a as bigint) < (b as bigint) ? -1 : (a as bigint) > (b as bigint) ? 1 : 0;
 const byTime = (a: unknown, b: unknown): number => Math.sign((a as Date).getTime() - (b as Date).getTime());
 
 const uintUpTo = (max: bigint): fc.Arbitrary<unknown> => fc.bigInt({ min: 0n, max }).map(Number);
 const epochMs = (max: bigint): fc.Arbitrary<unknown> => fc.bigInt({ min: 0n, max }).map((ms) => new Date(Number(ms)));
-const epochS = (max: bigint): fc.Arbitrary<unknown> => fc.bigInt({ min: 0n, max }).map((s) => new Date(Number(s) * 1000));
-const isoDates = fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+const epochS = (max: bigint): fc.Arbitrary<unknown> =>
+  fc.bigInt({ min: 0n, max }).map((s) => new Date(Number(s) * 1000));
+const isoDates = fc.date({
+  min: new Date('0000-01-01T00:00:00.000Z'),
+  max: new Date('9999-12-31T23:59:59.999Z'),
+  noInvalidDate: true,
+});
 const MAX_DATE_MS = 8_640_000_000_000_000n;
 
 /**
@@ -50,23 +56,78 @@ export const trickyUnit = fc.oneof(
  * ```
  */
 export const KEY_COMBOS: readonly KeyCombo[] = [
-  { name: 'string', options: { type: 'string' }, values: fc.string({ unit: trickyUnit, minLength: 1, maxLength: 12 }), compare: undefined },
+  {
+    name: 'string',
+    options: { type: 'string' },
+    values: fc.string({ unit: trickyUnit, minLength: 1, maxLength: 12 }),
+    compare: undefined,
+  },
   { name: 'uint', options: { type: 'uint' }, values: fc.maxSafeNat(), compare: byNumber },
   { name: 'uint width 4', options: { type: 'uint', width: 4 }, values: uintUpTo(9999n), compare: byNumber },
-  { name: 'uint width 4 desc', options: { type: 'uint', width: 4, descending: true }, values: uintUpTo(9999n), compare: byNumber },
+  {
+    name: 'uint width 4 desc',
+    options: { type: 'uint', width: 4, descending: true },
+    values: uintUpTo(9999n),
+    compare: byNumber,
+  },
   { name: 'uint desc', options: { type: 'uint', descending: true }, values: fc.maxSafeNat(), compare: byNumber },
-  { name: 'uint width 20 desc', options: { type: 'uint', width: 20, descending: true }, values: fc.maxSafeNat(), compare: byNumber },
+  {
+    name: 'uint width 20 desc',
+    options: { type: 'uint', width: 20, descending: true },
+    values: fc.maxSafeNat(),
+    compare: byNumber,
+  },
   { name: 'int', options: { type: 'int' }, values: fc.maxSafeInteger(), compare: byNumber },
   { name: 'int desc', options: { type: 'int', descending: true }, values: fc.maxSafeInteger(), compare: byNumber },
-  { name: 'bigint', options: { type: 'bigint' }, values: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), compare: byBigint },
-  { name: 'bigint desc', options: { type: 'bigint', descending: true }, values: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), compare: byBigint },
+  {
+    name: 'bigint',
+    options: { type: 'bigint' },
+    values: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+    compare: byBigint,
+  },
+  {
+    name: 'bigint desc',
+    options: { type: 'bigint', descending: true },
+    values: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+    compare: byBigint,
+  },
   { name: 'timestamp iso', options: { type: 'timestamp' }, values: isoDates, compare: byTime },
-  { name: 'timestamp epoch-ms', options: { type: 'timestamp', format: 'epoch-ms' }, values: epochMs(9_999_999_999_999n), compare: byTime },
-  { name: 'timestamp epoch-ms desc', options: { type: 'timestamp', format: 'epoch-ms', descending: true }, values: epochMs(9_999_999_999_999n), compare: byTime },
-  { name: 'timestamp epoch-ms width 16 desc', options: { type: 'timestamp', format: 'epoch-ms', width: 16, descending: true }, values: epochMs(MAX_DATE_MS), compare: byTime },
-  { name: 'timestamp epoch-s', options: { type: 'timestamp', format: 'epoch-s' }, values: epochS(9_999_999_999n), compare: byTime },
-  { name: 'timestamp epoch-s desc', options: { type: 'timestamp', format: 'epoch-s', descending: true }, values: epochS(9_999_999_999n), compare: byTime },
-  { name: 'timestamp epoch-s width 13 desc', options: { type: 'timestamp', format: 'epoch-s', width: 13, descending: true }, values: epochS(MAX_DATE_MS / 1000n), compare: byTime },
+  {
+    name: 'timestamp epoch-ms',
+    options: { type: 'timestamp', format: 'epoch-ms' },
+    values: epochMs(9_999_999_999_999n),
+    compare: byTime,
+  },
+  {
+    name: 'timestamp epoch-ms desc',
+    options: { type: 'timestamp', format: 'epoch-ms', descending: true },
+    values: epochMs(9_999_999_999_999n),
+    compare: byTime,
+  },
+  {
+    name: 'timestamp epoch-ms width 16 desc',
+    options: { type: 'timestamp', format: 'epoch-ms', width: 16, descending: true },
+    values: epochMs(MAX_DATE_MS),
+    compare: byTime,
+  },
+  {
+    name: 'timestamp epoch-s',
+    options: { type: 'timestamp', format: 'epoch-s' },
+    values: epochS(9_999_999_999n),
+    compare: byTime,
+  },
+  {
+    name: 'timestamp epoch-s desc',
+    options: { type: 'timestamp', format: 'epoch-s', descending: true },
+    values: epochS(9_999_999_999n),
+    compare: byTime,
+  },
+  {
+    name: 'timestamp epoch-s width 13 desc',
+    options: { type: 'timestamp', format: 'epoch-s', width: 13, descending: true },
+    values: epochS(MAX_DATE_MS / 1000n),
+    compare: byTime,
+  },
 ];
 
 /**

@@ -19,7 +19,13 @@ function referenceMapping(options: KeyPartOptions): DigitsMapping {
     return {
       toAscending: unused,
       fromAscending(ascending, text) {
-        if (ascending > MAX_SAFE) throw keyError(CTX, text, 'is not a valid encoded uint key component: beyond Number.MAX_SAFE_INTEGER', DECODE_FIX);
+        if (ascending > MAX_SAFE)
+          throw keyError(
+            CTX,
+            text,
+            'is not a valid encoded uint key component: beyond Number.MAX_SAFE_INTEGER',
+            DECODE_FIX,
+          );
         return Number(ascending);
       },
     };
@@ -29,7 +35,13 @@ function referenceMapping(options: KeyPartOptions): DigitsMapping {
     toAscending: unused,
     fromAscending(ascending, text) {
       const ms = seconds ? ascending * 1000n : ascending;
-      if (ms > MAX_DATE_MS) throw keyError(CTX, text, `is not a valid encoded ${options.format} key component: beyond the largest Date`, DECODE_FIX);
+      if (ms > MAX_DATE_MS)
+        throw keyError(
+          CTX,
+          text,
+          `is not a valid encoded ${options.format} key component: beyond the largest Date`,
+          DECODE_FIX,
+        );
       return new Date(Number(ms));
     },
   };
@@ -46,22 +58,48 @@ function outcome(decode: () => unknown): unknown {
 
 const optionsArb: fc.Arbitrary<KeyPartOptions> = fc.oneof(
   fc.record({ type: fc.constant('uint' as const), width: fc.integer({ min: 1, max: 20 }), descending: fc.boolean() }),
-  fc.record({ type: fc.constant('timestamp' as const), format: fc.constant('epoch-ms' as const), width: fc.integer({ min: 13, max: 20 }), descending: fc.boolean() }),
-  fc.record({ type: fc.constant('timestamp' as const), format: fc.constant('epoch-s' as const), width: fc.integer({ min: 10, max: 20 }), descending: fc.boolean() }),
+  fc.record({
+    type: fc.constant('timestamp' as const),
+    format: fc.constant('epoch-ms' as const),
+    width: fc.integer({ min: 13, max: 20 }),
+    descending: fc.boolean(),
+  }),
+  fc.record({
+    type: fc.constant('timestamp' as const),
+    format: fc.constant('epoch-s' as const),
+    width: fc.integer({ min: 10, max: 20 }),
+    descending: fc.boolean(),
+  }),
 );
 
 /** Digit strings near the width (mostly exactly it), values near the safe-integer and Date limits, and some junk. */
 const textArb = (width: number): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 5, arbitrary: fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: width, maxLength: width }) },
-    { weight: 3, arbitrary: fc.bigInt({ min: 0n, max: 10n ** BigInt(width) - 1n }).map((n) => n.toString().padStart(width, '0')) },
+    {
+      weight: 3,
+      arbitrary: fc.bigInt({ min: 0n, max: 10n ** BigInt(width) - 1n }).map((n) => n.toString().padStart(width, '0')),
+    },
     {
       weight: 2,
       arbitrary: fc
-        .constantFrom(MAX_SAFE - 1n, MAX_SAFE, MAX_SAFE + 1n, 2n ** 53n + 2n, MAX_DATE_MS, MAX_DATE_MS + 1n, MAX_DATE_MS / 1000n, MAX_DATE_MS / 1000n + 1n, 10n ** BigInt(width) - 1n)
+        .constantFrom(
+          MAX_SAFE - 1n,
+          MAX_SAFE,
+          MAX_SAFE + 1n,
+          2n ** 53n + 2n,
+          MAX_DATE_MS,
+          MAX_DATE_MS + 1n,
+          MAX_DATE_MS / 1000n,
+          MAX_DATE_MS / 1000n + 1n,
+          10n ** BigInt(width) - 1n,
+        )
         .map((n) => n.toString().padStart(width, '0')),
     },
-    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...'0123456789 +-.eEx_a'), minLength: 0, maxLength: width + 1 }) },
+    {
+      weight: 1,
+      arbitrary: fc.string({ unit: fc.constantFrom(...'0123456789 +-.eEx_a'), minLength: 0, maxLength: width + 1 }),
+    },
   );
 
 describe('digits key codecs decode (number fast path)', () => {
@@ -71,7 +109,11 @@ describe('digits key codecs decode (number fast path)', () => {
         optionsArb.chain((options) => fc.tuple(fc.constant(options), textArb(options.width as number))),
         ([options, text]) => {
           const codec = createKeyCodec(CTX.entity, CTX.property, options, '#');
-          const reference = createDigitsCodec(CTX, resolveKeyOptions(CTX.entity, CTX.property, options, '#'), referenceMapping(options));
+          const reference = createDigitsCodec(
+            CTX,
+            resolveKeyOptions(CTX.entity, CTX.property, options, '#'),
+            referenceMapping(options),
+          );
           expect(outcome(() => codec.decode(text))).toEqual(outcome(() => reference.decode(text)));
         },
       ),

@@ -84,7 +84,9 @@ describe('key codec errors', () => {
   });
 
   it('explains the epoch-s collision and how to fix it', () => {
-    expect(() => codec({ type: 'timestamp', format: 'epoch-s' }).encode(new Date(1682942400123))).toThrow(/same second.*Fix: round the date.*epoch-ms/);
+    expect(() => codec({ type: 'timestamp', format: 'epoch-s' }).encode(new Date(1682942400123))).toThrow(
+      /same second.*Fix: round the date.*epoch-ms/,
+    );
   });
 });
 
@@ -99,7 +101,11 @@ const badOptions: Array<[string, KeyPartOptions, RegExp, string?]> = [
   ['unknown format', { type: 'timestamp', format: 'epoch-us' as 'epoch-ms' }, /unknown timestamp format "epoch-us"/],
   ['unknown type', { type: 'float' as 'uint' }, /unknown key part type "float"\. Fix: use one of 'string', 'uint'/],
   ['missing type', {} as KeyPartOptions, /unknown key part type/],
-  ['non-boolean descending', { type: 'uint', descending: 'yes' as unknown as boolean }, /descending must be true or false/],
+  [
+    'non-boolean descending',
+    { type: 'uint', descending: 'yes' as unknown as boolean },
+    /descending must be true or false/,
+  ],
   ['uint width 0', { type: 'uint', width: 0 }, /width 0 is not valid/],
   ['uint width negative', { type: 'uint', width: -4 }, /width -4 is not valid/],
   ['uint width fractional', { type: 'uint', width: 4.5 }, /width 4\.5 is not valid/],
@@ -117,16 +123,24 @@ const badOptions: Array<[string, KeyPartOptions, RegExp, string?]> = [
 ];
 
 describe('key codec option validation', () => {
-  it.each(badOptions)('rejects %s with MetadataError naming Reading.part', (_name, options, message, separator = '#') => {
-    expect(() => codec(options, separator)).toThrow(MetadataError);
-    expect(() => codec(options, separator)).toThrow(/^Reading\.part: .+\. Fix: \S/);
-    expect(() => codec(options, separator)).toThrow(message);
-  });
+  it.each(badOptions)(
+    'rejects %s with MetadataError naming Reading.part',
+    (_name, options, message, separator = '#') => {
+      expect(() => codec(options, separator)).toThrow(MetadataError);
+      expect(() => codec(options, separator)).toThrow(/^Reading\.part: .+\. Fix: \S/);
+      expect(() => codec(options, separator)).toThrow(message);
+    },
+  );
 
-  it.each(['%', '', 'ab', 'a', '0', ' ', 'é'])('rejects the separator %j with MetadataError naming the entity', (separator) => {
-    expect(() => codec({ type: 'string' }, separator)).toThrow(MetadataError);
-    expect(() => codec({ type: 'string' }, separator)).toThrow(/^Reading: key separator .* Fix: set @Entity\(\{ separator/);
-  });
+  it.each(['%', '', 'ab', 'a', '0', ' ', 'é'])(
+    'rejects the separator %j with MetadataError naming the entity',
+    (separator) => {
+      expect(() => codec({ type: 'string' }, separator)).toThrow(MetadataError);
+      expect(() => codec({ type: 'string' }, separator)).toThrow(
+        /^Reading: key separator .* Fix: set @Entity\(\{ separator/,
+      );
+    },
+  );
 
   it('accepts the limits and the fixed widths', () => {
     expect(codec({ type: 'uint', width: 1 }).width).toBe(1);
@@ -140,9 +154,23 @@ describe('key codec option validation', () => {
 
   it('exposes the resolved options on the codec', () => {
     expect(codec({ type: 'uint' })).toMatchObject({ type: 'uint', width: 16, descending: false, format: undefined });
-    expect(codec({ type: 'timestamp' })).toMatchObject({ type: 'timestamp', width: undefined, descending: false, format: 'iso' });
-    expect(codec({ type: 'timestamp', format: 'epoch-s', descending: true })).toMatchObject({ width: 10, descending: true, format: 'epoch-s' });
-    expect(codec({ type: 'string' })).toMatchObject({ type: 'string', width: undefined, descending: false, format: undefined });
+    expect(codec({ type: 'timestamp' })).toMatchObject({
+      type: 'timestamp',
+      width: undefined,
+      descending: false,
+      format: 'iso',
+    });
+    expect(codec({ type: 'timestamp', format: 'epoch-s', descending: true })).toMatchObject({
+      width: 10,
+      descending: true,
+      format: 'epoch-s',
+    });
+    expect(codec({ type: 'string' })).toMatchObject({
+      type: 'string',
+      width: undefined,
+      descending: false,
+      format: undefined,
+    });
     expect(Object.isFrozen(codec({ type: 'int' }))).toBe(true);
   });
 });

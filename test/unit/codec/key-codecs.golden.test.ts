@@ -11,7 +11,9 @@ interface KeyVector {
   separator?: string;
 }
 
-const golden = JSON.parse(readFileSync(new URL('../../golden/key-components.json', import.meta.url), 'utf8')) as { vectors: KeyVector[] };
+const golden = JSON.parse(readFileSync(new URL('../../golden/key-components.json', import.meta.url), 'utf8')) as {
+  vectors: KeyVector[];
+};
 
 function toValue(v: KeyVector): unknown {
   if (v.type === 'bigint') return BigInt(v.value);
@@ -21,13 +23,34 @@ function toValue(v: KeyVector): unknown {
 
 describe('key component golden vectors', () => {
   it('covers every key type, width, descending and format', () => {
-    const seen = new Set(golden.vectors.map((v) => `${v.type}/${v.options.format ?? ''}/${v.options.descending === true}/${v.options.width !== undefined}`));
-    for (const combo of ['string//false/false', 'uint//false/false', 'uint//false/true', 'uint//true/true', 'int//false/false', 'int//true/false', 'bigint//false/false', 'bigint//true/false', 'timestamp//false/false', 'timestamp/epoch-ms/true/false', 'timestamp/epoch-s/true/false', 'timestamp/epoch-ms/false/true']) {
+    const seen = new Set(
+      golden.vectors.map(
+        (v) => `${v.type}/${v.options.format ?? ''}/${v.options.descending === true}/${v.options.width !== undefined}`,
+      ),
+    );
+    for (const combo of [
+      'string//false/false',
+      'uint//false/false',
+      'uint//false/true',
+      'uint//true/true',
+      'int//false/false',
+      'int//true/false',
+      'bigint//false/false',
+      'bigint//true/false',
+      'timestamp//false/false',
+      'timestamp/epoch-ms/true/false',
+      'timestamp/epoch-s/true/false',
+      'timestamp/epoch-ms/false/true',
+    ]) {
       expect(seen).toContain(combo);
     }
   });
 
-  it.each(golden.vectors.map((v) => [`${JSON.stringify(v.options)} ${String(v.value)} (sep ${v.separator ?? '#'})`, v] as const))('%s', (_name, vector) => {
+  it.each(
+    golden.vectors.map(
+      (v) => [`${JSON.stringify(v.options)} ${String(v.value)} (sep ${v.separator ?? '#'})`, v] as const,
+    ),
+  )('%s', (_name, vector) => {
     const codec = createKeyCodec('Golden', 'part', vector.options, vector.separator ?? '#');
     const value = toValue(vector);
     expect(codec.encode(value)).toBe(vector.encoded);

@@ -45,7 +45,10 @@ describe.each(KEY_COMBOS)('key codec $name', ({ options, values, compare }) => {
   it('decodes only canonical text: whatever decodes re-encodes to the same text', () => {
     const unit = codec.width === undefined ? trickyUnit : fc.constantFrom('0', '1', '5', '9', '-', 'a');
     const maxLength = (codec.width ?? 24) + 1;
-    const texts = fc.oneof(fc.string({ unit, maxLength }), values.map((v) => codec.encode(v)));
+    const texts = fc.oneof(
+      fc.string({ unit, maxLength }),
+      values.map((v) => codec.encode(v)),
+    );
     fc.assert(
       fc.property(texts, (text) => {
         let decoded: unknown;
@@ -63,7 +66,8 @@ describe.each(KEY_COMBOS)('key codec $name', ({ options, values, compare }) => {
 
   if (compare !== undefined) {
     it(`sorts keys in ${options.descending === true ? 'reverse' : 'logical'} order`, () => {
-      const expected = (a: unknown, b: unknown): number => (options.descending === true ? compare(b, a) : compare(a, b));
+      const expected = (a: unknown, b: unknown): number =>
+        options.descending === true ? compare(b, a) : compare(a, b);
       fc.assert(
         fc.property(values, values, (a, b) => {
           expect(Math.sign(Buffer.compare(bytesOf(codec.encode(a)), bytesOf(codec.encode(b))))).toBe(expected(a, b));
@@ -90,10 +94,16 @@ describe('string key codec with other separators', () => {
   it.each(['#', '|'])('keeps code-point order for characters above "%%" other than the separator (%s)', (separator) => {
     const codec = createKeyCodec('Prop', 'part', { type: 'string' }, separator);
     const unit = fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).filter((c) => c > '%' && c !== separator);
-    const strings = fc.string({ unit: fc.oneof(unit, fc.constantFrom('a', 'b', 'é', '&')), minLength: 1, maxLength: 8 });
+    const strings = fc.string({
+      unit: fc.oneof(unit, fc.constantFrom('a', 'b', 'é', '&')),
+      minLength: 1,
+      maxLength: 8,
+    });
     fc.assert(
       fc.property(strings, strings, (a, b) => {
-        expect(Math.sign(Buffer.compare(bytesOf(codec.encode(a)), bytesOf(codec.encode(b))))).toBe(Math.sign(Buffer.compare(bytesOf(a), bytesOf(b))));
+        expect(Math.sign(Buffer.compare(bytesOf(codec.encode(a)), bytesOf(codec.encode(b))))).toBe(
+          Math.sign(Buffer.compare(bytesOf(a), bytesOf(b))),
+        );
       }),
       RUNS,
     );

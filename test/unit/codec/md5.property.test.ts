@@ -19,7 +19,11 @@ describe('md5 presets without BigInt', () => {
   });
 
   it('md5Bucket equals the 128-bit remainder for every bucket count, small or beyond the exact-double range', () => {
-    const buckets = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 2 ** 20 - 2, max: 2 ** 20 + 2 }), fc.integer({ min: 1, max: 2 ** 31 }));
+    const buckets = fc.oneof(
+      fc.integer({ min: 1, max: 1000 }),
+      fc.integer({ min: 2 ** 20 - 2, max: 2 ** 20 + 2 }),
+      fc.integer({ min: 1, max: 2 ** 31 }),
+    );
     fc.assert(
       fc.property(fc.string(), buckets, (input, n) => {
         expect(md5Bucket(input, n)).toBe(referenceBucket(input, n));

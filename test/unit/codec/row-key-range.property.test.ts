@@ -19,13 +19,45 @@ interface Part {
 }
 
 const byNumber = (a: unknown, b: unknown): number => Math.sign((a as number) - (b as number));
-const byBytes = (a: unknown, b: unknown): number => Math.sign(Buffer.compare(Buffer.from(a as string), Buffer.from(b as string)));
+const byBytes = (a: unknown, b: unknown): number =>
+  Math.sign(Buffer.compare(Buffer.from(a as string), Buffer.from(b as string)));
 /** Small domains so that keys share prefixes and bounds hit stored values. */
 const parts = (descending: readonly boolean[]): Part[] => [
-  { options: { type: 'string' }, values: fc.constantFrom('a', 'b', 'ab', 'a&', 'ba', '&', 'é', 'a!', 'a ', 'a\u0000', 'a#', 'a%', 'a$', '#', '%', '$a', ' ', 'a#b'), compare: byBytes },
-  { options: { type: 'uint', width: 2, descending: descending[0] }, values: fc.integer({ min: 0, max: 12 }), compare: byNumber },
+  {
+    options: { type: 'string' },
+    values: fc.constantFrom(
+      'a',
+      'b',
+      'ab',
+      'a&',
+      'ba',
+      '&',
+      'é',
+      'a!',
+      'a ',
+      'a\u0000',
+      'a#',
+      'a%',
+      'a$',
+      '#',
+      '%',
+      '$a',
+      ' ',
+      'a#b',
+    ),
+    compare: byBytes,
+  },
+  {
+    options: { type: 'uint', width: 2, descending: descending[0] },
+    values: fc.integer({ min: 0, max: 12 }),
+    compare: byNumber,
+  },
   { options: { type: 'int', descending: descending[1] }, values: fc.integer({ min: -6, max: 6 }), compare: byNumber },
-  { options: { type: 'timestamp', format: 'epoch-s', descending: descending[2] }, values: fc.integer({ min: 0, max: 8 }).map((s) => new Date(s * 1000)), compare: (a, b) => byNumber((a as Date).getTime(), (b as Date).getTime()) },
+  {
+    options: { type: 'timestamp', format: 'epoch-s', descending: descending[2] },
+    values: fc.integer({ min: 0, max: 8 }).map((s) => new Date(s * 1000)),
+    compare: (a, b) => byNumber((a as Date).getTime(), (b as Date).getTime()),
+  },
 ];
 
 function buildSchema(chosen: readonly Part[], literal: boolean): KeySchema {
@@ -34,7 +66,14 @@ function buildSchema(chosen: readonly Part[], literal: boolean): KeySchema {
 }
 
 const keyOf = (schema: KeySchema, tuple: readonly unknown[]): Buffer =>
-  Buffer.from(joinLogicalKey('#', encodeKeyComponents(schema, Object.fromEntries(tuple.map((v, i) => [`p${i}`, v])), 'full'), true), 'utf8');
+  Buffer.from(
+    joinLogicalKey(
+      '#',
+      encodeKeyComponents(schema, Object.fromEntries(tuple.map((v, i) => [`p${i}`, v])), 'full'),
+      true,
+    ),
+    'utf8',
+  );
 
 function inRange(key: Buffer, range: LogicalKeyRange): boolean {
   const fromStart = Buffer.compare(key, range.start.key);
@@ -44,7 +83,12 @@ function inRange(key: Buffer, range: LogicalKeyRange): boolean {
   return toEnd < 0 || (toEnd === 0 && range.end.inclusive);
 }
 
-function satisfies(tuple: readonly unknown[], chosen: readonly Part[], fixed: readonly unknown[], range: KeyRangeCondition | undefined): boolean {
+function satisfies(
+  tuple: readonly unknown[],
+  chosen: readonly Part[],
+  fixed: readonly unknown[],
+  range: KeyRangeCondition | undefined,
+): boolean {
   for (const [i, value] of fixed.entries()) if ((chosen[i] as Part).compare(tuple[i], value) !== 0) return false;
   if (range === undefined) return true;
   const cmp = (bound: unknown): number => (chosen[fixed.length] as Part).compare(tuple[fixed.length], bound);

@@ -6,7 +6,8 @@ import { keySchema, type KeyPartSpec } from '../../support/key-schema.js';
 import { ORDERED_COMBOS, trickyUnit, type KeyCombo } from './key-codec-arbitraries.js';
 
 const RUNS = { numRuns: 2000 };
-const byBytes = (a: unknown, b: unknown): number => Math.sign(Buffer.compare(Buffer.from(a as string), Buffer.from(b as string)));
+const byBytes = (a: unknown, b: unknown): number =>
+  Math.sign(Buffer.compare(Buffer.from(a as string), Buffer.from(b as string)));
 /** Strings whose characters are all above `%` keep their order once escaped. */
 const orderedString: KeyCombo = {
   name: 'string above %',
@@ -14,14 +15,20 @@ const orderedString: KeyCombo = {
   values: fc.string({ unit: fc.constantFrom('&', 'a', 'b', 'z', 'é', '~', '😀'), minLength: 1, maxLength: 4 }),
   compare: byBytes,
 };
-const anyString: KeyCombo = { name: 'any string', options: { type: 'string' }, values: fc.string({ unit: trickyUnit, minLength: 1, maxLength: 6 }), compare: byBytes };
+const anyString: KeyCombo = {
+  name: 'any string',
+  options: { type: 'string' },
+  values: fc.string({ unit: trickyUnit, minLength: 1, maxLength: 6 }),
+  compare: byBytes,
+};
 
 function schemaOf(combos: readonly KeyCombo[], literal: boolean): KeySchema {
   const parts: KeyPartSpec[] = combos.map((c, i) => ({ property: `p${i}`, options: c.options }));
   return keySchema('Composite', literal ? [{ literal: 'row' }, ...parts] : parts);
 }
 
-const valuesOf = (tuple: readonly unknown[]): Record<string, unknown> => Object.fromEntries(tuple.map((v, i) => [`p${i}`, v]));
+const valuesOf = (tuple: readonly unknown[]): Record<string, unknown> =>
+  Object.fromEntries(tuple.map((v, i) => [`p${i}`, v]));
 const fullKey = (schema: KeySchema, tuple: readonly unknown[]): Buffer =>
   Buffer.from(joinLogicalKey('#', encodeKeyComponents(schema, valuesOf(tuple), 'full'), true), 'utf8');
 
@@ -31,7 +38,12 @@ const composite = (pool: readonly KeyCombo[]) =>
     .record({ combos: fc.array(fc.constantFrom(...pool), { minLength: 2, maxLength: 3 }), literal: fc.boolean() })
     .chain(({ combos, literal }) => {
       const tuple = fc.tuple(...combos.map((c) => c.values));
-      return fc.record({ combos: fc.constant(combos), schema: fc.constant(schemaOf(combos, literal)), a: tuple, b: tuple });
+      return fc.record({
+        combos: fc.constant(combos),
+        schema: fc.constant(schemaOf(combos, literal)),
+        a: tuple,
+        b: tuple,
+      });
     });
 
 describe('composite logical keys', () => {
@@ -60,7 +72,11 @@ describe('composite logical keys', () => {
 
   it('isolate prefixes: a full key starts with the prefix of k values exactly when its first k values are equal', () => {
     const arb = composite([...ORDERED_COMBOS, anyString, anyString]).chain((c) =>
-      fc.record({ c: fc.constant(c), share: fc.nat({ max: c.a.length }), k: fc.integer({ min: 1, max: c.a.length - 1 }) }),
+      fc.record({
+        c: fc.constant(c),
+        share: fc.nat({ max: c.a.length }),
+        k: fc.integer({ min: 1, max: c.a.length - 1 }),
+      }),
     );
     fc.assert(
       fc.property(arb, ({ c: { schema, a, b }, share, k }) => {

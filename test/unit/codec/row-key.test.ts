@@ -36,7 +36,12 @@ describe('encodeKeyComponents / joinLogicalKey', () => {
   });
 
   it('includes literals and escapes string components', () => {
-    expect(encodeKeyComponents(event, { userId: 'u#1', ts: at }, 'full')).toEqual(['event', 'u%231', 'v1', '1682942400000']);
+    expect(encodeKeyComponents(event, { userId: 'u#1', ts: at }, 'full')).toEqual([
+      'event',
+      'u%231',
+      'v1',
+      '1682942400000',
+    ]);
   });
 
   it('stops a prefix at the first missing property, keeping the literals before it', () => {
@@ -50,17 +55,24 @@ describe('encodeKeyComponents / joinLogicalKey', () => {
   });
 
   it('ignores properties that are not key parts', () => {
-    expect(encodeKeyComponents(reading, { sensorId: 's', ts: at, temperature: 21.5 }, 'full')).toEqual(['s', '2023-05-01T12:00:00.000Z']);
+    expect(encodeKeyComponents(reading, { sensorId: 's', ts: at, temperature: 21.5 }, 'full')).toEqual([
+      's',
+      '2023-05-01T12:00:00.000Z',
+    ]);
   });
 
   it('rejects a missing part of a full key with ValidationError', () => {
     expect(() => encodeKeyComponents(event, { userId: 'u1' }, 'full')).toThrow(ValidationError);
-    expect(() => encodeKeyComponents(event, { userId: 'u1' }, 'full')).toThrow(/^Event: key is missing "ts"\. Fix: pass every key part/);
+    expect(() => encodeKeyComponents(event, { userId: 'u1' }, 'full')).toThrow(
+      /^Event: key is missing "ts"\. Fix: pass every key part/,
+    );
   });
 
   it('rejects a prefix that skips a key part, naming both properties', () => {
     expect(() => encodeKeyComponents(event, { ts: at }, 'prefix')).toThrow(ValidationError);
-    expect(() => encodeKeyComponents(event, { ts: at }, 'prefix')).toThrow(/^Event: key prefix gives "ts" but not "userId".*Fix: also pass "userId"/);
+    expect(() => encodeKeyComponents(event, { ts: at }, 'prefix')).toThrow(
+      /^Event: key prefix gives "ts" but not "userId".*Fix: also pass "userId"/,
+    );
   });
 
   it('lets the codec reject bad values with KeyEncodingError', () => {
@@ -86,12 +98,16 @@ describe('decodeLogicalKey', () => {
 
   it('rejects a wrong literal with ValidationError', () => {
     expect(() => decodeLogicalKey(event, 'other#u1#v1#1682942400000')).toThrow(ValidationError);
-    expect(() => decodeLogicalKey(event, 'event#u1#v2#1682942400000')).toThrow(/"v2" at position 2, expected the literal "v1"/);
+    expect(() => decodeLogicalKey(event, 'event#u1#v2#1682942400000')).toThrow(
+      /"v2" at position 2, expected the literal "v1"/,
+    );
   });
 
   it('rejects a bad component with KeyEncodingError carrying the key text', () => {
     expect(() => decodeLogicalKey(reading, 's1#yesterday')).toThrow(KeyEncodingError);
-    expect(() => decodeLogicalKey(reading, 's1#yesterday')).toThrow(/^Reading\.ts: "s1#yesterday" is not a valid row key: component 1 "yesterday" .*Fix: /);
+    expect(() => decodeLogicalKey(reading, 's1#yesterday')).toThrow(
+      /^Reading\.ts: "s1#yesterday" is not a valid row key: component 1 "yesterday" .*Fix: /,
+    );
     expect(() => decodeLogicalKey(reading, 'a%2#2023-05-01T12:00:00.000Z')).toThrow(/^Reading\.sensorId: /);
   });
 });
@@ -101,7 +117,9 @@ describe('assertRowKeySize', () => {
     expect(MAX_ROW_KEY_BYTES).toBe(4096);
     expect(() => assertRowKeySize('Reading', Buffer.alloc(4096, 0x61))).not.toThrow();
     expect(() => assertRowKeySize('Reading', Buffer.alloc(4097, 0x61))).toThrow(KeyEncodingError);
-    expect(() => assertRowKeySize('Reading', Buffer.alloc(4097, 0x61))).toThrow(/^Reading\.\(row key\): .* is 4097 bytes, over Bigtable's row key limit of 4096 bytes\. Fix: shorten/);
+    expect(() => assertRowKeySize('Reading', Buffer.alloc(4097, 0x61))).toThrow(
+      /^Reading\.\(row key\): .* is 4097 bytes, over Bigtable's row key limit of 4096 bytes\. Fix: shorten/,
+    );
   });
 });
 

@@ -14,7 +14,15 @@ function compilePost(options: Record<string, unknown>) {
 describe('compileSalt defaults', () => {
   it('hashes the whole key with md5 into zero-padded two-digit buckets after the key separator', () => {
     const salt = compileSalt('Post', { buckets: 8 }, postKey, '#');
-    expect(salt).toMatchObject({ buckets: 8, on: ['userId', 'site', 'ts'], prefixLength: 3, hash: 'md5', width: 2, separator: '#', since: undefined });
+    expect(salt).toMatchObject({
+      buckets: 8,
+      on: ['userId', 'site', 'ts'],
+      prefixLength: 3,
+      hash: 'md5',
+      width: 2,
+      separator: '#',
+      since: undefined,
+    });
     expect(salt.allBuckets).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(Object.isFrozen(salt)).toBe(true);
     expect(Object.isFrozen(salt.on)).toBe(true);
@@ -27,7 +35,12 @@ describe('compileSalt defaults', () => {
   });
 
   it('lets format set the width (a minimum, 1 = unpadded like seed 003) and the separator', () => {
-    const salt = compileSalt('Post', { buckets: 100, hash: 'java-string-hashcode-signed', format: { width: 1, separator: '-' } }, postKey, '#');
+    const salt = compileSalt(
+      'Post',
+      { buckets: 100, hash: 'java-string-hashcode-signed', format: { width: 1, separator: '-' } },
+      postKey,
+      '#',
+    );
     expect(salt).toMatchObject({ width: 1, separator: '-', hash: 'java-string-hashcode-signed' });
     expect(salt.allBuckets).toHaveLength(199);
     expect(compileSalt('Post', { buckets: 4, format: { separator: '::' } }, postKey, '#').separator).toBe('::');
@@ -40,9 +53,18 @@ describe('compileSalt defaults', () => {
 
 describe('compileSalt on', () => {
   it('spans the leading run of named properties, literals included', () => {
-    expect(compileSalt('Event', { buckets: 4, on: ['source'] }, eventKey, '#')).toMatchObject({ on: ['source'], prefixLength: 2 });
-    expect(compileSalt('Event', { buckets: 4, on: ['source', 'ts'] }, eventKey, '#')).toMatchObject({ on: ['source', 'ts'], prefixLength: 4 });
-    expect(compileSalt('Event', { buckets: 4 }, eventKey, '#')).toMatchObject({ on: ['source', 'ts', 'seq'], prefixLength: 5 });
+    expect(compileSalt('Event', { buckets: 4, on: ['source'] }, eventKey, '#')).toMatchObject({
+      on: ['source'],
+      prefixLength: 2,
+    });
+    expect(compileSalt('Event', { buckets: 4, on: ['source', 'ts'] }, eventKey, '#')).toMatchObject({
+      on: ['source', 'ts'],
+      prefixLength: 4,
+    });
+    expect(compileSalt('Event', { buckets: 4 }, eventKey, '#')).toMatchObject({
+      on: ['source', 'ts', 'seq'],
+      prefixLength: 5,
+    });
   });
 
   it('accepts the names in any order and stores them in key order', () => {
@@ -55,12 +77,21 @@ describe('compileSalt on', () => {
   });
 
   it.each([
-    [{ on: [] }, /^Post: @Salt on must be a non-empty array of key property names, got \[\]\. Fix: list leading key properties/],
+    [
+      { on: [] },
+      /^Post: @Salt on must be a non-empty array of key property names, got \[\]\. Fix: list leading key properties/,
+    ],
     [{ on: 'userId' }, /@Salt on must be a non-empty array/],
-    [{ on: ['nope'] }, /^Post\.nope: @Salt on lists "nope", which is not a key part\. Fix: list key properties only \(userId, site, ts\)/],
+    [
+      { on: ['nope'] },
+      /^Post\.nope: @Salt on lists "nope", which is not a key part\. Fix: list key properties only \(userId, site, ts\)/,
+    ],
     [{ on: ['userId', 'userId'] }, /^Post\.userId: @Salt on lists "userId" twice/],
     [{ on: [7] }, /@Salt on lists 7, which is not a property name/],
-    [{ on: ['site'] }, /@Salt on \['site'\] is not a leading run of the key properties \(userId, site, ts\).*Fix: use on: \['userId'\] or \['userId', 'site'\] or \['userId', 'site', 'ts'\]/],
+    [
+      { on: ['site'] },
+      /@Salt on \['site'\] is not a leading run of the key properties \(userId, site, ts\).*Fix: use on: \['userId'\] or \['userId', 'site'\] or \['userId', 'site', 'ts'\]/,
+    ],
     [{ on: ['userId', 'ts'] }, /not a leading run/],
   ])('rejects %j', (options, message) => {
     expect(compilePost(options)).toThrow(MetadataError);
@@ -74,7 +105,9 @@ describe('compileSalt on', () => {
   });
 
   it('rejects a key without properties', () => {
-    expect(() => compileSalt('Fixed', { buckets: 4 }, keyComponents('=a'), '#')).toThrow(/Fixed: @Salt needs a key property to hash/);
+    expect(() => compileSalt('Fixed', { buckets: 4 }, keyComponents('=a'), '#')).toThrow(
+      /Fixed: @Salt needs a key property to hash/,
+    );
   });
 });
 
@@ -84,7 +117,10 @@ describe('compileSalt validation', () => {
     [{ buckets: 1001 }, /buckets must be an integer from 1 to 1000, got 1001/],
     [{ buckets: 2.5 }, /got 2\.5/],
     [{ hash: 'crc32' }, /^Post: @Salt hash "crc32" is not a known preset/],
-    [{ format: { width: 0 } }, /^Post: @Salt format\.width must be an integer from 1 to 16, got 0\. Fix: omit it for the default of 2 digits/],
+    [
+      { format: { width: 0 } },
+      /^Post: @Salt format\.width must be an integer from 1 to 16, got 0\. Fix: omit it for the default of 2 digits/,
+    ],
     [{ format: { width: 1.5 } }, /format\.width must be an integer/],
     [{ format: { width: 17 } }, /format\.width must be an integer/],
     [{ format: { separator: '' } }, /@Salt format\.separator must be a non-empty string/],
@@ -99,7 +135,9 @@ describe('compileSalt validation', () => {
   });
 
   it('rejects a non-object', () => {
-    expect(() => compileSalt('Post', 8 as unknown as SaltOptions, postKey, '-')).toThrow(/Post: @Salt needs an options object, got 8/);
+    expect(() => compileSalt('Post', 8 as unknown as SaltOptions, postKey, '-')).toThrow(
+      /Post: @Salt needs an options object, got 8/,
+    );
   });
 });
 
@@ -108,16 +146,27 @@ describe('compileSalt since', () => {
 
   it('records the timestamp component, its position and a copy of the cutoff', () => {
     const cutoff = new Date(from);
-    const salt = compileSalt('Post', { buckets: 4, on: ['userId', 'site'], since: { component: 'ts', from: cutoff } }, postKey, '-');
+    const salt = compileSalt(
+      'Post',
+      { buckets: 4, on: ['userId', 'site'], since: { component: 'ts', from: cutoff } },
+      postKey,
+      '-',
+    );
     expect(salt.since).toEqual({ component: 'ts', position: 2, from });
     cutoff.setUTCFullYear(1999);
     expect(salt.since?.from.toISOString()).toBe('2024-06-01T00:00:00.000Z');
   });
 
   it.each([
-    [{ component: 'when', from }, /^Post: @Salt since\.component "when" is not a key property\. Fix: use since: \{ component: 'ts'/],
+    [
+      { component: 'when', from },
+      /^Post: @Salt since\.component "when" is not a key property\. Fix: use since: \{ component: 'ts'/,
+    ],
     [{ component: 'site', from }, /^Post\.site: @Salt since\.component is a string key part, not a timestamp/],
-    [{ component: 'ts', from: new Date('nope') }, /^Post\.ts: @Salt since\.from must be a valid Date, got Invalid Date/],
+    [
+      { component: 'ts', from: new Date('nope') },
+      /^Post\.ts: @Salt since\.from must be a valid Date, got Invalid Date/,
+    ],
     [{ component: 'ts', from: '2024-06-01' }, /since\.from must be a valid Date, got "2024-06-01"/],
     [{ component: 'ts', from, until: from }, /@Salt since has unknown option "until"/],
     ['ts', /@Salt since must be \{ component, from \}/],
@@ -128,6 +177,8 @@ describe('compileSalt since', () => {
 
   it('says to add a timestamp key part when there is none', () => {
     const key = keyComponents('id');
-    expect(() => compileSalt('Tag', { buckets: 2, since: { component: 'id', from } }, key, '#')).toThrow(/Fix: add a timestamp @KeyPart, or remove since/);
+    expect(() => compileSalt('Tag', { buckets: 2, since: { component: 'id', from } }, key, '#')).toThrow(
+      /Fix: add a timestamp @KeyPart, or remove since/,
+    );
   });
 });

@@ -11,7 +11,8 @@ function referenceParse(salt: SaltSchema, physicalKeyText: string): { bucket: nu
   const signed = (salt.allBuckets[0] ?? 0) < 0 && physicalKeyText.startsWith('-');
   const start = signed ? 1 : 0;
   let end = start;
-  while (end < physicalKeyText.length && physicalKeyText.charCodeAt(end) >= 48 && physicalKeyText.charCodeAt(end) <= 57) end++;
+  while (end < physicalKeyText.length && physicalKeyText.charCodeAt(end) >= 48 && physicalKeyText.charCodeAt(end) <= 57)
+    end++;
   if (end === start || !physicalKeyText.startsWith(salt.separator, end)) return undefined;
   const magnitude = Number(physicalKeyText.slice(start, end));
   const bucket = signed ? -magnitude : magnitude;
@@ -28,7 +29,9 @@ const saltArb = fc
     width: fc.option(fc.integer({ min: 1, max: 16 }), { nil: undefined }),
     separator: fc.constantFrom('#', '-', '::', '|'),
   })
-  .map(({ buckets, hash, width, separator }) => compileSalt('Prop', { buckets, hash, format: { width, separator } }, keyComponents('id'), '#'));
+  .map(({ buckets, hash, width, separator }) =>
+    compileSalt('Prop', { buckets, hash, format: { width, separator } }, keyComponents('id'), '#'),
+  );
 
 /** Key texts around the salt segment: canonical ones, padded or unpadded digits, `-0`, long digit runs, a missing separator. */
 const textArb = (salt: SaltSchema): fc.Arbitrary<string> => {
@@ -36,7 +39,9 @@ const textArb = (salt: SaltSchema): fc.Arbitrary<string> => {
   const sign = fc.constantFrom('', '', '-', '+');
   const digits = fc.oneof(
     fc.integer({ min: 0, max: salt.buckets + 2 }).map(String),
-    fc.tuple(fc.nat({ max: 18 }), fc.integer({ min: 0, max: salt.buckets + 2 })).map(([zeros, n]) => '0'.repeat(zeros) + String(n)),
+    fc
+      .tuple(fc.nat({ max: 18 }), fc.integer({ min: 0, max: salt.buckets + 2 }))
+      .map(([zeros, n]) => '0'.repeat(zeros) + String(n)),
     fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 0, maxLength: 22 }),
   );
   const separator = fc.constantFrom(salt.separator, salt.separator, '', '#', ':');
@@ -69,7 +74,12 @@ describe('parseSaltSegment (digits read while scanning)', () => {
     expect(parseSaltSegment(wide, '00#x')).toBeUndefined();
     expect(parseSaltSegment(wide, '150#x')).toEqual({ bucket: 150, rest: 'x' });
     expect(parseSaltSegment(wide, '050#x')).toBeUndefined();
-    const signed = compileSalt('Prop', { buckets: 4, hash: 'java-string-hashcode-signed', format: { width: 1, separator: '-' } }, keyComponents('id'), '#');
+    const signed = compileSalt(
+      'Prop',
+      { buckets: 4, hash: 'java-string-hashcode-signed', format: { width: 1, separator: '-' } },
+      keyComponents('id'),
+      '#',
+    );
     expect(parseSaltSegment(signed, '-3-x')).toEqual({ bucket: -3, rest: 'x' });
     expect(parseSaltSegment(signed, '-0-x')).toBeUndefined();
   });

@@ -31,14 +31,19 @@ describe('salt segment properties', () => {
 
   it('a salted key parses back to its logical key, and its bucket is the one a pruned scan visits', () => {
     fc.assert(
-      fc.property(saltArb, fc.string({ unit: 'grapheme', maxLength: 20 }), fc.string({ unit: 'grapheme-ascii', maxLength: 10 }), (salt, id, ts) => {
-        const parts = [id, ts];
-        const segment = saltSegment(salt, parts, '#');
-        expect(salt.allBuckets).toContain(parseSaltSegment(salt, segment + parts.join('#'))?.bucket);
-        expect(parseSaltSegment(salt, segment + parts.join('#'))?.rest).toBe(parts.join('#'));
-        expect(scanSegments(salt, parts, '#')).toEqual([segment]);
-        expect(scanSegments(salt, [id], '#')).toHaveLength(salt.allBuckets.length);
-      }),
+      fc.property(
+        saltArb,
+        fc.string({ unit: 'grapheme', maxLength: 20 }),
+        fc.string({ unit: 'grapheme-ascii', maxLength: 10 }),
+        (salt, id, ts) => {
+          const parts = [id, ts];
+          const segment = saltSegment(salt, parts, '#');
+          expect(salt.allBuckets).toContain(parseSaltSegment(salt, segment + parts.join('#'))?.bucket);
+          expect(parseSaltSegment(salt, segment + parts.join('#'))?.rest).toBe(parts.join('#'));
+          expect(scanSegments(salt, parts, '#')).toEqual([segment]);
+          expect(scanSegments(salt, [id], '#')).toHaveLength(salt.allBuckets.length);
+        },
+      ),
     );
   });
 });

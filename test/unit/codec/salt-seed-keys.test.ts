@@ -7,7 +7,12 @@ function physicalKey(v: SaltedKeyVector): { key: string; bucketSegment: string; 
   const parts = v.key.split(v.keySeparator);
   const names = parts.map((_, i) => `c${i}`);
   const on = v.hashed === 'whole' ? undefined : names.slice(0, -1);
-  const salt = compileSalt('Seed', { buckets: v.buckets, hash: v.preset, on, format: { width: v.width, separator: v.separator } }, keyComponents(...names), v.keySeparator);
+  const salt = compileSalt(
+    'Seed',
+    { buckets: v.buckets, hash: v.preset, on, format: { width: v.width, separator: v.separator } },
+    keyComponents(...names),
+    v.keySeparator,
+  );
   const bucketSegment = saltSegment(salt, parts, v.keySeparator);
   return { key: bucketSegment + parts.join(v.keySeparator), bucketSegment, salt };
 }
@@ -43,7 +48,9 @@ describe('docs/salting-vectors.md', () => {
     expect(rows.length).toBeGreaterThanOrEqual(10);
     for (const [, literal, n, ...buckets] of rows) {
       const input = JSON.parse(literal as string) as string;
-      presets.forEach((preset, i) => expect(Number(buckets[i]), `${preset} ${literal} ${n}`).toBe(index.get(`${preset}|${input}|${n}`)));
+      presets.forEach((preset, i) =>
+        expect(Number(buckets[i]), `${preset} ${literal} ${n}`).toBe(index.get(`${preset}|${input}|${n}`)),
+      );
     }
   });
 

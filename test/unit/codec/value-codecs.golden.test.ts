@@ -9,7 +9,9 @@ interface ValueVector {
   hex: string;
 }
 
-const golden = JSON.parse(readFileSync(new URL('../../golden/value-codecs.json', import.meta.url), 'utf8')) as { vectors: ValueVector[] };
+const golden = JSON.parse(readFileSync(new URL('../../golden/value-codecs.json', import.meta.url), 'utf8')) as {
+  vectors: ValueVector[];
+};
 
 function toValue(v: ValueVector): unknown {
   switch (v.type) {
@@ -28,7 +30,9 @@ function toValue(v: ValueVector): unknown {
 
 describe('value codec golden vectors', () => {
   it('covers every scalar type', () => {
-    expect(new Set(golden.vectors.map((v) => v.type))).toEqual(new Set(['string', 'int', 'float', 'boolean', 'date', 'bigint', 'json', 'bytes']));
+    expect(new Set(golden.vectors.map((v) => v.type))).toEqual(
+      new Set(['string', 'int', 'float', 'boolean', 'date', 'bigint', 'json', 'bytes']),
+    );
   });
 
   it.each(golden.vectors.map((v) => [`${v.type} ${JSON.stringify(v.value)}`, v] as const))('%s', (_name, vector) => {

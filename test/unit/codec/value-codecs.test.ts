@@ -24,7 +24,8 @@ class Place {
 const codec = (type: ColumnScalarType | Constructor) => createValueCodec('Reading', 'cell', type);
 const RUNS = { numRuns: 2000 };
 /** JSON has no negative zero (`JSON.stringify(-0)` is `0`), so leave it out of the round-trip. */
-const hasNegativeZero = (v: unknown): boolean => Object.is(v, -0) || (typeof v === 'object' && v !== null && Object.values(v).some(hasNegativeZero));
+const hasNegativeZero = (v: unknown): boolean =>
+  Object.is(v, -0) || (typeof v === 'object' && v !== null && Object.values(v).some(hasNegativeZero));
 const json = fc.jsonValue({ noUnicodeString: false }).filter((v) => !hasNegativeZero(v));
 
 const roundTrips: Array<[ColumnScalarType, fc.Arbitrary<unknown>]> = [
@@ -156,10 +157,15 @@ describe('value codec errors', () => {
     expect(() => c.decode(Buffer.from(hex, 'hex'))).toThrow(/^Reading\.cell: .+ Fix: \S/);
   });
 
-  it.each(['text', 'number', 'Int', '', undefined, null, 42, {}])('rejects the unknown type %j with MetadataError listing the valid types', (type) => {
-    expect(() => codec(type as ColumnScalarType)).toThrow(MetadataError);
-    expect(() => codec(type as ColumnScalarType)).toThrow(/^Reading\.cell: unknown column type .*\. Fix: use one of 'string', 'int', 'float', 'boolean', 'date', 'bigint', 'json', 'bytes', or a class/);
-  });
+  it.each(['text', 'number', 'Int', '', undefined, null, 42, {}])(
+    'rejects the unknown type %j with MetadataError listing the valid types',
+    (type) => {
+      expect(() => codec(type as ColumnScalarType)).toThrow(MetadataError);
+      expect(() => codec(type as ColumnScalarType)).toThrow(
+        /^Reading\.cell: unknown column type .*\. Fix: use one of 'string', 'int', 'float', 'boolean', 'date', 'bigint', 'json', 'bytes', or a class/,
+      );
+    },
+  );
 
   it('rejects inherited object keys as types', () => {
     expect(() => codec('toString' as ColumnScalarType)).toThrow(MetadataError);

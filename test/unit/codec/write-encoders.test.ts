@@ -17,14 +17,33 @@ describe('int64 cell encoding without BigInt', () => {
   const date = createValueCodec('E', 'p', 'date');
 
   it('writes the same bytes as BigInt for every safe integer', () => {
-    const edges = [0, -0, 1, -1, 2 ** 31, -(2 ** 31), 2 ** 32 - 1, 2 ** 32, -(2 ** 32), -(2 ** 32) - 1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
+    const edges = [
+      0,
+      -0,
+      1,
+      -1,
+      2 ** 31,
+      -(2 ** 31),
+      2 ** 32 - 1,
+      2 ** 32,
+      -(2 ** 32),
+      -(2 ** 32) - 1,
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_SAFE_INTEGER,
+    ];
     for (const n of edges) expect(int.encode(n)).toEqual(int64(n));
-    fc.assert(fc.property(fc.maxSafeInteger(), (n) => int.encode(n).equals(int64(n)) && int.decode(int.encode(n)) === n), RUNS);
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (n) => int.encode(n).equals(int64(n)) && int.decode(int.encode(n)) === n),
+      RUNS,
+    );
   });
 
   it('writes dates as the BigInt bytes of their epoch milliseconds, over the whole Date range', () => {
     for (const ms of [-8.64e15, 8.64e15, 0, -1]) expect(date.encode(new Date(ms))).toEqual(int64(ms));
-    fc.assert(fc.property(fc.date({ noInvalidDate: true }), (d) => date.encode(d).equals(int64(d.getTime()))), RUNS);
+    fc.assert(
+      fc.property(fc.date({ noInvalidDate: true }), (d) => date.encode(d).equals(int64(d.getTime()))),
+      RUNS,
+    );
   });
 });
 
@@ -41,11 +60,20 @@ describe('hasLoneSurrogate', () => {
     vi.resetModules();
   });
 
-  const strings = fc.string({ unit: fc.oneof(fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '😀', 'a', 'é'), fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code))) });
+  const strings = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '😀', 'a', 'é'),
+      fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    ),
+  });
 
   it('agrees with the Unicode regex, lone surrogates at either end included', () => {
-    for (const text of ['', 'ok 😀', '\ud800', 'a\udc00', '\ud83d', '\ude00x', '😀\ud83d']) expect(hasLoneSurrogate(text)).toBe(LONE_SURROGATE.test(text));
-    fc.assert(fc.property(strings, (text) => hasLoneSurrogate(text) === LONE_SURROGATE.test(text)), RUNS);
+    for (const text of ['', 'ok 😀', '\ud800', 'a\udc00', '\ud83d', '\ude00x', '😀\ud83d'])
+      expect(hasLoneSurrogate(text)).toBe(LONE_SURROGATE.test(text));
+    fc.assert(
+      fc.property(strings, (text) => hasLoneSurrogate(text) === LONE_SURROGATE.test(text)),
+      RUNS,
+    );
   });
 
   it('falls back to the regex where String.prototype.isWellFormed is missing', async () => {
@@ -56,7 +84,10 @@ describe('hasLoneSurrogate', () => {
       vi.resetModules();
       const fallback = (await import('../../../src/codec/utf8.js')).hasLoneSurrogate;
       expect(fallback).not.toBe(hasLoneSurrogate);
-      fc.assert(fc.property(strings, (text) => fallback(text) === LONE_SURROGATE.test(text)), { numRuns: 500 });
+      fc.assert(
+        fc.property(strings, (text) => fallback(text) === LONE_SURROGATE.test(text)),
+        { numRuns: 500 },
+      );
     } finally {
       Object.defineProperty(String.prototype, 'isWellFormed', native as PropertyDescriptor);
     }

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { Column, Denormalized, Entity, Family, KeyPart, MetadataError, Salt, compileEntity, type Versioned } from '../../../src/index.js';
+import {
+  Column,
+  Denormalized,
+  Entity,
+  Family,
+  KeyPart,
+  MetadataError,
+  Salt,
+  compileEntity,
+  type Versioned,
+} from '../../../src/index.js';
 import { expectMetadataError } from '../../support/expect-metadata-error.js';
-
 
 @Entity({ table: 'sensors' })
 @Family('info')
@@ -28,11 +37,24 @@ describe('@Denormalized compilation', () => {
       @KeyPart(0, { type: 'string' }) sensorId!: string;
       @KeyPart(1, { type: 'timestamp', format: 'epoch-ms' }) ts!: Date;
       @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-      @Column({ family: 'm', type: 'string' }) location?: string;
+      @Column({ family: 'm', type: 'string' })
+      location?: string;
     }
     const [d] = compileEntity(Reading).denormalized;
-    expect(d).toMatchObject({ property: 'location', source: Sensor, sourceName: 'Sensor', field: 'location', key: [{ source: 'id', dependent: 'sensorId' }], onMissingSource: 'error' });
-    expect(d?.strategy).toEqual({ kind: 'prefix', keyParts: ['sensorId'], buckets: 1, reason: "Reading's key starts with sensorId: a Sensor change rewrites one key prefix" });
+    expect(d).toMatchObject({
+      property: 'location',
+      source: Sensor,
+      sourceName: 'Sensor',
+      field: 'location',
+      key: [{ source: 'id', dependent: 'sensorId' }],
+      onMissingSource: 'error',
+    });
+    expect(d?.strategy).toEqual({
+      kind: 'prefix',
+      keyParts: ['sensorId'],
+      buckets: 1,
+      reason: "Reading's key starts with sensorId: a Sensor change rewrites one key prefix",
+    });
     expect(Object.isFrozen(d?.key)).toBe(true);
   });
 
@@ -43,13 +65,15 @@ describe('@Denormalized compilation', () => {
       @KeyPart(0, { type: 'timestamp', format: 'epoch-ms' }) ts!: Date;
       @KeyPart(1, { type: 'string' }) sensorId!: string;
       @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-      @Column({ family: 'm', type: 'string' }) location?: string;
+      @Column({ family: 'm', type: 'string' })
+      location?: string;
     }
     expect(compileEntity(Reading).denormalized[0]?.strategy).toEqual({
       kind: 'full-scan',
       keyParts: [],
       buckets: 1,
-      reason: "Reading's key starts with ts, not sensorId: propagation would scan the whole table; put sensorId first or pass { allowFullScan: true }",
+      reason:
+        "Reading's key starts with ts, not sensorId: propagation would scan the whole table; put sensorId first or pass { allowFullScan: true }",
     });
   });
 
@@ -60,11 +84,14 @@ describe('@Denormalized compilation', () => {
       @KeyPart(0, { type: 'string' }) id!: string;
       @Column({ family: 'a', type: 'string' }) sensorId?: string;
       @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-      @Column({ family: 'a', type: 'string' }) location?: string;
+      @Column({ family: 'a', type: 'string' })
+      location?: string;
     }
     const { strategy } = compileEntity(Alert).denormalized[0]!;
     expect(strategy.kind).toBe('full-scan');
-    expect(strategy.reason).toBe('Alert.sensorId is a column, not a key part: propagating a Sensor change would scan the whole table; make sensorId the leading key part of Alert or pass { allowFullScan: true }');
+    expect(strategy.reason).toBe(
+      'Alert.sensorId is a column, not a key part: propagating a Sensor change would scan the whole table; make sensorId the leading key part of Alert or pass { allowFullScan: true }',
+    );
   });
 
   it('counts the salt buckets a propagation reads', () => {
@@ -75,7 +102,8 @@ describe('@Denormalized compilation', () => {
       @KeyPart(0, { type: 'string' }) sensorId!: string;
       @KeyPart(1, { type: 'timestamp', format: 'epoch-ms' }) ts!: Date;
       @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-      @Column({ family: 'm', type: 'string' }) location?: string;
+      @Column({ family: 'm', type: 'string' })
+      location?: string;
     }
     @Entity({ table: 'salted-on' })
     @Salt({ buckets: 4, on: ['sensorId'] })
@@ -84,11 +112,14 @@ describe('@Denormalized compilation', () => {
       @KeyPart(0, { type: 'string' }) sensorId!: string;
       @KeyPart(1, { type: 'timestamp', format: 'epoch-ms' }) ts!: Date;
       @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-      @Column({ family: 'm', type: 'string' }) location?: string;
+      @Column({ family: 'm', type: 'string' })
+      location?: string;
     }
     const whole = compileEntity(WholeKeySalt).denormalized[0]!.strategy;
     expect(whole).toMatchObject({ kind: 'prefix', keyParts: ['sensorId'], buckets: 4 });
-    expect(whole.reason).toBe("WholeKeySalt's key starts with sensorId, but its salt also hashes ts: a Sensor change rewrites one key prefix in each of the 4 buckets");
+    expect(whole.reason).toBe(
+      "WholeKeySalt's key starts with sensorId, but its salt also hashes ts: a Sensor change rewrites one key prefix in each of the 4 buckets",
+    );
     expect(compileEntity(SensorSalt).denormalized[0]!.strategy).toMatchObject({ kind: 'prefix', buckets: 1 });
   });
 
@@ -101,10 +132,14 @@ describe('@Denormalized compilation', () => {
       @KeyPart(2, { type: 'string' }) region!: string;
       @KeyPart(3, { type: 'timestamp' }) at!: Date;
       @Denormalized({ from: () => Site, key: { region: 'region', siteNo: 'site' }, field: 'name' })
-      @Column({ family: 'v', type: 'string' }) siteName?: string;
+      @Column({ family: 'v', type: 'string' })
+      siteName?: string;
     }
     const [d] = compileEntity(Visit).denormalized;
-    expect(d?.key).toEqual([{ source: 'region', dependent: 'region' }, { source: 'siteNo', dependent: 'site' }]);
+    expect(d?.key).toEqual([
+      { source: 'region', dependent: 'region' },
+      { source: 'siteNo', dependent: 'site' },
+    ]);
     expect(d?.strategy).toMatchObject({ kind: 'prefix', keyParts: ['site', 'region'], buckets: 1 });
   });
 
@@ -114,7 +149,8 @@ describe('@Denormalized compilation', () => {
     class Base {
       @KeyPart(0, { type: 'string' }) sensorId!: string;
       @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'floor', onMissingSource: 'skip' })
-      @Column({ family: 'm', type: 'int' }) floor?: number;
+      @Column({ family: 'm', type: 'int' })
+      floor?: number;
     }
     class Child extends Base {}
     expect(compileEntity(Child).denormalized.map((d) => [d.property, d.onMissingSource])).toEqual([['floor', 'skip']]);
@@ -137,7 +173,8 @@ describe('@Denormalized validation', () => {
     @Family('m')
     class KeyCopy {
       @Denormalized({ from: () => Sensor, key: { id: 'id' }, field: 'location' })
-      @KeyPart(0, { type: 'string' }) id!: string;
+      @KeyPart(0, { type: 'string' })
+      id!: string;
       @Column({ family: 'm', type: 'string' }) other?: string;
     }
     expectMetadataError(() => compileEntity(KeyCopy), 'KeyCopy.id', 'a key part');
@@ -155,9 +192,15 @@ describe('@Denormalized validation', () => {
     @Family('m')
     class NotAThunk {
       @KeyPart(0, { type: 'string' }) sensorId!: string;
-      @Denormalized({ ...copy, from: Sensor as unknown as () => typeof Sensor }) @Column({ family: 'm', type: 'string' }) location?: string;
+      @Denormalized({ ...copy, from: Sensor as unknown as () => typeof Sensor })
+      @Column({ family: 'm', type: 'string' })
+      location?: string;
     }
-    expectMetadataError(() => compileEntity(NotAThunk), 'NotAThunk.location', 'from must be a function returning the source class');
+    expectMetadataError(
+      () => compileEntity(NotAThunk),
+      'NotAThunk.location',
+      'from must be a function returning the source class',
+    );
     class Plain {
       id!: string;
       location?: string;
@@ -168,7 +211,13 @@ describe('@Denormalized validation', () => {
       @KeyPart(0, { type: 'string' }) sensorId!: string;
       @Denormalized({ ...copy, from: () => Plain }) @Column({ family: 'm', type: 'string' }) location?: string;
     }
-    expectMetadataError(() => compileEntity(BadSource), 'BadSource.location', 'source Plain does not compile', 'not decorated with @Entity', 'fix Plain first');
+    expectMetadataError(
+      () => compileEntity(BadSource),
+      'BadSource.location',
+      'source Plain does not compile',
+      'not decorated with @Entity',
+      'fix Plain first',
+    );
   });
 
   it('needs field to be a plain column of the source, of the same type', () => {
@@ -181,10 +230,19 @@ describe('@Denormalized validation', () => {
       }
       return Copy;
     };
-    expectMetadataError(() => compileEntity(make('nope', 'string')), 'Copy.value', 'field "nope" of Sensor is not a column', 'location, floor');
+    expectMetadataError(
+      () => compileEntity(make('nope', 'string')),
+      'Copy.value',
+      'field "nope" of Sensor is not a column',
+      'location, floor',
+    );
     expectMetadataError(() => compileEntity(make('id', 'string')), 'field "id" of Sensor is a key part, not a column');
     expectMetadataError(() => compileEntity(make('history', 'string')), 'field "history" of Sensor is versioned');
-    expectMetadataError(() => compileEntity(make('location', 'int')), "Copy.value: is a 'int' column but copies Sensor.location, a 'string' column", "type: 'string'");
+    expectMetadataError(
+      () => compileEntity(make('location', 'int')),
+      "Copy.value: is a 'int' column but copies Sensor.location, a 'string' column",
+      "type: 'string'",
+    );
   });
 
   it('needs a key map covering every source key part with properties of the same type', () => {
@@ -196,19 +254,41 @@ describe('@Denormalized validation', () => {
         @KeyPart(1, { type: 'uint', width: 4 }) site!: number;
         @Column({ family: 'm', type: 'string', versions: 2 }) old?: Versioned<string>;
         @Column({ family: 'm', type: 'string' }) label?: string;
-        @Denormalized({ from: () => Site, key: { region: 'region', siteNo: 'site' }, field: 'name' }) @Column({ family: 'm', type: 'string' }) other?: string;
-        @Denormalized({ from: () => Site, key: key as never, field: 'name' }) @Column({ family: 'm', type: 'string' }) siteName?: string;
+        @Denormalized({ from: () => Site, key: { region: 'region', siteNo: 'site' }, field: 'name' })
+        @Column({ family: 'm', type: 'string' })
+        other?: string;
+        @Denormalized({ from: () => Site, key: key as never, field: 'name' })
+        @Column({ family: 'm', type: 'string' })
+        siteName?: string;
       }
       return Visit;
     };
     expectMetadataError(() => compileEntity(make('region')), 'Visit.siteName', 'must map each key part of Site');
-    expectMetadataError(() => compileEntity(make({ region: 'region', siteNo: 'site', x: 'site' })), 'names "x", which is not a key part of Site (region, siteNo)');
+    expectMetadataError(
+      () => compileEntity(make({ region: 'region', siteNo: 'site', x: 'site' })),
+      'names "x", which is not a key part of Site (region, siteNo)',
+    );
     expectMetadataError(() => compileEntity(make({ region: 'region' })), "does not cover Site's key part siteNo");
-    expectMetadataError(() => compileEntity(make({ region: 'region', siteNo: 'nope' })), 'maps Site.siteNo to "nope", which is neither a key part nor a column');
-    expectMetadataError(() => compileEntity(make({ region: 'old', siteNo: 'site' })), 'maps Site.region to "old", which is a versioned column');
-    expectMetadataError(() => compileEntity(make({ region: 'other', siteNo: 'site' })), 'maps Site.region to "other", which is itself a @Denormalized copy');
-    expectMetadataError(() => compileEntity(make({ region: 'region', siteNo: 'label' })), 'maps Site.siteNo (a number key part) to Visit.label, which holds a string');
-    expectMetadataError(() => compileEntity(make({ region: 'region', siteNo: 7 })), 'maps Site.siteNo to 7, which is not a property name');
+    expectMetadataError(
+      () => compileEntity(make({ region: 'region', siteNo: 'nope' })),
+      'maps Site.siteNo to "nope", which is neither a key part nor a column',
+    );
+    expectMetadataError(
+      () => compileEntity(make({ region: 'old', siteNo: 'site' })),
+      'maps Site.region to "old", which is a versioned column',
+    );
+    expectMetadataError(
+      () => compileEntity(make({ region: 'other', siteNo: 'site' })),
+      'maps Site.region to "other", which is itself a @Denormalized copy',
+    );
+    expectMetadataError(
+      () => compileEntity(make({ region: 'region', siteNo: 'label' })),
+      'maps Site.siteNo (a number key part) to Visit.label, which holds a string',
+    );
+    expectMetadataError(
+      () => compileEntity(make({ region: 'region', siteNo: 7 })),
+      'maps Site.siteNo to 7, which is not a property name',
+    );
   });
 
   it('rejects an unknown onMissingSource and duplicate decorators', () => {
@@ -216,7 +296,9 @@ describe('@Denormalized validation', () => {
     @Family('m')
     class BadMissing {
       @KeyPart(0, { type: 'string' }) sensorId!: string;
-      @Denormalized({ ...copy, onMissingSource: 'ignore' as 'skip' }) @Column({ family: 'm', type: 'string' }) location?: string;
+      @Denormalized({ ...copy, onMissingSource: 'ignore' as 'skip' })
+      @Column({ family: 'm', type: 'string' })
+      location?: string;
     }
     expectMetadataError(() => compileEntity(BadMissing), 'onMissingSource "ignore" is not known');
     @Entity({ table: 't' })
@@ -225,7 +307,11 @@ describe('@Denormalized validation', () => {
       @KeyPart(0, { type: 'string' }) sensorId!: string;
       @Denormalized(copy) @Denormalized(copy) @Column({ family: 'm', type: 'string' }) location?: string;
     }
-    expectMetadataError(() => compileEntity(Twice), 'Twice.location', 'declares the same @Denormalized "location" twice');
+    expectMetadataError(
+      () => compileEntity(Twice),
+      'Twice.location',
+      'declares the same @Denormalized "location" twice',
+    );
     expect(() => Denormalized(null as never)({}, 'x')).toThrow(MetadataError);
   });
 
@@ -235,26 +321,42 @@ describe('@Denormalized validation', () => {
     class A {
       @KeyPart(0, { type: 'string' }) id!: string;
       @Column({ family: 'f', type: 'string' }) name?: string;
-      @Denormalized({ from: () => B, key: { id: 'id' }, field: 'name' }) @Column({ family: 'f', type: 'string' }) bName?: string;
+      @Denormalized({ from: () => B, key: { id: 'id' }, field: 'name' })
+      @Column({ family: 'f', type: 'string' })
+      bName?: string;
     }
     @Entity({ table: 'b' })
     @Family('f')
     class B {
       @KeyPart(0, { type: 'string' }) id!: string;
       @Column({ family: 'f', type: 'string' }) name?: string;
-      @Denormalized({ from: () => A, key: { id: 'id' }, field: 'name' }) @Column({ family: 'f', type: 'string' }) aName?: string;
+      @Denormalized({ from: () => A, key: { id: 'id' }, field: 'name' })
+      @Column({ family: 'f', type: 'string' })
+      aName?: string;
     }
-    expectMetadataError(() => compileEntity(A), 'B.aName: copies from A, which closes a denormalization cycle (A → B → A)', 'copies must flow one way');
-    expectMetadataError(() => compileEntity(B), 'A.bName: copies from B, which closes a denormalization cycle (B → A → B)');
+    expectMetadataError(
+      () => compileEntity(A),
+      'B.aName: copies from A, which closes a denormalization cycle (A → B → A)',
+      'copies must flow one way',
+    );
+    expectMetadataError(
+      () => compileEntity(B),
+      'A.bName: copies from B, which closes a denormalization cycle (B → A → B)',
+    );
     @Entity({ table: 'c' })
     @Family('f')
     class Category {
       @KeyPart(0, { type: 'string' }) id!: string;
       @Column({ family: 'f', type: 'string' }) parentId?: string;
       @Column({ family: 'f', type: 'string' }) name?: string;
-      @Denormalized({ from: () => Category, key: { id: 'parentId' }, field: 'name' }) @Column({ family: 'f', type: 'string' }) parentName?: string;
+      @Denormalized({ from: () => Category, key: { id: 'parentId' }, field: 'name' })
+      @Column({ family: 'f', type: 'string' })
+      parentName?: string;
     }
-    expectMetadataError(() => compileEntity(Category), 'Category.parentName: copies from Category, which closes a denormalization cycle (Category → Category)');
+    expectMetadataError(
+      () => compileEntity(Category),
+      'Category.parentName: copies from Category, which closes a denormalization cycle (Category → Category)',
+    );
   });
 });
 

@@ -17,8 +17,20 @@ describe('copyPredicate', () => {
           {
             kind: 'interleave',
             filters: [
-              { kind: 'chain', filters: [{ kind: 'family', name: 'meta' }, { kind: 'qualifiers', names: ['location'] }] },
-              { kind: 'chain', filters: [{ kind: 'family', name: 'meta' }, { kind: 'qualifiers', names: ['kind'] }] },
+              {
+                kind: 'chain',
+                filters: [
+                  { kind: 'family', name: 'meta' },
+                  { kind: 'qualifiers', names: ['location'] },
+                ],
+              },
+              {
+                kind: 'chain',
+                filters: [
+                  { kind: 'family', name: 'meta' },
+                  { kind: 'qualifiers', names: ['kind'] },
+                ],
+              },
             ],
           },
           { kind: 'timestampRange', startMicros: 1_700_000_000_000_000, endMicros: undefined },
@@ -32,7 +44,11 @@ describe('copyPredicate', () => {
   it("is sent as the client's condition filter, with the time bound as a Date", () => {
     expect(toClientFilter(copyPredicate(columns.slice(0, 1), 1_700_000_000_000_000))).toEqual({
       condition: {
-        test: [{ family: 'meta' }, { column: Buffer.from('location') }, { time: { start: new Date(1_700_000_000_000) } }],
+        test: [
+          { family: 'meta' },
+          { column: Buffer.from('location') },
+          { time: { start: new Date(1_700_000_000_000) } },
+        ],
         pass: { all: false },
         fail: { all: true },
       },

@@ -19,7 +19,8 @@ class Reading {
   @KeyPart(1, { type: 'uint', width: 6 }) seq!: number;
   @Column({ family: 'm', type: 'float' }) temperature?: number;
   @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-  @Column({ family: 'm', type: 'string' }) location?: string;
+  @Column({ family: 'm', type: 'string' })
+  location?: string;
   @CellTimestamp() takenAt?: Date;
 }
 
@@ -29,8 +30,14 @@ const TAKEN = new Date(Date.UTC(2025, 5, 1));
 describe('@Denormalized copies of an entity with @CellTimestamp', () => {
   it('are written at the save time, not at the entity time: a propagation that started before this save can never overwrite them', () => {
     const schema = compileEntity(Reading);
-    const mutation = compileSave(schema, Object.assign(new Reading(), { sensorId: 's1', seq: 1, temperature: 20, location: 'hall', takenAt: TAKEN }), { now: NOW });
-    const stamps = Object.fromEntries(mutation.mutations.map((m) => (m.kind === 'setCell' ? [m.qualifier, m.timestampMicros] : [m.kind, 0])));
+    const mutation = compileSave(
+      schema,
+      Object.assign(new Reading(), { sensorId: 's1', seq: 1, temperature: 20, location: 'hall', takenAt: TAKEN }),
+      { now: NOW },
+    );
+    const stamps = Object.fromEntries(
+      mutation.mutations.map((m) => (m.kind === 'setCell' ? [m.qualifier, m.timestampMicros] : [m.kind, 0])),
+    );
     expect(stamps).toEqual({ temperature: TAKEN.getTime() * 1000, location: NOW * 1000 });
   });
 
@@ -38,7 +45,12 @@ describe('@Denormalized copies of an entity with @CellTimestamp', () => {
     const schema = compileEntity(Reading);
     const row: RowData = {
       key: Buffer.from('s1#000001'),
-      cells: { m: { temperature: [{ value: Buffer.alloc(8), timestampMicros: TAKEN.getTime() * 1000 }], location: [{ value: Buffer.from('hall'), timestampMicros: NOW * 1000 }] } },
+      cells: {
+        m: {
+          temperature: [{ value: Buffer.alloc(8), timestampMicros: TAKEN.getTime() * 1000 }],
+          location: [{ value: Buffer.from('hall'), timestampMicros: NOW * 1000 }],
+        },
+      },
     };
     const reading = hydrate(schema, row, resolveRead(schema), NOW * 1000);
     expect(reading.location).toBe('hall');

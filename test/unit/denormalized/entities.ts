@@ -29,9 +29,11 @@ export class Reading {
   @KeyPart(1, { type: 'timestamp', format: 'epoch-ms' }) ts!: Date;
   @Column({ family: 'm', type: 'float' }) temperature?: number;
   @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-  @Column({ family: 'meta', type: 'string' }) location?: string | null;
+  @Column({ family: 'meta', type: 'string' })
+  location?: string | null;
   @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'kind' })
-  @Column({ family: 'meta', type: 'string' }) kind?: string;
+  @Column({ family: 'meta', type: 'string' })
+  kind?: string;
 }
 
 /** Readings salted over the whole key: propagation fans out to 4 buckets. */
@@ -43,7 +45,8 @@ export class SaltedReading {
   @KeyPart(1, { type: 'uint', width: 6 }) seq!: number;
   @Column({ family: 'm', type: 'float' }) temperature?: number;
   @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-  @Column({ family: 'm', type: 'string' }) location?: string | null;
+  @Column({ family: 'm', type: 'string' })
+  location?: string | null;
 }
 
 /** Time-first keys: propagation needs a full scan. */
@@ -53,7 +56,8 @@ export class TsFirstReading {
   @KeyPart(0, { type: 'timestamp', format: 'epoch-ms' }) ts!: Date;
   @KeyPart(1, { type: 'string' }) sensorId!: string;
   @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
-  @Column({ family: 'm', type: 'string' }) location?: string | null;
+  @Column({ family: 'm', type: 'string' })
+  location?: string | null;
 }
 
 /** The sensor referenced by a column; missing sensors are skipped. */
@@ -63,5 +67,6 @@ export class Alert {
   @KeyPart(0, { type: 'string' }) id!: string;
   @Column({ family: 'a', type: 'string' }) sensorId?: string;
   @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'floor', onMissingSource: 'skip' })
-  @Column({ family: 'a', type: 'int' }) floor?: number;
+  @Column({ family: 'a', type: 'int' })
+  floor?: number;
 }

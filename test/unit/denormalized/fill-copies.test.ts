@@ -1,5 +1,16 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BigtableMapper, Column, Denormalized, Entity, Family, KeyPart, PartialWriteError, ValidationError, compileEntity, type Repository } from '../../../src/index.js';
+import {
+  BigtableMapper,
+  Column,
+  Denormalized,
+  Entity,
+  Family,
+  KeyPart,
+  PartialWriteError,
+  ValidationError,
+  compileEntity,
+  type Repository,
+} from '../../../src/index.js';
 import { FakeDriver } from '../../support/fake-driver.js';
 import { Alert, Reading, Sensor } from './entities.js';
 
@@ -8,8 +19,15 @@ let mapper: BigtableMapper;
 let sensors: Repository<Sensor>;
 let readings: Repository<Reading>;
 
-const sensor = (id: string, location: string, kind = 'thermo'): Sensor => Object.assign(new Sensor(), { id, location, kind, floor: id.length });
-const reading = (sensorId: string, i: number, extra: Partial<Reading> = {}): Reading => Object.assign(new Reading(), { sensorId, ts: new Date(1_700_000_000_000 + i * 1000), temperature: 20 + (i % 10), ...extra });
+const sensor = (id: string, location: string, kind = 'thermo'): Sensor =>
+  Object.assign(new Sensor(), { id, location, kind, floor: id.length });
+const reading = (sensorId: string, i: number, extra: Partial<Reading> = {}): Reading =>
+  Object.assign(new Reading(), {
+    sensorId,
+    ts: new Date(1_700_000_000_000 + i * 1000),
+    temperature: 20 + (i % 10),
+    ...extra,
+  });
 
 beforeEach(async () => {
   driver = new FakeDriver({ yieldInCalls: false });
@@ -55,7 +73,7 @@ describe('filling @Denormalized copies on save', () => {
     const error = await readings.save(reading('ghost', 1)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as Error).message).toBe(
-      "Reading.location: no Sensor with { id: \"ghost\" } to copy location from. Fix: save the Sensor first, set location yourself, or declare @Denormalized({ ..., onMissingSource: 'skip' })",
+      'Reading.location: no Sensor with { id: "ghost" } to copy location from. Fix: save the Sensor first, set location yourself, or declare @Denormalized({ ..., onMissingSource: \'skip\' })',
     );
     expect(driver.callsOf('mutateRow')).toHaveLength(0);
   });
@@ -67,7 +85,11 @@ describe('filling @Denormalized copies on save', () => {
     driver.clearCalls();
     await alerts.save(Object.assign(new Alert(), { id: 'a3', floor: 1 }));
     expect(sensorReads()).toHaveLength(0);
-    expect(await alerts.findMany([{ id: 'a1' }, { id: 'a2' }, { id: 'a3' }])).toMatchObject([{ sensorId: 'ghost' }, { sensorId: 's6', floor: 2 }, { floor: 1 }]);
+    expect(await alerts.findMany([{ id: 'a1' }, { id: 'a2' }, { id: 'a3' }])).toMatchObject([
+      { sensorId: 'ghost' },
+      { sensorId: 's6', floor: 2 },
+      { floor: 1 },
+    ]);
     expect((await alerts.findOne({ id: 'a1' }))?.floor).toBeUndefined();
   });
 
@@ -77,11 +99,17 @@ describe('filling @Denormalized copies on save', () => {
     class Tagged {
       @KeyPart(0, { type: 'string' }) id!: string;
       @Column({ family: 't', type: 'string' }) sensorId?: string;
-      @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' }) @Column({ family: 't', type: 'string' }) location?: string;
-      @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'floor', onMissingSource: 'skip' }) @Column({ family: 't', type: 'int' }) floor?: number;
+      @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })
+      @Column({ family: 't', type: 'string' })
+      location?: string;
+      @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'floor', onMissingSource: 'skip' })
+      @Column({ family: 't', type: 'int' })
+      floor?: number;
     }
     const tagged = mapper.getRepository(Tagged);
-    await expect(tagged.save(Object.assign(new Tagged(), { id: 't1', sensorId: '' }))).rejects.toThrow('Tagged.location: sensorId "" cannot address a Sensor');
+    await expect(tagged.save(Object.assign(new Tagged(), { id: 't1', sensorId: '' }))).rejects.toThrow(
+      'Tagged.location: sensorId "" cannot address a Sensor',
+    );
     await tagged.save(Object.assign(new Tagged(), { id: 't1', sensorId: '', location: 'given' }));
     expect(await tagged.findOne({ id: 't1' })).toMatchObject({ location: 'given', sensorId: '' });
   });
@@ -89,7 +117,12 @@ describe('filling @Denormalized copies on save', () => {
   it('registers the sources of an entity’s copies with the mapper, so sync creates their tables', async () => {
     const fresh = new BigtableMapper({ driver: new FakeDriver(), entities: [Reading] });
     const { changes } = await fresh.sync({ dryRun: true });
-    expect(changes.filter((c) => c.kind === 'create-table').map((c) => c.table).sort()).toEqual(['readings', 'sensors']);
+    expect(
+      changes
+        .filter((c) => c.kind === 'create-table')
+        .map((c) => c.table)
+        .sort(),
+    ).toEqual(['readings', 'sensors']);
   });
 
   it('works without a mapper: a repository reads sources on its own driver', async () => {
@@ -111,7 +144,9 @@ describe('filling copies on saveMany', () => {
     expect(sensorReads()).toHaveLength(1);
     const stored = driver.rows('readings');
     expect(stored).toHaveLength(1_000);
-    expect(stored.every((r) => r.cells.meta?.location?.[0]?.value.toString() === `room-${r.key.toString()[1]}`)).toBe(true);
+    expect(stored.every((r) => r.cells.meta?.location?.[0]?.value.toString() === `room-${r.key.toString()[1]}`)).toBe(
+      true,
+    );
   });
 
   it('looks sources up per chunk of 1,000 entities, never re-reading a key within the call', async () => {
@@ -128,19 +163,28 @@ describe('filling copies on saveMany', () => {
 
   it('reports entities whose source is missing in the PartialWriteError and writes every other one', async () => {
     const entities = Array.from({ length: 30 }, (_, i) => reading(i % 10 === 3 ? 'ghost' : `s${i % 7}`, i));
-    const error = (await readings.saveMany(entities, { batchSize: 8 }).catch((e: unknown) => e)) as PartialWriteError<Reading>;
+    const error = (await readings
+      .saveMany(entities, { batchSize: 8 })
+      .catch((e: unknown) => e)) as PartialWriteError<Reading>;
     expect(error).toBeInstanceOf(PartialWriteError);
     expect(error.failures.map((f) => f.index)).toEqual([3, 13, 23]);
     expect(error.failures[0]?.entity).toBe(entities[3]);
     expect(error.failures[0]?.message).toContain('no Sensor with { id: "ghost" }');
     expect(error.succeeded).toBe(27);
-    expect(driver.rows('readings').map((r) => r.key.toString()).filter((k) => k.startsWith('ghost'))).toEqual([]);
+    expect(
+      driver
+        .rows('readings')
+        .map((r) => r.key.toString())
+        .filter((k) => k.startsWith('ghost')),
+    ).toEqual([]);
     expect(driver.rows('readings')).toHaveLength(27);
   });
 
   it('fails the entities of a chunk whose source lookup failed', async () => {
     driver.failNext('readRows', Object.assign(new Error('unavailable'), { code: 14 }));
-    const error = (await readings.saveMany([reading('s1', 1), reading('s2', 2)]).catch((e: unknown) => e)) as PartialWriteError<Reading>;
+    const error = (await readings
+      .saveMany([reading('s1', 1), reading('s2', 2)])
+      .catch((e: unknown) => e)) as PartialWriteError<Reading>;
     expect(error).toBeInstanceOf(PartialWriteError);
     expect(error.failures.map((f) => f.message)).toEqual(['unavailable', 'unavailable']);
   });

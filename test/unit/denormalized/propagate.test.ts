@@ -1,5 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BigtableMapper, OperationAbortedError, PartialWriteError, ValidationError, compileEntity, type PropagationProgress, type Repository } from '../../../src/index.js';
+import {
+  BigtableMapper,
+  OperationAbortedError,
+  PartialWriteError,
+  ValidationError,
+  compileEntity,
+  type PropagationProgress,
+  type Repository,
+} from '../../../src/index.js';
 import { planPropagation } from '../../../src/denormalize/plan-propagation.js';
 import { propagateCopies } from '../../../src/denormalize/propagate.js';
 import { FakeDriver, GrpcCode } from '../../support/fake-driver.js';
@@ -9,7 +17,8 @@ let driver: FakeDriver;
 let mapper: BigtableMapper;
 let readings: Repository<Reading>;
 
-const sensor = (id: string, location: string | null, kind = 'thermo'): Sensor => Object.assign(new Sensor(), { id, location, kind, floor: 3 });
+const sensor = (id: string, location: string | null, kind = 'thermo'): Sensor =>
+  Object.assign(new Sensor(), { id, location, kind, floor: 3 });
 const ts = (i: number): Date => new Date(1_700_000_000_000 + i * 1000);
 
 beforeEach(async () => {
@@ -17,7 +26,11 @@ beforeEach(async () => {
   mapper = new BigtableMapper({ driver, entities: [Sensor, Reading, SaltedReading, TsFirstReading, Alert] });
   await mapper.getRepository(Sensor).saveMany(['a', 'b', 'c'].map((id) => sensor(id, `old-${id}`)));
   readings = mapper.getRepository(Reading);
-  await readings.saveMany(['a', 'b', 'c'].flatMap((sensorId) => Array.from({ length: 25 }, (_, i) => Object.assign(new Reading(), { sensorId, ts: ts(i), temperature: i }))));
+  await readings.saveMany(
+    ['a', 'b', 'c'].flatMap((sensorId) =>
+      Array.from({ length: 25 }, (_, i) => Object.assign(new Reading(), { sensorId, ts: ts(i), temperature: i })),
+    ),
+  );
   driver.clearCalls();
 });
 
@@ -31,15 +44,21 @@ describe('planPropagation', () => {
     const [group] = plan.groups;
     expect(group?.match).toEqual({ sensorId: 'b' });
     expect(group?.copies.map((c) => c.property)).toEqual(['location', 'kind']);
-    expect(group?.scan.sources.map((s) => [s.range.start.key.toString(), s.range.end?.key.toString()])).toEqual([['b#', 'b$']]);
+    expect(group?.scan.sources.map((s) => [s.range.start.key.toString(), s.range.end?.key.toString()])).toEqual([
+      ['b#', 'b$'],
+    ]);
     expect(group?.scan.filter.kind).toBe('interleave');
   });
 
   it('fans out over salt buckets, and refuses a full scan unless allowed, with the reason', () => {
-    expect(planPropagation(compileEntity(SaltedReading), sensor('b', 'x')).groups[0]?.scan.sources.map((s) => s.segment)).toEqual(['00#', '01#', '02#', '03#']);
+    expect(
+      planPropagation(compileEntity(SaltedReading), sensor('b', 'x')).groups[0]?.scan.sources.map((s) => s.segment),
+    ).toEqual(['00#', '01#', '02#', '03#']);
     const refused = () => planPropagation(compileEntity(TsFirstReading), sensor('b', 'x'));
     expect(refused).toThrow(ValidationError);
-    expect(refused).toThrow("TsFirstReading.location: TsFirstReading's key starts with ts, not sensorId: propagation would scan the whole table; put sensorId first or pass { allowFullScan: true }");
+    expect(refused).toThrow(
+      "TsFirstReading.location: TsFirstReading's key starts with ts, not sensorId: propagation would scan the whole table; put sensorId first or pass { allowFullScan: true }",
+    );
     const full = planPropagation(compileEntity(TsFirstReading), sensor('b', 'x'), { allowFullScan: true }).groups[0];
     expect(full?.strategy.kind).toBe('full-scan');
     expect(full?.scan.sources[0]?.range.start.key.length).toBe(0);
@@ -48,9 +67,15 @@ describe('planPropagation', () => {
   it('plans only the copies whose field the source carries, and rejects sources without any or without a key', () => {
     expect(readings.planPropagation({ id: 'b', kind: 'x' }).groups[0]?.copies.map((c) => c.property)).toEqual(['kind']);
     expect(() => readings.planPropagation({ id: 'b' })).toThrow('has none of the copied fields (location, kind)');
-    expect(() => readings.planPropagation({ location: 'x' })).toThrow('has no id (undefined), a key part that finds the copies');
-    expect(() => readings.planPropagation(null as never)).toThrow('propagate() needs the changed source entity (Sensor)');
-    expect(() => mapper.getRepository(Sensor).planPropagation(sensor('a', 'x'))).toThrow('Sensor: has no @Denormalized columns');
+    expect(() => readings.planPropagation({ location: 'x' })).toThrow(
+      'has no id (undefined), a key part that finds the copies',
+    );
+    expect(() => readings.planPropagation(null as never)).toThrow(
+      'propagate() needs the changed source entity (Sensor)',
+    );
+    expect(() => mapper.getRepository(Sensor).planPropagation(sensor('a', 'x'))).toThrow(
+      'Sensor: has no @Denormalized columns',
+    );
   });
 });
 
@@ -59,7 +84,10 @@ describe('propagate', () => {
     const before = snapshot('readings');
     const progress: PropagationProgress[] = [];
     const startedMicros = Date.now() * 1000;
-    const result = await readings.propagate(sensor('b', 'new-b'), { batchSize: 10, onProgress: (p) => progress.push(p) });
+    const result = await readings.propagate(sensor('b', 'new-b'), {
+      batchSize: 10,
+      onProgress: (p) => progress.push(p),
+    });
     expect(result).toEqual({ scanned: 25, updated: 25 });
     const writes = driver.callsOf('checkAndMutate');
     expect(writes).toHaveLength(25);
@@ -75,7 +103,9 @@ describe('propagate', () => {
     expect(versions.size).toBe(1);
     const [version] = versions as Set<number>;
     expect(version).toBeGreaterThanOrEqual(startedMicros);
-    expect(writes.every((c) => c.request.onNoMatch.length === 0 && c.request.predicate?.kind === 'condition')).toBe(true);
+    expect(writes.every((c) => c.request.onNoMatch.length === 0 && c.request.predicate?.kind === 'condition')).toBe(
+      true,
+    );
     const after = snapshot('readings');
     for (const [key, cells] of before) {
       if (!key.startsWith('b#')) {
@@ -83,7 +113,10 @@ describe('propagate', () => {
         continue;
       }
       expect(cells.meta?.location?.[0]?.value.toString()).toBe('old-b');
-      const expected = { ...cells, meta: { ...cells.meta, location: [{ value: Buffer.from('new-b'), timestampMicros: version }] } };
+      const expected = {
+        ...cells,
+        meta: { ...cells.meta, location: [{ value: Buffer.from('new-b'), timestampMicros: version }] },
+      };
       expect(after.get(key)).toEqual(expected);
     }
     driver.clearCalls();
@@ -95,7 +128,21 @@ describe('propagate', () => {
   it('writes every new copy at its start time, replacing older copies of any age and filling rows that had none', async () => {
     const at = new Date(Date.UTC(2020, 0, 1));
     await readings.update({ sensorId: 'b', ts: ts(99) }, { temperature: 1 });
-    driver.seed({ table: 'readings', rowKey: Buffer.from(`b#${ts(98).getTime()}`), rowKeyText: '', idempotent: true, mutations: [{ kind: 'setCell', family: 'meta', qualifier: 'location', timestampMicros: at.getTime() * 1000, value: Buffer.from('older') }] });
+    driver.seed({
+      table: 'readings',
+      rowKey: Buffer.from(`b#${ts(98).getTime()}`),
+      rowKeyText: '',
+      idempotent: true,
+      mutations: [
+        {
+          kind: 'setCell',
+          family: 'meta',
+          qualifier: 'location',
+          timestampMicros: at.getTime() * 1000,
+          value: Buffer.from('older'),
+        },
+      ],
+    });
     const startedMicros = Date.now() * 1000;
     expect(await readings.propagate(sensor('b', 'moved'))).toEqual({ scanned: 27, updated: 27 });
     const version = driver.row('readings', `b#${ts(0).getTime()}`)?.cells.meta?.location?.[0]?.timestampMicros ?? 0;
@@ -103,15 +150,32 @@ describe('propagate', () => {
     const filled = driver.row('readings', `b#${ts(99).getTime()}`)?.cells.meta;
     expect(filled?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['moved', version]]);
     expect(filled?.kind?.[0]?.value.toString()).toBe('thermo');
-    expect(driver.row('readings', `b#${ts(98).getTime()}`)?.cells.meta?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['moved', version]]);
+    expect(
+      driver
+        .row('readings', `b#${ts(98).getTime()}`)
+        ?.cells.meta?.location?.map((c) => [c.value.toString(), c.timestampMicros]),
+    ).toEqual([['moved', version]]);
   });
 
   it('leaves a copy written at or after its start time (a concurrent save or a later propagation) as it is', async () => {
     const later = (Date.now() + 60_000) * 1000;
     const key = Buffer.from(`b#${ts(7).getTime()}`);
-    driver.seed({ table: 'readings', rowKey: key, rowKeyText: '', idempotent: true, mutations: [{ kind: 'setCell', family: 'meta', qualifier: 'location', timestampMicros: later, value: Buffer.from('newer') }] });
+    driver.seed({
+      table: 'readings',
+      rowKey: key,
+      rowKeyText: '',
+      idempotent: true,
+      mutations: [
+        { kind: 'setCell', family: 'meta', qualifier: 'location', timestampMicros: later, value: Buffer.from('newer') },
+      ],
+    });
     expect(await readings.propagate(sensor('b', 'stale'))).toEqual({ scanned: 25, updated: 24 });
-    expect(driver.row('readings', key.toString())?.cells.meta?.location?.map((c) => [c.value.toString(), c.timestampMicros])).toEqual([['newer', later], ['old-b', expect.any(Number)]]);
+    expect(
+      driver.row('readings', key.toString())?.cells.meta?.location?.map((c) => [c.value.toString(), c.timestampMicros]),
+    ).toEqual([
+      ['newer', later],
+      ['old-b', expect.any(Number)],
+    ]);
     expect((await readings.findOne({ sensorId: 'b', ts: ts(7) }))?.location).toBe('newer');
     expect((await readings.findOne({ sensorId: 'b', ts: ts(8) }))?.location).toBe('stale');
   });
@@ -119,7 +183,13 @@ describe('propagate', () => {
   it('never re-creates a row deleted between its scan and its write', async () => {
     const checkAndMutate = driver.checkAndMutate.bind(driver);
     driver.checkAndMutate = async (request) => {
-      await driver.mutateRow({ table: request.table, rowKey: request.rowKey, rowKeyText: '', mutations: [{ kind: 'deleteFromRow' }], idempotent: true });
+      await driver.mutateRow({
+        table: request.table,
+        rowKey: request.rowKey,
+        rowKeyText: '',
+        mutations: [{ kind: 'deleteFromRow' }],
+        idempotent: true,
+      });
       return checkAndMutate(request);
     };
     expect(await readings.propagate(sensor('b', 'ghost'))).toEqual({ scanned: 25, updated: 0 });
@@ -136,25 +206,48 @@ describe('propagate', () => {
 
   it('propagates over every salt bucket, and over the whole table only with allowFullScan', async () => {
     const salted = mapper.getRepository(SaltedReading);
-    await salted.saveMany(['a', 'b'].flatMap((sensorId) => Array.from({ length: 20 }, (_, seq) => Object.assign(new SaltedReading(), { sensorId, seq, temperature: 1 }))));
+    await salted.saveMany(
+      ['a', 'b'].flatMap((sensorId) =>
+        Array.from({ length: 20 }, (_, seq) => Object.assign(new SaltedReading(), { sensorId, seq, temperature: 1 })),
+      ),
+    );
     expect(await salted.propagate(sensor('a', 'far'))).toEqual({ scanned: 20, updated: 20 });
-    const located = (await Promise.all(driver.rows('salted-readings').map((r) => r.cells.m?.location?.[0]?.value.toString())));
+    const located = await Promise.all(
+      driver.rows('salted-readings').map((r) => r.cells.m?.location?.[0]?.value.toString()),
+    );
     expect(located.filter((l) => l === 'far')).toHaveLength(20);
     expect(located.filter((l) => l === 'old-b')).toHaveLength(20);
 
     const first = mapper.getRepository(TsFirstReading);
-    await first.saveMany(['a', 'b', 'c'].flatMap((sensorId) => [1, 2].map((i) => Object.assign(new TsFirstReading(), { ts: ts(i), sensorId }))));
-    await expect(first.propagate(sensor('c', 'x'))).rejects.toThrow("TsFirstReading's key starts with ts, not sensorId");
+    await first.saveMany(
+      ['a', 'b', 'c'].flatMap((sensorId) =>
+        [1, 2].map((i) => Object.assign(new TsFirstReading(), { ts: ts(i), sensorId })),
+      ),
+    );
+    await expect(first.propagate(sensor('c', 'x'))).rejects.toThrow(
+      "TsFirstReading's key starts with ts, not sensorId",
+    );
     expect(await first.propagate(sensor('c', 'x'), { allowFullScan: true })).toEqual({ scanned: 6, updated: 2 });
-    expect((await first.findMany([{ ts: ts(1), sensorId: 'c' }, { ts: ts(1), sensorId: 'b' }])).map((r) => r?.location)).toEqual(['x', 'old-b']);
+    expect(
+      (
+        await first.findMany([
+          { ts: ts(1), sensorId: 'c' },
+          { ts: ts(1), sensorId: 'b' },
+        ])
+      ).map((r) => r?.location),
+    ).toEqual(['x', 'old-b']);
   });
 
   it('matches rows by a column reference on a full scan', async () => {
     const alerts = mapper.getRepository(Alert);
     await alerts.saveMany(['a', 'b', 'a'].map((sensorId, i) => Object.assign(new Alert(), { id: `al${i}`, sensorId })));
     await alerts.save(Object.assign(new Alert(), { id: 'none', floor: 1 }));
-    expect(await alerts.propagate(Object.assign(new Sensor(), { id: 'a', floor: 9 }), { allowFullScan: true })).toEqual({ scanned: 4, updated: 2 });
-    expect((await alerts.findMany(['al0', 'al1', 'al2', 'none'].map((id) => ({ id })))).map((a) => a?.floor)).toEqual([9, 3, 9, 1]);
+    expect(await alerts.propagate(Object.assign(new Sensor(), { id: 'a', floor: 9 }), { allowFullScan: true })).toEqual(
+      { scanned: 4, updated: 2 },
+    );
+    expect((await alerts.findMany(['al0', 'al1', 'al2', 'none'].map((id) => ({ id })))).map((a) => a?.floor)).toEqual([
+      9, 3, 9, 1,
+    ]);
   });
 
   it('reports rows the server rejects in a PartialWriteError, after writing the others', async () => {
@@ -162,19 +255,27 @@ describe('propagate', () => {
     const error = (await readings.propagate(sensor('c', 'z')).catch((e: unknown) => e)) as PartialWriteError;
     expect(error).toBeInstanceOf(PartialWriteError);
     expect(error.succeeded).toBe(24);
-    expect(error.failures.map((f) => [f.rowKey, f.grpcCode, f.entity])).toEqual([[`c#${ts(4).getTime()}`, GrpcCode.Internal, { sensorId: 'c', ts: ts(4) }]]);
+    expect(error.failures.map((f) => [f.rowKey, f.grpcCode, f.entity])).toEqual([
+      [`c#${ts(4).getTime()}`, GrpcCode.Internal, { sensorId: 'c', ts: ts(4) }],
+    ]);
   });
 
   it('validates its options', async () => {
-    await expect(readings.propagate(sensor('a', 'x'), { batchSize: 0 })).rejects.toThrow('batchSize must be a positive integer');
-    await expect(readings.propagate(sensor('a', 'x'), { concurrency: 1e7 })).rejects.toThrow('concurrency must be a positive integer of at most 256, got 10000000');
+    await expect(readings.propagate(sensor('a', 'x'), { batchSize: 0 })).rejects.toThrow(
+      'batchSize must be a positive integer',
+    );
+    await expect(readings.propagate(sensor('a', 'x'), { concurrency: 1e7 })).rejects.toThrow(
+      'concurrency must be a positive integer of at most 256, got 10000000',
+    );
   });
 
   it('stops at an abort: no write starts after it, and it rejects with the typed error', async () => {
     const schema = compileEntity(Reading);
     const aborted = new AbortController();
     aborted.abort();
-    await expect(propagateCopies(driver, schema, sensor('c', 'x'), {}, { signal: aborted.signal })).rejects.toBeInstanceOf(OperationAbortedError);
+    await expect(
+      propagateCopies(driver, schema, sensor('c', 'x'), {}, { signal: aborted.signal }),
+    ).rejects.toBeInstanceOf(OperationAbortedError);
     expect(driver.callsOf('checkAndMutate')).toHaveLength(0);
 
     const controller = new AbortController();
@@ -183,7 +284,13 @@ describe('propagate', () => {
       if (driver.callsOf('checkAndMutate').length === 5) controller.abort();
       return checkAndMutate(request);
     };
-    const error = await propagateCopies(driver, schema, sensor('c', 'y'), { concurrency: 2 }, { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await propagateCopies(
+      driver,
+      schema,
+      sensor('c', 'y'),
+      { concurrency: 2 },
+      { signal: controller.signal },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OperationAbortedError);
     expect(driver.callsOf('checkAndMutate').length).toBeLessThanOrEqual(5 + 2);
   });
@@ -191,8 +298,16 @@ describe('propagate', () => {
   it('mapper.propagate reaches every registered dependent of the source class', async () => {
     await mapper.getRepository(SaltedReading).save(Object.assign(new SaltedReading(), { sensorId: 'a', seq: 1 }));
     const progress: PropagationProgress[] = [];
-    const result = await mapper.propagate(sensor('a', 'everywhere'), { allowFullScan: true, onProgress: (p) => progress.push(p) });
-    expect(result.dependents.map((d) => [d.entity, d.updated])).toEqual([['Reading', 25], ['SaltedReading', 1], ['TsFirstReading', 0], ['Alert', 0]]);
+    const result = await mapper.propagate(sensor('a', 'everywhere'), {
+      allowFullScan: true,
+      onProgress: (p) => progress.push(p),
+    });
+    expect(result.dependents.map((d) => [d.entity, d.updated])).toEqual([
+      ['Reading', 25],
+      ['SaltedReading', 1],
+      ['TsFirstReading', 0],
+      ['Alert', 0],
+    ]);
     expect(result).toMatchObject({ updated: 26 });
     expect(progress.at(-1)).toEqual({ scanned: result.scanned, updated: 26 });
     await expect(mapper.propagate({ id: 'a', location: 'x' })).rejects.toThrow(ValidationError);

@@ -18,13 +18,24 @@ function exportedDocs(path: string): { name: string; doc: string }[] {
   const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2022, true);
   const found: { name: string; doc: string }[] = [];
   for (const statement of file.statements) {
-    const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    const exported =
+      ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (!exported || ts.isExportDeclaration(statement)) continue;
-    if (ts.isFunctionDeclaration(statement) && statement.body !== undefined && file.statements.some((s) => s !== statement && ts.isFunctionDeclaration(s) && s.name?.text === statement.name?.text)) continue;
+    if (
+      ts.isFunctionDeclaration(statement) &&
+      statement.body !== undefined &&
+      file.statements.some(
+        (s) => s !== statement && ts.isFunctionDeclaration(s) && s.name?.text === statement.name?.text,
+      )
+    )
+      continue;
     const names = ts.isVariableStatement(statement)
       ? statement.declarationList.declarations.map((d) => d.name.getText(file))
-      : [((statement as ts.DeclarationStatement).name?.getText(file) ?? '(default)')];
-    const doc = ts.getJSDocCommentsAndTags(statement).map((d) => d.getText(file)).join('\n');
+      : [(statement as ts.DeclarationStatement).name?.getText(file) ?? '(default)'];
+    const doc = ts
+      .getJSDocCommentsAndTags(statement)
+      .map((d) => d.getText(file))
+      .join('\n');
     for (const name of names) found.push({ name, doc });
   }
   return found;
@@ -37,7 +48,8 @@ describe('documentation', () => {
       for (const { name, doc } of exportedDocs(path)) {
         const where = `${relative(SRC, path)}: ${name}`;
         if (doc === '') missing.push(`${where} (no JSDoc)`);
-        else if (!doc.includes('@internal') && !doc.includes('@example') && !doc.includes('```')) missing.push(`${where} (no example)`);
+        else if (!doc.includes('@internal') && !doc.includes('@example') && !doc.includes('```'))
+          missing.push(`${where} (no example)`);
       }
     }
     expect(missing).toEqual([]);

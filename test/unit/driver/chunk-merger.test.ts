@@ -83,9 +83,16 @@ interface Emitted {
 }
 
 /** Feeds each group of chunks to one `push` call and records what is emitted, and when. */
-function feed(merger: ChunkMerger, pushes: readonly (readonly ReadRowsChunk[])[], hex = false, emitted: Emitted[] = []): Emitted[] {
+function feed(
+  merger: ChunkMerger,
+  pushes: readonly (readonly ReadRowsChunk[])[],
+  hex = false,
+  emitted: Emitted[] = [],
+): Emitted[] {
   pushes.forEach((group, push) => {
-    merger.push(group, (row, count) => emitted.push({ push, key: show(row.key, hex), bytes: count, cells: cellsOf(row, hex), row }));
+    merger.push(group, (row, count) =>
+      emitted.push({ push, key: show(row.key, hex), bytes: count, cells: cellsOf(row, hex), row }),
+    );
   });
   return emitted;
 }
@@ -141,9 +148,22 @@ function withoutPollution(body: () => void): void {
     ['Object.prototype.hasOwnProperty', Object.prototype.hasOwnProperty],
     ['Object.prototype.valueOf', Object.prototype.valueOf],
   ];
-  const before = targets.map(([, target]) => new Map(Reflect.ownKeys(target).map((key) => [key, Reflect.getOwnPropertyDescriptor(target, key) as PropertyDescriptor])));
+  const before = targets.map(
+    ([, target]) =>
+      new Map(
+        Reflect.ownKeys(target).map((key) => [
+          key,
+          Reflect.getOwnPropertyDescriptor(target, key) as PropertyDescriptor,
+        ]),
+      ),
+  );
   const same = (a: PropertyDescriptor, b: PropertyDescriptor): boolean =>
-    a.value === b.value && a.get === b.get && a.set === b.set && a.writable === b.writable && a.enumerable === b.enumerable && a.configurable === b.configurable;
+    a.value === b.value &&
+    a.get === b.get &&
+    a.set === b.set &&
+    a.writable === b.writable &&
+    a.enumerable === b.enumerable &&
+    a.configurable === b.configurable;
   const touched: string[] = [];
   let failure: unknown;
   try {
@@ -175,14 +195,16 @@ function withoutPollution(body: () => void): void {
 
 describe('ChunkMerger: valid streams', () => {
   it('merges a single row with one cell', () => {
-    expect(merge(chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'value-VAL', commit: true }))).toEqual([
-      { key: 'RK', bytes: 2 + 9, cells: ['A:C@100=value-VAL'] },
-    ]);
+    expect(
+      merge(chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'value-VAL', commit: true })),
+    ).toEqual([{ key: 'RK', bytes: 2 + 9, cells: ['A:C@100=value-VAL'] }]);
   });
 
   it('emits Buffers and numbers in the RowData shape', () => {
     const merger = new ChunkMerger();
-    const [out] = feed(merger, [[chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '1700000000000000', value: 'v', commit: true })]]);
+    const [out] = feed(merger, [
+      [chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '1700000000000000', value: 'v', commit: true })],
+    ]);
     const row = out?.row as RowData;
     expect(Buffer.isBuffer(row.key)).toBe(true);
     expect(row.key.equals(Buffer.from('RK'))).toBe(true);
@@ -249,13 +271,18 @@ describe('ChunkMerger: valid streams', () => {
         chunk({ ts: '101', value: 'value-VAL_2' }),
         chunk({ ts: '100', value: 'value-VAL_3', commit: true }),
       ),
-    ).toEqual([{ key: 'RK', bytes: 2 + 3 * 11, cells: ['A:C@102=value-VAL_1', 'A:C@101=value-VAL_2', 'A:C@100=value-VAL_3'] }]);
+    ).toEqual([
+      { key: 'RK', bytes: 2 + 3 * 11, cells: ['A:C@102=value-VAL_1', 'A:C@101=value-VAL_2', 'A:C@100=value-VAL_3'] },
+    ]);
   });
 
   it('gives a bare commit chunk an empty cell at ts 0 in the current column', () => {
-    expect(merge(chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'value-VAL', commit: false }), chunk({ commit: true }))).toEqual([
-      { key: 'RK', bytes: 11, cells: ['A:C@100=value-VAL', 'A:C@0='] },
-    ]);
+    expect(
+      merge(
+        chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'value-VAL', commit: false }),
+        chunk({ commit: true }),
+      ),
+    ).toEqual([{ key: 'RK', bytes: 11, cells: ['A:C@100=value-VAL', 'A:C@0='] }]);
   });
 
   it('keeps multiple cells per column in one row and leaves the next row separate', () => {
@@ -281,7 +308,9 @@ describe('ChunkMerger: valid streams', () => {
         chunk({ family: 'B', qualifier: 'E', ts: '100', value: 'b1' }),
         chunk({ family: 'C', qualifier: 'C', ts: '100', value: 'c1', commit: true }),
       ),
-    ).toEqual([{ key: 'RK', bytes: 2 + 10, cells: ['A:C@100=a1', 'A:D@100=a2', 'A:D@99=a3', 'B:E@100=b1', 'C:C@100=c1'] }]);
+    ).toEqual([
+      { key: 'RK', bytes: 2 + 10, cells: ['A:C@100=a1', 'A:D@100=a2', 'A:D@99=a3', 'B:E@100=b1', 'C:C@100=c1'] },
+    ]);
   });
 
   it('keeps the current family when only the qualifier changes after a family switch', () => {
@@ -333,7 +362,9 @@ describe('ChunkMerger: valid streams', () => {
   });
 
   it('decodes a qualifier as UTF-8 text', () => {
-    const [row] = merge(chunk({ key: 'RK', family: 'A', qualifier: Buffer.from('größe', 'utf8'), value: 'v', commit: true }));
+    const [row] = merge(
+      chunk({ key: 'RK', family: 'A', qualifier: Buffer.from('größe', 'utf8'), value: 'v', commit: true }),
+    );
     expect(row?.cells).toEqual(['A:größe@0=v']);
   });
 
@@ -382,13 +413,23 @@ describe('ChunkMerger: valid streams', () => {
           chunk({ value: 'u', valueSize: 4 }),
           chunk({ value: 'r', commit: true }),
         ),
-      ).toEqual([{ key: 'RK', bytes: 2 + 9 + 6 + 5 + 4, cells: ['A:C@100=value-VAL', 'A:C@99=second', 'A:D@98=third', 'B:E@97=four'] }]);
+      ).toEqual([
+        {
+          key: 'RK',
+          bytes: 2 + 9 + 6 + 5 + 4,
+          cells: ['A:C@100=value-VAL', 'A:C@99=second', 'A:D@98=third', 'B:E@97=four'],
+        },
+      ]);
     });
 
     it('gives a bare commit after a completed split its own empty cell', () => {
-      expect(merge(chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'v', valueSize: 9 }), chunk({ value: 'alue-VAL', commit: false }), chunk({ commit: true }))).toEqual([
-        { key: 'RK', bytes: 11, cells: ['A:C@100=value-VAL', 'A:C@0='] },
-      ]);
+      expect(
+        merge(
+          chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'v', valueSize: 9 }),
+          chunk({ value: 'alue-VAL', commit: false }),
+          chunk({ commit: true }),
+        ),
+      ).toEqual([{ key: 'RK', bytes: 11, cells: ['A:C@100=value-VAL', 'A:C@0='] }]);
     });
 
     it('splits values in two rows with the same timestamp', () => {
@@ -409,7 +450,9 @@ describe('ChunkMerger: valid streams', () => {
   describe('resets', () => {
     it('drops everything after a reset with nothing following (the stream may end there)', () => {
       const merger = new ChunkMerger();
-      expect(feed(merger, [[chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'v' }), RESET]])).toEqual([]);
+      expect(feed(merger, [[chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'v' }), RESET]])).toEqual(
+        [],
+      );
       expect(merger.inRow).toBe(false);
       expect(() => merger.finish()).not.toThrow();
       expect(merger.lastKey).toBeUndefined();
@@ -428,7 +471,11 @@ describe('ChunkMerger: valid streams', () => {
 
     it('replaces a reset row with a new qualifier (the old column is gone)', () => {
       expect(
-        merge(chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'x' }), RESET, chunk({ key: 'RK', family: 'A', qualifier: 'D', ts: '100', value: 'y', commit: true })),
+        merge(
+          chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'x' }),
+          RESET,
+          chunk({ key: 'RK', family: 'A', qualifier: 'D', ts: '100', value: 'y', commit: true }),
+        ),
       ).toEqual([{ key: 'RK', bytes: 3, cells: ['A:D@100=y'] }]);
     });
 
@@ -487,17 +534,29 @@ describe('ChunkMerger: valid streams', () => {
         valueSize: 0,
         commitRow: false,
       };
-      expect(merge(chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'x' }), zeroReset, chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'y', commit: true }))).toEqual([
-        { key: 'RK', bytes: 3, cells: ['A:C@0=y'] },
-      ]);
+      expect(
+        merge(
+          chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'x' }),
+          zeroReset,
+          chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'y', commit: true }),
+        ),
+      ).toEqual([{ key: 'RK', bytes: 3, cells: ['A:C@0=y'] }]);
     });
 
     it('does not move lastKey on a reset', () => {
       const merger = new ChunkMerger();
-      feed(merger, [[chunk({ key: 'a', family: 'A', qualifier: 'C', commit: true }), chunk({ key: 'c', family: 'A', qualifier: 'C' }), RESET]]);
+      feed(merger, [
+        [
+          chunk({ key: 'a', family: 'A', qualifier: 'C', commit: true }),
+          chunk({ key: 'c', family: 'A', qualifier: 'C' }),
+          RESET,
+        ],
+      ]);
       expect(merger.lastKey?.toString()).toBe('a');
       // 'b' sorts before the reset row 'c' but after the last committed row 'a'.
-      expect(feed(merger, [[chunk({ key: 'b', family: 'A', qualifier: 'C', commit: true })]]).map((r) => r.key)).toEqual(['b']);
+      expect(
+        feed(merger, [[chunk({ key: 'b', family: 'A', qualifier: 'C', commit: true })]]).map((r) => r.key),
+      ).toEqual(['b']);
       expect(merger.lastKey?.toString()).toBe('b');
     });
   });
@@ -506,7 +565,12 @@ describe('ChunkMerger: valid streams', () => {
     it('stores "__proto__" as an own enumerable family and leaves prototypes alone', () => {
       withoutPollution(() => {
         const merger = new ChunkMerger();
-        const [out] = feed(merger, [[chunk({ key: 'RK', family: '__proto__', qualifier: 'q', ts: '1', value: 'v' }), chunk({ ts: '2', value: 'w', commit: true })]]);
+        const [out] = feed(merger, [
+          [
+            chunk({ key: 'RK', family: '__proto__', qualifier: 'q', ts: '1', value: 'v' }),
+            chunk({ ts: '2', value: 'w', commit: true }),
+          ],
+        ]);
         const cells = out?.row.cells as Record<string, unknown>;
         expect(Object.getPrototypeOf(cells)).toBe(Object.prototype);
         expect(Object.keys(cells)).toEqual(['__proto__']);
@@ -550,16 +614,19 @@ describe('ChunkMerger: valid streams', () => {
       });
     });
 
-    it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf'])('stores Object.prototype member name %j as a plain family and qualifier', (name) => {
-      withoutPollution(() => {
-        const rows = merge(
-          chunk({ key: 'RK', family: name, qualifier: 'q', value: '1' }),
-          chunk({ family: 'f', qualifier: name, value: '2' }),
-          chunk({ value: '3', commit: true }),
-        );
-        expect(rows).toEqual([{ key: 'RK', bytes: 5, cells: [`${name}:q@0=1`, `f:${name}@0=2`, `f:${name}@0=3`] }]);
-      });
-    });
+    it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+      'stores Object.prototype member name %j as a plain family and qualifier',
+      (name) => {
+        withoutPollution(() => {
+          const rows = merge(
+            chunk({ key: 'RK', family: name, qualifier: 'q', value: '1' }),
+            chunk({ family: 'f', qualifier: name, value: '2' }),
+            chunk({ value: '3', commit: true }),
+          );
+          expect(rows).toEqual([{ key: 'RK', bytes: 5, cells: [`${name}:q@0=1`, `f:${name}@0=2`, `f:${name}@0=3`] }]);
+        });
+      },
+    );
   });
 
   it('accepts Uint8Array (non-Buffer) keys, qualifiers and values, including views at an offset', () => {
@@ -571,10 +638,23 @@ describe('ChunkMerger: valid streams', () => {
     const merger = new ChunkMerger();
     const rows = feed(merger, [
       [
-        { rowKey: view('RK_1'), familyName: { value: 'A' }, qualifier: { value: view('C') }, timestampMicros: '10', value: view('va'), valueSize: 5 },
+        {
+          rowKey: view('RK_1'),
+          familyName: { value: 'A' },
+          qualifier: { value: view('C') },
+          timestampMicros: '10',
+          value: view('va'),
+          valueSize: 5,
+        },
         { value: view('lue') },
         { value: new Uint8Array([0x01, 0xff]), commitRow: true },
-        { rowKey: new Uint8Array([0x52, 0x4b, 0x5f, 0x32]), familyName: { value: 'A' }, qualifier: { value: new Uint8Array([0x44]) }, value: view('x'), commitRow: true },
+        {
+          rowKey: new Uint8Array([0x52, 0x4b, 0x5f, 0x32]),
+          familyName: { value: 'A' },
+          qualifier: { value: new Uint8Array([0x44]) },
+          value: view('x'),
+          commitRow: true,
+        },
       ],
     ]);
     expect(rows.map(({ key, bytes: count, cells }) => ({ key, bytes: count, cells }))).toEqual([
@@ -583,7 +663,9 @@ describe('ChunkMerger: valid streams', () => {
     ]);
     for (const { row } of rows) {
       expect(Buffer.isBuffer(row.key)).toBe(true);
-      for (const columns of Object.values(row.cells)) for (const versions of Object.values(columns)) for (const cell of versions) expect(Buffer.isBuffer(cell.value)).toBe(true);
+      for (const columns of Object.values(row.cells))
+        for (const versions of Object.values(columns))
+          for (const cell of versions) expect(Buffer.isBuffer(cell.value)).toBe(true);
     }
     expect(Buffer.isBuffer(merger.lastKey)).toBe(true);
     expect(merger.lastKey?.toString()).toBe('RK_2');
@@ -593,9 +675,19 @@ describe('ChunkMerger: valid streams', () => {
     const backing = Buffer.from('zzab');
     expect(
       merge(
-        { rowKey: new Uint8Array([0x61]), familyName: { value: 'A' }, qualifier: { value: Buffer.from('C') }, commitRow: true },
+        {
+          rowKey: new Uint8Array([0x61]),
+          familyName: { value: 'A' },
+          qualifier: { value: Buffer.from('C') },
+          commitRow: true,
+        },
         // 'ab' viewed inside a buffer whose first bytes ('zz') sort higher
-        { rowKey: new Uint8Array(backing.buffer, backing.byteOffset + 2, 2), familyName: { value: 'A' }, qualifier: { value: Buffer.from('C') }, commitRow: true },
+        {
+          rowKey: new Uint8Array(backing.buffer, backing.byteOffset + 2, 2),
+          familyName: { value: 'A' },
+          qualifier: { value: Buffer.from('C') },
+          commitRow: true,
+        },
       ).map((r) => r.key),
     ).toEqual(['a', 'ab']);
   });
@@ -624,10 +716,17 @@ describe('ChunkMerger: valid streams', () => {
   it('emits each row during the push that commits it, across pushes and with empty pushes', () => {
     const merger = new ChunkMerger();
     const emitted = feed(merger, [
-      [chunk({ key: 'a', family: 'A', qualifier: 'C', value: '1', commit: true }), chunk({ key: 'b', family: 'A', qualifier: 'C', value: '2' })],
+      [
+        chunk({ key: 'a', family: 'A', qualifier: 'C', value: '1', commit: true }),
+        chunk({ key: 'b', family: 'A', qualifier: 'C', value: '2' }),
+      ],
       [],
       [chunk({ value: '3', valueSize: 3 })],
-      [chunk({ value: '45', commit: true }), chunk({ key: 'c', family: 'A', qualifier: 'C', value: '6', commit: true }), chunk({ key: 'd', family: 'B', qualifier: 'D', value: '7' })],
+      [
+        chunk({ value: '45', commit: true }),
+        chunk({ key: 'c', family: 'A', qualifier: 'C', value: '6', commit: true }),
+        chunk({ key: 'd', family: 'B', qualifier: 'D', value: '7' }),
+      ],
       [chunk({ commit: true })],
     ]);
     expect(emitted.map(({ push, key, bytes: count, cells }) => ({ push, key, bytes: count, cells }))).toEqual([
@@ -640,7 +739,10 @@ describe('ChunkMerger: valid streams', () => {
   });
 
   it('emits a committed row before a later chunk of the same push fails', () => {
-    const emitted = expectInvalid([chunk({ key: 'a', family: 'A', qualifier: 'C', value: '1', commit: true }), RESET], /reset arrived outside a row/);
+    const emitted = expectInvalid(
+      [chunk({ key: 'a', family: 'A', qualifier: 'C', value: '1', commit: true }), RESET],
+      /reset arrived outside a row/,
+    );
     expect(emitted.map((r) => r.key)).toEqual(['a']);
   });
 
@@ -657,7 +759,12 @@ describe('ChunkMerger: valid streams', () => {
   it('counts key plus value bytes (multi-byte, binary and empty values; not family or qualifier)', () => {
     expect(
       merge(
-        chunk({ key: Buffer.from([0, 1, 2]), family: 'a-long-family-name', qualifier: 'a-long-qualifier', value: Buffer.alloc(100, 7) }),
+        chunk({
+          key: Buffer.from([0, 1, 2]),
+          family: 'a-long-family-name',
+          qualifier: 'a-long-qualifier',
+          value: Buffer.alloc(100, 7),
+        }),
         chunk({ value: 'é' }),
         chunk({ value: '' }),
         chunk({ qualifier: 'x', value: 'abc', valueSize: 7 }),
@@ -684,7 +791,10 @@ describe('ChunkMerger: invalid streams', () => {
   it.each<[string, ReadRowsChunk]>([
     ['no row key', chunk({ family: 'A', qualifier: 'C', ts: '100', value: 'v', commit: true })],
     ['an empty row key', chunk({ key: '', family: 'A', qualifier: 'C', value: 'v', commit: true })],
-    ['a null row key', { rowKey: null, familyName: { value: 'A' }, qualifier: { value: Buffer.from('C') }, commitRow: true }],
+    [
+      'a null row key',
+      { rowKey: null, familyName: { value: 'A' }, qualifier: { value: Buffer.from('C') }, commitRow: true },
+    ],
     ['only commitRow', chunk({ commit: true })],
     ['only a value', chunk({ value: 'v' })],
   ])('rejects a first chunk with %s', (_, bad) => {
@@ -692,24 +802,56 @@ describe('ChunkMerger: invalid streams', () => {
   });
 
   it('rejects a new row without a row key after a committed row', () => {
-    expectInvalid([chunk({ key: 'RK_1', family: 'A', qualifier: 'C', value: 'v', commit: true }), chunk({ family: 'A', qualifier: 'C', value: 'w', commit: true })], /row key must be set/);
+    expectInvalid(
+      [
+        chunk({ key: 'RK_1', family: 'A', qualifier: 'C', value: 'v', commit: true }),
+        chunk({ family: 'A', qualifier: 'C', value: 'w', commit: true }),
+      ],
+      /row key must be set/,
+    );
   });
 
   it('rejects a row without a key after a reset', () => {
-    expectInvalid([first, RESET, chunk({ family: 'A', qualifier: 'C', value: 'w', commit: true })], /row key must be set/);
+    expectInvalid(
+      [first, RESET, chunk({ family: 'A', qualifier: 'C', value: 'w', commit: true })],
+      /row key must be set/,
+    );
     expectInvalid([first, RESET, chunk({ value: 'w', commit: true })], /row key must be set/);
   });
 
   it('rejects a first chunk without a family', () => {
-    expectInvalid([chunk({ key: 'RK', ts: '100', value: 'v', commit: true })], /first chunk of a row must name a family/);
-    expectInvalid([chunk({ key: 'RK', qualifier: 'C', value: 'v', commit: true })], /first chunk of a row must name a family/);
-    expectInvalid([chunk({ key: 'RK_1', family: 'A', qualifier: 'C', commit: true }), chunk({ key: 'RK_2', qualifier: 'C', value: 'v', commit: true })], /must name a family/);
+    expectInvalid(
+      [chunk({ key: 'RK', ts: '100', value: 'v', commit: true })],
+      /first chunk of a row must name a family/,
+    );
+    expectInvalid(
+      [chunk({ key: 'RK', qualifier: 'C', value: 'v', commit: true })],
+      /first chunk of a row must name a family/,
+    );
+    expectInvalid(
+      [
+        chunk({ key: 'RK_1', family: 'A', qualifier: 'C', commit: true }),
+        chunk({ key: 'RK_2', qualifier: 'C', value: 'v', commit: true }),
+      ],
+      /must name a family/,
+    );
   });
 
   it('reads a family or qualifier wrapper without a value as the empty name (the proto3 default), not as a missing one', () => {
     const merger = new ChunkMerger();
     const rows: RowData[] = [];
-    merger.push([{ rowKey: Buffer.from('RK'), familyName: { value: null }, qualifier: { value: null }, value: Buffer.from('v'), commitRow: true }], (row) => rows.push(row));
+    merger.push(
+      [
+        {
+          rowKey: Buffer.from('RK'),
+          familyName: { value: null },
+          qualifier: { value: null },
+          value: Buffer.from('v'),
+          commitRow: true,
+        },
+      ],
+      (row) => rows.push(row),
+    );
     expect(rows.map((row) => row.cells)).toEqual([{ '': { '': [{ value: Buffer.from('v'), timestampMicros: 0 }] } }]);
   });
 
@@ -719,23 +861,42 @@ describe('ChunkMerger: invalid streams', () => {
 
   it('does not carry the previous row family over into the next row (after a commit or a reset)', () => {
     expectInvalid(
-      [chunk({ key: 'RK_1', family: 'A', qualifier: 'C', commit: true }), { rowKey: Buffer.from('RK_2'), qualifier: { value: Buffer.from('D') }, commitRow: true }],
+      [
+        chunk({ key: 'RK_1', family: 'A', qualifier: 'C', commit: true }),
+        { rowKey: Buffer.from('RK_2'), qualifier: { value: Buffer.from('D') }, commitRow: true },
+      ],
       /first chunk of a row must name a family/,
     );
     expectInvalid(
-      [chunk({ key: 'RK_1', family: 'A', qualifier: 'C' }), RESET, { rowKey: Buffer.from('RK_1'), qualifier: { value: Buffer.from('D') }, commitRow: true }],
+      [
+        chunk({ key: 'RK_1', family: 'A', qualifier: 'C' }),
+        RESET,
+        { rowKey: Buffer.from('RK_1'), qualifier: { value: Buffer.from('D') }, commitRow: true },
+      ],
       /first chunk of a row must name a family/,
     );
   });
 
   it('rejects a family without a qualifier (first or later chunk)', () => {
-    expectInvalid([chunk({ key: 'RK', family: 'A', ts: '100', value: 'v', commit: true })], /chunk naming family "A" must also name a qualifier/);
-    expectInvalid([first, chunk({ family: 'B', ts: '99', value: 'w', commit: true })], /chunk naming family "B" must also name a qualifier/);
-    expectInvalid([first, { familyName: { value: 'B' }, qualifier: null, commitRow: true }], /family "B" must also name a qualifier/);
+    expectInvalid(
+      [chunk({ key: 'RK', family: 'A', ts: '100', value: 'v', commit: true })],
+      /chunk naming family "A" must also name a qualifier/,
+    );
+    expectInvalid(
+      [first, chunk({ family: 'B', ts: '99', value: 'w', commit: true })],
+      /chunk naming family "B" must also name a qualifier/,
+    );
+    expectInvalid(
+      [first, { familyName: { value: 'B' }, qualifier: null, commitRow: true }],
+      /family "B" must also name a qualifier/,
+    );
   });
 
   it('rejects a new row key before the current row is committed', () => {
-    expectInvalid([first, chunk({ key: 'RK_2', family: 'A', qualifier: 'C', value: 'w', commit: true })], /new row key arrived before the previous row was committed/);
+    expectInvalid(
+      [first, chunk({ key: 'RK_2', family: 'A', qualifier: 'C', value: 'w', commit: true })],
+      /new row key arrived before the previous row was committed/,
+    );
     expectInvalid([first, chunk({ key: 'RK_2', value: 'w', commit: true })], /new row key arrived before/);
   });
 
@@ -745,33 +906,51 @@ describe('ChunkMerger: invalid streams', () => {
     ['a prefix of the previous (shorter, so smaller)', 'RK_1', 'RK'],
   ])('rejects %s row keys across rows', (_, one, two) => {
     const emitted = expectInvalid(
-      [chunk({ key: one, family: 'A', qualifier: 'C', value: 'v', commit: true }), chunk({ key: two, family: 'A', qualifier: 'C', value: 'w', commit: true })],
-      new RegExp(`row key ${Buffer.from(two).toString('hex')} does not follow ${Buffer.from(one).toString('hex')} \\(keys must strictly increase\\)`),
+      [
+        chunk({ key: one, family: 'A', qualifier: 'C', value: 'v', commit: true }),
+        chunk({ key: two, family: 'A', qualifier: 'C', value: 'w', commit: true }),
+      ],
+      new RegExp(
+        `row key ${Buffer.from(two).toString('hex')} does not follow ${Buffer.from(one).toString('hex')} \\(keys must strictly increase\\)`,
+      ),
     );
     expect(emitted.map((r) => r.key)).toEqual([one]);
   });
 
   it('rejects a key not above the last committed row after a reset', () => {
     expectInvalid(
-      [chunk({ key: 'b', family: 'A', qualifier: 'C', commit: true }), chunk({ key: 'c', family: 'A', qualifier: 'C' }), RESET, chunk({ key: 'b', family: 'A', qualifier: 'C', commit: true })],
+      [
+        chunk({ key: 'b', family: 'A', qualifier: 'C', commit: true }),
+        chunk({ key: 'c', family: 'A', qualifier: 'C' }),
+        RESET,
+        chunk({ key: 'b', family: 'A', qualifier: 'C', commit: true }),
+      ],
       /row key 62 does not follow 62/,
     );
   });
 
   it('compares keys as unsigned bytes', () => {
     expectInvalid(
-      [chunk({ key: Buffer.from([0x80]), family: 'A', qualifier: 'C', commit: true }), chunk({ key: Buffer.from([0x7f]), family: 'A', qualifier: 'C', commit: true })],
+      [
+        chunk({ key: Buffer.from([0x80]), family: 'A', qualifier: 'C', commit: true }),
+        chunk({ key: Buffer.from([0x7f]), family: 'A', qualifier: 'C', commit: true }),
+      ],
       /row key 7f does not follow 80/,
     );
-    expect(merge(chunk({ key: Buffer.from([0x7f]), family: 'A', qualifier: 'C', commit: true }), chunk({ key: Buffer.from([0x80]), family: 'A', qualifier: 'C', commit: true })).map((r) => r.key)).toEqual([
-      '0x7f',
-      '0x80',
-    ]);
+    expect(
+      merge(
+        chunk({ key: Buffer.from([0x7f]), family: 'A', qualifier: 'C', commit: true }),
+        chunk({ key: Buffer.from([0x80]), family: 'A', qualifier: 'C', commit: true }),
+      ).map((r) => r.key),
+    ).toEqual(['0x7f', '0x80']);
   });
 
   it('rejects a bare reset outside a row (at the start, after a commit, after another reset)', () => {
     expectInvalid([RESET], /reset arrived outside a row/);
-    expectInvalid([chunk({ key: 'RK', family: 'A', qualifier: 'C', commit: true }), RESET], /reset arrived outside a row/);
+    expectInvalid(
+      [chunk({ key: 'RK', family: 'A', qualifier: 'C', commit: true }), RESET],
+      /reset arrived outside a row/,
+    );
     expectInvalid([first, RESET, RESET], /reset arrived outside a row/);
   });
 
@@ -787,43 +966,82 @@ describe('ChunkMerger: invalid streams', () => {
     ['a timestamp that is not a number', { resetRow: true, timestampMicros: 'abc' }],
     ['commitRow', { resetRow: true, commitRow: true }],
   ])('rejects a reset carrying %s', (_, reset) => {
-    const emitted = expectInvalid([first, reset, chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'w', commit: true })], /reset chunk must carry no data/);
+    const emitted = expectInvalid(
+      [first, reset, chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'w', commit: true })],
+      /reset chunk must carry no data/,
+    );
     expect(emitted).toEqual([]);
   });
 
   it('rejects commitRow together with valueSize > 0 (first or continuation chunk of a split)', () => {
-    expectInvalid([chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'v', valueSize: 10, commit: true })], /chunk with valueSize set cannot commit its row/);
-    expectInvalid([chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'v', valueSize: 10 }), chunk({ value: 'al', valueSize: 10, commit: true })], /valueSize set cannot commit its row/);
+    expectInvalid(
+      [chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'v', valueSize: 10, commit: true })],
+      /chunk with valueSize set cannot commit its row/,
+    );
+    expectInvalid(
+      [
+        chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'v', valueSize: 10 }),
+        chunk({ value: 'al', valueSize: 10, commit: true }),
+      ],
+      /valueSize set cannot commit its row/,
+    );
     expectInvalid([first, chunk({ value: 'w', valueSize: 1, commit: true })], /valueSize set cannot commit its row/);
   });
 
   it.each<[string, ReadRowsChunk]>([
     ['the row key', { rowKey: Buffer.from('RK'), value: Buffer.from('alue') }],
     ['another row key', { rowKey: Buffer.from('RL'), value: Buffer.from('alue') }],
-    ['a family and qualifier', { familyName: { value: 'A' }, qualifier: { value: Buffer.from('C') }, value: Buffer.from('alue') }],
+    [
+      'a family and qualifier',
+      { familyName: { value: 'A' }, qualifier: { value: Buffer.from('C') }, value: Buffer.from('alue') },
+    ],
     ['a family', { familyName: { value: 'B' }, value: Buffer.from('alue') }],
     ['a qualifier', { qualifier: { value: Buffer.from('C') }, value: Buffer.from('alue') }],
     ['an empty qualifier', { qualifier: { value: Buffer.alloc(0) }, value: Buffer.from('alue') }],
     ['a timestamp', { timestampMicros: '99', value: Buffer.from('alue') }],
     ['a timestamp that is not a number', { timestampMicros: 'abc', value: Buffer.from('alue') }],
   ])('rejects a continuation chunk of a split value carrying %s', (_, continuation) => {
-    expectInvalid([chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'v', valueSize: 5 }), { ...continuation, commitRow: true }], /chunk that continues a split value must carry only value bytes/);
+    expectInvalid(
+      [
+        chunk({ key: 'RK', family: 'A', qualifier: 'C', ts: '100', value: 'v', valueSize: 5 }),
+        { ...continuation, commitRow: true },
+      ],
+      /chunk that continues a split value must carry only value bytes/,
+    );
   });
 
   it('rejects a stream that ends inside an uncommitted row', () => {
     expectInvalid([first], /stream ended inside a row that was never committed/);
-    expectInvalid([chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'v', commit: false })], /stream ended inside a row/);
-    expectInvalid([first, RESET, chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'w' })], /stream ended inside a row/);
+    expectInvalid(
+      [chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'v', commit: false })],
+      /stream ended inside a row/,
+    );
+    expectInvalid(
+      [first, RESET, chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'w' })],
+      /stream ended inside a row/,
+    );
     const emitted = expectInvalid(
-      [chunk({ key: 'RK_1', family: 'A', qualifier: 'C', value: 'v', commit: true }), chunk({ key: 'RK_2', family: 'A', qualifier: 'C', value: 'w' })],
+      [
+        chunk({ key: 'RK_1', family: 'A', qualifier: 'C', value: 'v', commit: true }),
+        chunk({ key: 'RK_2', family: 'A', qualifier: 'C', value: 'w' }),
+      ],
       /stream ended inside a row/,
     );
     expect(emitted.map((r) => r.key)).toEqual(['RK_1']);
   });
 
   it('rejects a stream that ends inside a split value', () => {
-    expectInvalid([chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'v', valueSize: 9 })], /stream ended inside a row/);
-    expectInvalid([chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'v', valueSize: 9 }), chunk({ value: 'alue', valueSize: 9 })], /stream ended inside a row/);
+    expectInvalid(
+      [chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'v', valueSize: 9 })],
+      /stream ended inside a row/,
+    );
+    expectInvalid(
+      [
+        chunk({ key: 'RK', family: 'A', qualifier: 'C', value: 'v', valueSize: 9 }),
+        chunk({ value: 'alue', valueSize: 9 }),
+      ],
+      /stream ended inside a row/,
+    );
   });
 
   it('finish() succeeds only once the open row is committed', () => {
@@ -867,9 +1085,16 @@ interface ModelRow {
   resets: { length: number; zeros: boolean }[];
 }
 
-const timestampArb = fc.option(fc.oneof(fc.nat().map(String), fc.constantFrom('0', '1000', '1700000000000000', '9007199254740991'), fc.maxSafeNat().map(String)), {
-  nil: undefined,
-});
+const timestampArb = fc.option(
+  fc.oneof(
+    fc.nat().map(String),
+    fc.constantFrom('0', '1000', '1700000000000000', '9007199254740991'),
+    fc.maxSafeNat().map(String),
+  ),
+  {
+    nil: undefined,
+  },
+);
 
 const modelCellArb: fc.Arbitrary<ModelCell> = fc.record({
   value: fc.uint8Array({ maxLength: 20 }),
@@ -882,11 +1107,17 @@ const modelCellArb: fc.Arbitrary<ModelCell> = fc.record({
 
 const familyArb = fc.record({
   family: fc.constantFrom('f', 'g', 'cf1', 'family-with.dots'),
-  columns: fc.uniqueArray(fc.record({ qualifier: fc.constantFrom('q', 'a', '', 'col', 'größe', 'q2'), cells: fc.array(modelCellArb, { minLength: 1, maxLength: 3 }) }), {
-    minLength: 1,
-    maxLength: 4,
-    selector: (column) => column.qualifier,
-  }),
+  columns: fc.uniqueArray(
+    fc.record({
+      qualifier: fc.constantFrom('q', 'a', '', 'col', 'größe', 'q2'),
+      cells: fc.array(modelCellArb, { minLength: 1, maxLength: 3 }),
+    }),
+    {
+      minLength: 1,
+      maxLength: 4,
+      selector: (column) => column.qualifier,
+    },
+  ),
 });
 
 const rowBodyArb = fc.record({
@@ -898,7 +1129,11 @@ const rowBodyArb = fc.record({
 
 const rowsArb: fc.Arbitrary<ModelRow[]> = fc.array(rowBodyArb, { maxLength: 5 }).chain((bodies) =>
   fc
-    .uniqueArray(fc.uint8Array({ minLength: 1, maxLength: 4 }), { minLength: bodies.length, maxLength: bodies.length, comparator: (a, b) => Buffer.compare(a, b) === 0 })
+    .uniqueArray(fc.uint8Array({ minLength: 1, maxLength: 4 }), {
+      minLength: bodies.length,
+      maxLength: bodies.length,
+      comparator: (a, b) => Buffer.compare(a, b) === 0,
+    })
     .map((keys) => {
       const sorted = keys.map((k) => Buffer.from(k)).sort(Buffer.compare);
       return bodies.map((body, i): ModelRow => {
@@ -939,13 +1174,16 @@ function encodeRow(row: ModelRow): ReadRowsChunk[] {
   let qualifier: string | undefined;
   for (const column of row.columns) {
     for (const cell of column.cells) {
-      const parts = splitValue(cell.value, cell.cuts).map((part) => (cell.asView ? offsetView(part) : Buffer.from(part)));
+      const parts = splitValue(cell.value, cell.cuts).map((part) =>
+        cell.asView ? offsetView(part) : Buffer.from(part),
+      );
       const size = Math.max(cell.value.length, 1);
       const head: { -readonly [K in keyof ReadRowsChunk]: ReadRowsChunk[K] } = {};
       if (chunks.length === 0 || cell.restate) head.rowKey = cell.asView ? offsetView(row.key) : row.key;
       const newFamily = column.family !== family || cell.restate;
       if (newFamily) head.familyName = { value: column.family };
-      if (newFamily || column.qualifier !== qualifier) head.qualifier = { value: Buffer.from(column.qualifier, 'utf8') };
+      if (newFamily || column.qualifier !== qualifier)
+        head.qualifier = { value: Buffer.from(column.qualifier, 'utf8') };
       family = column.family;
       qualifier = column.qualifier;
       if (cell.ts !== undefined) head.timestampMicros = cell.ts;
@@ -983,7 +1221,9 @@ function expectedRow(row: ModelRow): { key: string; bytes: number; cells: string
   for (const [family, columns] of families) {
     for (const [qualifier, versions] of columns) {
       for (const cell of versions) {
-        cells.push(`${family}:${qualifier}@${cell.ts === undefined ? 0 : Number(cell.ts)}=${show(Buffer.from(cell.value), true)}`);
+        cells.push(
+          `${family}:${qualifier}@${cell.ts === undefined ? 0 : Number(cell.ts)}=${show(Buffer.from(cell.value), true)}`,
+        );
         bytesCount += cell.value.length;
       }
     }
@@ -1005,7 +1245,16 @@ describe('ChunkMerger: property', () => {
             stream.push(...chunks.slice(0, 1 + (reset.length % (chunks.length - 1))));
             stream.push(
               reset.zeros
-                ? { resetRow: true, rowKey: Buffer.alloc(0), familyName: null, qualifier: null, timestampMicros: '0', value: Buffer.alloc(0), valueSize: 0, commitRow: false }
+                ? {
+                    resetRow: true,
+                    rowKey: Buffer.alloc(0),
+                    familyName: null,
+                    qualifier: null,
+                    timestampMicros: '0',
+                    value: Buffer.alloc(0),
+                    valueSize: 0,
+                    commitRow: false,
+                  }
                 : { resetRow: true },
             );
           }
@@ -1027,10 +1276,14 @@ describe('ChunkMerger: property', () => {
         const emitted = feed(merger, pushes, true);
         expect(() => merger.finish()).not.toThrow();
         expect(merger.inRow).toBe(false);
-        expect(emitted.map(({ key, bytes: count, cells }) => ({ key, bytes: count, cells }))).toEqual(rows.map(expectedRow));
+        expect(emitted.map(({ key, bytes: count, cells }) => ({ key, bytes: count, cells }))).toEqual(
+          rows.map(expectedRow),
+        );
         expect(emitted.map((r) => r.push)).toEqual(commitAt.map(pushOf));
         const lastRow = rows[rows.length - 1];
-        expect(merger.lastKey === undefined ? undefined : merger.lastKey.toString('hex')).toBe(lastRow?.key.toString('hex'));
+        expect(merger.lastKey === undefined ? undefined : merger.lastKey.toString('hex')).toBe(
+          lastRow?.key.toString('hex'),
+        );
       }),
       { numRuns: 1500 },
     );
@@ -1050,10 +1303,21 @@ describe('ChunkMerger qualifier names remembered across rows', () => {
     const merger = new ChunkMerger();
     const rows: RowData[] = [];
     const reused = Buffer.from('ab');
-    merger.push([cellChunk('r1', reused, false), cellChunk(undefined, Buffer.from('cd'), true)], (row) => rows.push(row));
+    merger.push([cellChunk('r1', reused, false), cellChunk(undefined, Buffer.from('cd'), true)], (row) =>
+      rows.push(row),
+    );
     reused.write('cd'); // a caller reusing its buffer must not change what the merger remembers
-    merger.push([cellChunk('r2', Buffer.from('cd'), false), cellChunk(undefined, Buffer.from('ab'), true)], (row) => rows.push(row));
-    merger.push([cellChunk('r3', Buffer.from('ab'), false), cellChunk(undefined, Buffer.from('ce'), false), cellChunk(undefined, Buffer.from('é', 'utf8'), true)], (row) => rows.push(row));
+    merger.push([cellChunk('r2', Buffer.from('cd'), false), cellChunk(undefined, Buffer.from('ab'), true)], (row) =>
+      rows.push(row),
+    );
+    merger.push(
+      [
+        cellChunk('r3', Buffer.from('ab'), false),
+        cellChunk(undefined, Buffer.from('ce'), false),
+        cellChunk(undefined, Buffer.from('é', 'utf8'), true),
+      ],
+      (row) => rows.push(row),
+    );
     expect(rows.map((row) => Object.keys(row.cells['f'] ?? {}))).toEqual([
       ['ab', 'cd'],
       ['cd', 'ab'],

@@ -23,7 +23,14 @@ describe('toRawEntry', () => {
         { deleteFromRow: {} },
         { deleteFromFamily: { familyName: 'g' } },
         { deleteFromColumn: { familyName: 'f', columnQualifier: Buffer.from('old') } },
-        { setCell: { familyName: 'f', columnQualifier: Buffer.from('q'), timestampMicros: 5_000, value: Buffer.from('v') } },
+        {
+          setCell: {
+            familyName: 'f',
+            columnQualifier: Buffer.from('q'),
+            timestampMicros: 5_000,
+            value: Buffer.from('v'),
+          },
+        },
       ],
     });
     expect(toRawEntry(mutation).mutations).toEqual(mutation.mutations.map(toRawMutation));

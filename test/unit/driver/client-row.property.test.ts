@@ -15,7 +15,8 @@ function picture(run: () => unknown): unknown {
     if (value instanceof Uint8Array) return `bytes ${Buffer.from(value).toString('hex')} (${value.constructor.name})`;
     if (typeof value === 'number') return Object.is(value, -0) ? '-0' : value;
     if (Array.isArray(value)) return value.map(draw);
-    if (typeof value === 'object' && value !== null) return Object.keys(value).map((k) => [k, draw((value as Record<string, unknown>)[k])]);
+    if (typeof value === 'object' && value !== null)
+      return Object.keys(value).map((k) => [k, draw((value as Record<string, unknown>)[k])]);
     return value;
   };
   try {
@@ -33,10 +34,26 @@ const timestampArb: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 2, arbitrary: fc.bigInt({ min: 0n, max: 10n ** 17n }).map(String) },
   {
     weight: 2,
-    arbitrary: fc.constantFrom('9007199254740991', '9007199254740992', '9007199254740993', '9999999999999999', '0000000000000001', '00000000000000001', '0', '-0', ''),
+    arbitrary: fc.constantFrom(
+      '9007199254740991',
+      '9007199254740992',
+      '9007199254740993',
+      '9999999999999999',
+      '0000000000000001',
+      '00000000000000001',
+      '0',
+      '-0',
+      '',
+    ),
   },
-  { weight: 1, arbitrary: fc.constantFrom(' 12', '12 ', '+5', '-5', '1e3', '0x1f', '1.5', 'Infinity', 'NaN', 'abc', '１２') },
-  { weight: 2, arbitrary: fc.oneof(fc.maxSafeInteger(), fc.double(), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(' 12', '12 ', '+5', '-5', '1e3', '0x1f', '1.5', 'Infinity', 'NaN', 'abc', '１２'),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(fc.maxSafeInteger(), fc.double(), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0)),
+  },
   { weight: 1, arbitrary: fc.maxSafeNat().map((n) => longLike(String(n))) },
 );
 
@@ -57,7 +74,8 @@ describe('response value and timestamp conversion', () => {
     expect(bytes.toString()).toBe('abc');
     expect(bytes.buffer).toBe(backing.buffer);
     expect(responseBytes(backing)).toBe(backing);
-    for (const value of [7, 'text', null, undefined]) expect(() => responseBytes(value)).toThrow(/unexpected cell value of type/);
+    for (const value of [7, 'text', null, undefined])
+      expect(() => responseBytes(value)).toThrow(/unexpected cell value of type/);
   });
 
   it('keeps the exactness boundary of the digit fast path', () => {

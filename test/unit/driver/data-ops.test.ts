@@ -6,8 +6,20 @@ import { toRawEntry } from '../../../src/driver/client-mutation.js';
 import { mutateManyRows } from '../../../src/driver/data-ops.js';
 import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
 
-const set = (value: string): CellMutation => ({ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 1_000, value: Buffer.from(value) });
-const row = (key: string, mutations: CellMutation[]): CompiledMutation => ({ table: 't', rowKey: Buffer.from(key), rowKeyText: key, mutations, idempotent: true });
+const set = (value: string): CellMutation => ({
+  kind: 'setCell',
+  family: 'f',
+  qualifier: 'q',
+  timestampMicros: 1_000,
+  value: Buffer.from(value),
+});
+const row = (key: string, mutations: CellMutation[]): CompiledMutation => ({
+  table: 't',
+  rowKey: Buffer.from(key),
+  rowKeyText: key,
+  mutations,
+  idempotent: true,
+});
 
 /** One MutateRows request the stubbed `bigtable.request` received. */
 interface Sent {
@@ -29,7 +41,12 @@ function stubbedTable(codes: (entry: { rowKey: Buffer }) => number): { table: Ta
     sent.push({ entries });
     const stream = new PassThrough({ objectMode: true });
     setImmediate(() => {
-      stream.write({ entries: entries.map((entry, index) => ({ index, status: { code: codes(entry), message: codes(entry) === 0 ? '' : `failed ${entry.rowKey.toString()}` } })) });
+      stream.write({
+        entries: entries.map((entry, index) => ({
+          index,
+          status: { code: codes(entry), message: codes(entry) === 0 ? '' : `failed ${entry.rowKey.toString()}` },
+        })),
+      });
       stream.end();
     });
     return stream;
@@ -50,7 +67,13 @@ describe('mutateManyRows', () => {
 
   it('maps entry failures back to the input indexes, rows without mutations included', async () => {
     const { table } = stubbedTable((entry) => (entry.rowKey.toString().startsWith('bad') ? 3 : 0));
-    const batch = [row('empty', []), row('bad-1', [set('x')]), row('ok', [set('y')]), row('empty-2', []), row('bad-4', [set('z')])];
+    const batch = [
+      row('empty', []),
+      row('bad-1', [set('x')]),
+      row('ok', [set('y')]),
+      row('empty-2', []),
+      row('bad-4', [set('z')]),
+    ];
     expect(await mutateManyRows(table, batch)).toEqual([
       { index: 1, grpcCode: 3, message: 'failed bad-1' },
       { index: 4, grpcCode: 3, message: 'failed bad-4' },
@@ -60,7 +83,11 @@ describe('mutateManyRows', () => {
 
 describe('raw entries and the client request copy', () => {
   it('are passed by reference by the deep copy the client makes of every request', () => {
-    const extend = createRequire(createRequire(import.meta.url).resolve('@google-cloud/bigtable'))('extend') as (deep: true, target: object, source: object) => { entries: unknown[] };
+    const extend = createRequire(createRequire(import.meta.url).resolve('@google-cloud/bigtable'))('extend') as (
+      deep: true,
+      target: object,
+      source: object,
+    ) => { entries: unknown[] };
     const entry = toRawEntry(row('k', [set('v')]));
     const plain = { rowKey: entry.rowKey, mutations: entry.mutations };
     const copy = extend(true, {}, { entries: [entry, plain] });

@@ -8,17 +8,26 @@ describe('checkEmulatorHost', () => {
     expect(checkEmulatorHost(host)).toBe(host.toLowerCase());
   });
 
-  it.each(['10.0.0.5:8086', 'example.com:443', '127.0.0.1', '127.0.0.1:0', '127.0.0.1:70000', '[::1]:8086', '128.0.0.1:1', '127.0.0.256:1', ''])(
-    'rejects %s',
-    (host) => {
-      expect(() => checkEmulatorHost(host)).toThrow(ValidationError);
-    },
-  );
+  it.each([
+    '10.0.0.5:8086',
+    'example.com:443',
+    '127.0.0.1',
+    '127.0.0.1:0',
+    '127.0.0.1:70000',
+    '[::1]:8086',
+    '128.0.0.1:1',
+    '127.0.0.256:1',
+    '',
+  ])('rejects %s', (host) => {
+    expect(() => checkEmulatorHost(host)).toThrow(ValidationError);
+  });
 });
 
 describe('createGoogleCloudDriver', () => {
   it('rejects a non-loopback emulator host and a missing instance', () => {
-    expect(() => createGoogleCloudDriver({ emulatorHost: '192.168.1.10:8086', instance: 'i' })).toThrow(/not a loopback address/);
+    expect(() => createGoogleCloudDriver({ emulatorHost: '192.168.1.10:8086', instance: 'i' })).toThrow(
+      /not a loopback address/,
+    );
     expect(() => createGoogleCloudDriver({ emulatorHost: '127.0.0.1:8086', instance: '' })).toThrow(ValidationError);
     expect(() => createGoogleCloudDriver({} as never)).toThrow(ValidationError);
   });

@@ -49,8 +49,12 @@ describe('EndpointProbe', () => {
     expect(await aborted).toBeInstanceOf(OperationAbortedError);
     const gone = new AbortController();
     gone.abort();
-    expect(await endpoints.ready({ signal: gone.signal }).catch((e: unknown) => e)).toBeInstanceOf(OperationAbortedError);
-    expect(await endpoints.ready({ deadline: Date.now() - 1 }).catch((e: unknown) => e)).toBeInstanceOf(DeadlineExceededError);
+    expect(await endpoints.ready({ signal: gone.signal }).catch((e: unknown) => e)).toBeInstanceOf(
+      OperationAbortedError,
+    );
+    expect(await endpoints.ready({ deadline: Date.now() - 1 }).catch((e: unknown) => e)).toBeInstanceOf(
+      DeadlineExceededError,
+    );
   });
 });
 
@@ -71,7 +75,9 @@ describe('probeEndpoint', () => {
     const error = await probeEndpoint(endpoint).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreachableError);
     expect((error as UnreachableError).endpoint).toBe(endpoint);
-    expect((error as UnreachableError).message).toMatch(new RegExp(`${endpoint.replace(/\./g, '\\.')} is unreachable: the connection was refused.*Fix:`));
+    expect((error as UnreachableError).message).toMatch(
+      new RegExp(`${endpoint.replace(/\./g, '\\.')} is unreachable: the connection was refused.*Fix:`),
+    );
   });
 
   it('rejects an endpoint that is not HOST:PORT', async () => {

@@ -7,9 +7,24 @@ import { DEFAULT_WRITE_RETRY } from '../../../src/driver/write-retry.js';
 import { isTransientStatus, retryDelayInDetails } from '../../../src/driver/retry-rules.js';
 import { fakeMutateRowsClient } from '../../support/fake-mutate-rpc.js';
 
-const cell: CellMutation = { kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 1_000, value: Buffer.from('v') };
-const row = (key: string, idempotent = true): CompiledMutation => ({ table: 't', rowKey: Buffer.from(key), rowKeyText: key, mutations: [cell], idempotent });
-const rstStream = { code: 13, message: '13 INTERNAL: Received RST_STREAM with code 2 triggered by internal client error: read ECONNRESET' };
+const cell: CellMutation = {
+  kind: 'setCell',
+  family: 'f',
+  qualifier: 'q',
+  timestampMicros: 1_000,
+  value: Buffer.from('v'),
+};
+const row = (key: string, idempotent = true): CompiledMutation => ({
+  table: 't',
+  rowKey: Buffer.from(key),
+  rowKeyText: key,
+  mutations: [cell],
+  idempotent,
+});
+const rstStream = {
+  code: 13,
+  message: '13 INTERNAL: Received RST_STREAM with code 2 triggered by internal client error: read ECONNRESET',
+};
 
 const withoutCause = ({ cause: _cause, ...failure }: WriteFailure): Omit<WriteFailure, 'cause'> => failure;
 /** Lets the fake's replies (sent on `setImmediate`) and their handling run, whatever the timers. */
@@ -31,16 +46,23 @@ function fake(reply: Parameters<typeof fakeMutateRowsClient>[0]) {
 
 describe('mutateManyRows retries per entry', () => {
   it('retries an entry whose status is INTERNAL RST_STREAM', async () => {
-    const { table, rpc } = fake((keys, attempt) => ({ statuses: keys.map((k) => (attempt === 0 && k === 'b' ? rstStream : 0)) }));
+    const { table, rpc } = fake((keys, attempt) => ({
+      statuses: keys.map((k) => (attempt === 0 && k === 'b' ? rstStream : 0)),
+    }));
     expect(await mutateManyRows(table, [row('a'), row('b')])).toEqual([]);
     expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'b'], ['b']]);
   });
 
   it('after an RPC-level RST_STREAM error resends only the entries without a final status', async () => {
-    const { table, rpc } = fake((keys, attempt) => (attempt === 0 ? { statuses: [0, undefined, 3], then: { error: rstStream } } : { statuses: keys.map(() => 0) }));
+    const { table, rpc } = fake((keys, attempt) =>
+      attempt === 0 ? { statuses: [0, undefined, 3], then: { error: rstStream } } : { statuses: keys.map(() => 0) },
+    );
     const failures = await mutateManyRows(table, [row('a'), row('b'), row('c'), row('d')]);
     expect(failures).toEqual([{ index: 2, grpcCode: 3, message: 'failed c' }]);
-    expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'b', 'c', 'd'], ['b', 'd']]);
+    expect(rpc.requests.map((r) => r.keys)).toEqual([
+      ['a', 'b', 'c', 'd'],
+      ['b', 'd'],
+    ]);
   });
 
   it('reports an entry for which the server sent no status as failed, never as written', async () => {
@@ -52,7 +74,10 @@ describe('mutateManyRows retries per entry', () => {
   });
 
   it('never reports an entry confirmed OK as failed when the RPC then fails for good', async () => {
-    const { table, rpc } = fake(() => ({ statuses: [0, undefined, 0], then: { error: { code: 3, message: '3 INVALID_ARGUMENT: bad request' } } }));
+    const { table, rpc } = fake(() => ({
+      statuses: [0, undefined, 0],
+      then: { error: { code: 3, message: '3 INVALID_ARGUMENT: bad request' } },
+    }));
     const failures = await mutateManyRows(table, [row('a'), row('b'), row('c'), row('d')]);
     expect(failures.map(withoutCause)).toEqual([
       { index: 1, grpcCode: 3, message: '3 INVALID_ARGUMENT: bad request' },
@@ -66,13 +91,22 @@ describe('mutateManyRows retries per entry', () => {
     const { table, rpc } = fake((keys, attempt) => ({ statuses: keys.map(() => (attempt === 0 ? 14 : 0)) }));
     const failures = await mutateManyRows(table, [row('a'), row('n', false), row('b')]);
     expect(failures).toEqual([{ index: 1, grpcCode: 14, message: 'failed n' }]);
-    expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'n', 'b'], ['a', 'b']]);
+    expect(rpc.requests.map((r) => r.keys)).toEqual([
+      ['a', 'n', 'b'],
+      ['a', 'b'],
+    ]);
   });
 
   it('after a transient RPC failure retries only the idempotent entries without a status; the others fail with the RPC code', async () => {
-    const { table, rpc } = fake((keys, attempt) => (attempt === 0 ? { statuses: [0], then: { error: { code: 14, message: '14 UNAVAILABLE: Connection dropped' } } } : { statuses: keys.map(() => 0) }));
+    const { table, rpc } = fake((keys, attempt) =>
+      attempt === 0
+        ? { statuses: [0], then: { error: { code: 14, message: '14 UNAVAILABLE: Connection dropped' } } }
+        : { statuses: keys.map(() => 0) },
+    );
     const failures = await mutateManyRows(table, [row('a', false), row('n', false), row('b')]);
-    expect(failures.map(withoutCause)).toEqual([{ index: 1, grpcCode: 14, message: '14 UNAVAILABLE: Connection dropped' }]);
+    expect(failures.map(withoutCause)).toEqual([
+      { index: 1, grpcCode: 14, message: '14 UNAVAILABLE: Connection dropped' },
+    ]);
     expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'n', 'b'], ['b']]);
   });
 
@@ -94,7 +128,11 @@ describe('mutateManyRows retries per entry', () => {
   it('waits at least the RetryInfo delay the server asks for before retrying', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const retryInfo = { retryDelay: { seconds: 3, nanos: 0 } };
-    const { table, rpc } = fake((keys, attempt) => (attempt === 0 ? { then: { error: { code: 8, message: '8 RESOURCE_EXHAUSTED: slow down', statusDetails: [retryInfo] } } } : { statuses: keys.map(() => 0) }));
+    const { table, rpc } = fake((keys, attempt) =>
+      attempt === 0
+        ? { then: { error: { code: 8, message: '8 RESOURCE_EXHAUSTED: slow down', statusDetails: [retryInfo] } } }
+        : { statuses: keys.map(() => 0) },
+    );
     const done = mutateManyRows(table, [row('a')]);
     await settleIo();
     await vi.advanceTimersByTimeAsync(2_900);
@@ -105,49 +143,74 @@ describe('mutateManyRows retries per entry', () => {
     expect(await done).toEqual([]);
   });
 
-  it('settles at the deadline under a stall: entries confirmed OK are not failures, the unconfirmed ones fail with DEADLINE_EXCEEDED', { timeout: 5_000 }, async () => {
-    const { table, rpc } = fake(() => ({ statuses: [0], then: 'stall' }));
-    const failures = await mutateManyRows(table, [row('a'), row('b'), row('c', false)], { deadline: Date.now() + 150 });
-    expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([
-      [1, 4],
-      [2, 4],
-    ]);
-    expect(failures[0]?.cause).toBeInstanceOf(DeadlineExceededError);
-    expect(rpc.requests[0]?.aborts).toBeGreaterThan(0);
-  });
+  it(
+    'settles at the deadline under a stall: entries confirmed OK are not failures, the unconfirmed ones fail with DEADLINE_EXCEEDED',
+    { timeout: 5_000 },
+    async () => {
+      const { table, rpc } = fake(() => ({ statuses: [0], then: 'stall' }));
+      const failures = await mutateManyRows(table, [row('a'), row('b'), row('c', false)], {
+        deadline: Date.now() + 150,
+      });
+      expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([
+        [1, 4],
+        [2, 4],
+      ]);
+      expect(failures[0]?.cause).toBeInstanceOf(DeadlineExceededError);
+      expect(rpc.requests[0]?.aborts).toBeGreaterThan(0);
+    },
+  );
 
-  it('cuts a stalled attempt after attemptTimeoutMs and retries its idempotent entries', { timeout: 5_000 }, async () => {
-    const { table, rpc } = fake((keys, attempt) => (attempt === 0 ? { then: 'stall' } : { statuses: keys.map(() => 0) }));
-    const failures = await mutateManyRows(table, [row('a'), row('n', false)], { attemptTimeoutMs: 100, deadline: Date.now() + 4_000 });
-    expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([[1, 4]]);
-    expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'n'], ['a']]);
-    expect(rpc.requests[0]?.aborts).toBeGreaterThan(0);
-  });
+  it(
+    'cuts a stalled attempt after attemptTimeoutMs and retries its idempotent entries',
+    { timeout: 5_000 },
+    async () => {
+      const { table, rpc } = fake((keys, attempt) =>
+        attempt === 0 ? { then: 'stall' } : { statuses: keys.map(() => 0) },
+      );
+      const failures = await mutateManyRows(table, [row('a'), row('n', false)], {
+        attemptTimeoutMs: 100,
+        deadline: Date.now() + 4_000,
+      });
+      expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([[1, 4]]);
+      expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'n'], ['a']]);
+      expect(rpc.requests[0]?.aborts).toBeGreaterThan(0);
+    },
+  );
 
-  it('on abort cancels the stream and reports the unconfirmed entries failed with the abort error as cause', { timeout: 5_000 }, async () => {
-    const { table, rpc } = fake(() => ({ statuses: [0], then: 'stall' }));
-    const controller = new AbortController();
-    const done = mutateManyRows(table, [row('a'), row('b')], { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('user gave up')), 50);
-    const failures = await done;
-    expect(failures.map((f) => f.index)).toEqual([1]);
-    expect(failures[0]?.cause).toBeInstanceOf(OperationAbortedError);
-    expect(rpc.requests[0]?.aborts).toBeGreaterThan(0);
-  });
+  it(
+    'on abort cancels the stream and reports the unconfirmed entries failed with the abort error as cause',
+    { timeout: 5_000 },
+    async () => {
+      const { table, rpc } = fake(() => ({ statuses: [0], then: 'stall' }));
+      const controller = new AbortController();
+      const done = mutateManyRows(table, [row('a'), row('b')], { signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('user gave up')), 50);
+      const failures = await done;
+      expect(failures.map((f) => f.index)).toEqual([1]);
+      expect(failures[0]?.cause).toBeInstanceOf(OperationAbortedError);
+      expect(rpc.requests[0]?.aborts).toBeGreaterThan(0);
+    },
+  );
 
   it('sends nothing and rejects with the typed error when the signal is already aborted or the deadline passed', async () => {
     const { table, rpc } = fake(() => ({}));
     const controller = new AbortController();
     controller.abort();
-    await expect(mutateManyRows(table, [row('a')], { signal: controller.signal })).rejects.toBeInstanceOf(OperationAbortedError);
-    await expect(mutateManyRows(table, [row('a')], { deadline: Date.now() - 1 })).rejects.toBeInstanceOf(DeadlineExceededError);
+    await expect(mutateManyRows(table, [row('a')], { signal: controller.signal })).rejects.toBeInstanceOf(
+      OperationAbortedError,
+    );
+    await expect(mutateManyRows(table, [row('a')], { deadline: Date.now() - 1 })).rejects.toBeInstanceOf(
+      DeadlineExceededError,
+    );
     expect(rpc.requests).toEqual([]);
   });
 });
 
 describe('mutateOneRow', () => {
   it('retries an idempotent row after RST_STREAM', async () => {
-    const { table, rpc } = fake((_keys, attempt) => (attempt === 0 ? { then: { error: rstStream } } : { statuses: [0] }));
+    const { table, rpc } = fake((_keys, attempt) =>
+      attempt === 0 ? { then: { error: rstStream } } : { statuses: [0] },
+    );
     await mutateOneRow(table, row('a'));
     expect(rpc.requests).toHaveLength(2);
   });
@@ -160,14 +223,22 @@ describe('mutateOneRow', () => {
     expect(rpc.requests).toHaveLength(1);
   });
 
-  it('rejects with DeadlineExceededError at the deadline and with the abort error on abort', { timeout: 5_000 }, async () => {
-    const { table, rpc } = fake(() => ({ then: 'stall' }));
-    await expect(mutateOneRow(table, row('a'), { deadline: Date.now() + 100 })).rejects.toBeInstanceOf(DeadlineExceededError);
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    await expect(mutateOneRow(table, row('a'), { signal: controller.signal })).rejects.toBeInstanceOf(OperationAbortedError);
-    expect(rpc.requests.map((r) => r.aborts > 0)).toEqual([true, true]);
-  });
+  it(
+    'rejects with DeadlineExceededError at the deadline and with the abort error on abort',
+    { timeout: 5_000 },
+    async () => {
+      const { table, rpc } = fake(() => ({ then: 'stall' }));
+      await expect(mutateOneRow(table, row('a'), { deadline: Date.now() + 100 })).rejects.toBeInstanceOf(
+        DeadlineExceededError,
+      );
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      await expect(mutateOneRow(table, row('a'), { signal: controller.signal })).rejects.toBeInstanceOf(
+        OperationAbortedError,
+      );
+      expect(rpc.requests.map((r) => r.aborts > 0)).toEqual([true, true]);
+    },
+  );
 });
 
 describe('write retry policy', () => {

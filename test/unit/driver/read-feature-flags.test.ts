@@ -20,7 +20,11 @@ describe('the bigtable-features header', () => {
   it('goes out with every ReadRows attempt, next to bigtable-attempt', () => {
     const configs: { gaxOpts?: { otherArgs?: { headers?: Record<string, unknown> } } }[] = [];
     const bigtable = { request: (config: (typeof configs)[number]) => configs.push(config) } as unknown as Bigtable;
-    requestReadRows(bigtable, toReadRowsMessage(planRead({ table: 't' }) as ReadPlan, 'projects/p/instances/i/tables/t', undefined), 3);
+    requestReadRows(
+      bigtable,
+      toReadRowsMessage(planRead({ table: 't' }) as ReadPlan, 'projects/p/instances/i/tables/t', undefined),
+      3,
+    );
     expect(configs[0]?.gaxOpts?.otherArgs?.headers).toEqual({ 'bigtable-attempt': 3, 'bigtable-features': 'IAE=' });
   });
 });

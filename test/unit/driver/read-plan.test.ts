@@ -14,8 +14,11 @@ const range = (start: string, end?: string, inclusive: [boolean, boolean] = [tru
 function asks(plan: ReadPlan, key: Buffer): boolean {
   if (plan.keys.some((k) => k.equals(key))) return true;
   return plan.ranges.some(({ start, end }) => {
-    const afterStart = start === undefined || (start.inclusive ? Buffer.compare(key, start.value) >= 0 : Buffer.compare(key, start.value) > 0);
-    const beforeEnd = end === undefined || (end.inclusive ? Buffer.compare(key, end.value) <= 0 : Buffer.compare(key, end.value) < 0);
+    const afterStart =
+      start === undefined ||
+      (start.inclusive ? Buffer.compare(key, start.value) >= 0 : Buffer.compare(key, start.value) > 0);
+    const beforeEnd =
+      end === undefined || (end.inclusive ? Buffer.compare(key, end.value) <= 0 : Buffer.compare(key, end.value) < 0);
     return afterStart && beforeEnd;
   });
 }
@@ -28,11 +31,19 @@ describe('planRead', () => {
   it('plans nothing for limit 0, for empty ranges and keys, and for ranges that cannot hold a row', () => {
     expect(planRead({ table: 't', limit: 0 })).toBeUndefined();
     expect(planRead({ table: 't', ranges: [], keys: [] })).toBeUndefined();
-    expect(planRead({ table: 't', ranges: [range('b', 'a'), range('a', 'a')], keys: [Buffer.alloc(0)] })).toBeUndefined();
+    expect(
+      planRead({ table: 't', ranges: [range('b', 'a'), range('a', 'a')], keys: [Buffer.alloc(0)] }),
+    ).toBeUndefined();
   });
 
   it('keeps an inclusive empty-start range open at the start and passes limit and filter on', () => {
-    const plan = planRead({ table: 't', ranges: [range('', 'm')], keys: [b('z')], limit: 5, filter: { kind: 'cellsPerColumn', limit: 1 } });
+    const plan = planRead({
+      table: 't',
+      ranges: [range('', 'm')],
+      keys: [b('z')],
+      limit: 5,
+      filter: { kind: 'cellsPerColumn', limit: 1 },
+    });
     expect(plan?.ranges).toEqual([{ end: { value: b('m'), inclusive: false } }]);
     expect(plan?.keys).toEqual([b('z')]);
     expect(plan?.limit).toBe(5);
@@ -41,13 +52,19 @@ describe('planRead', () => {
 
   it('rejects a negative or fractional limit with a ValidationError that says how to fix it', () => {
     expect(() => planRead({ table: 't', limit: -1 })).toThrow(ValidationError);
-    expect(() => planRead({ table: 't', limit: 1.5 })).toThrow(/limit 1.5 is not a non-negative integer. Fix: pass a row count/);
+    expect(() => planRead({ table: 't', limit: 1.5 })).toThrow(
+      /limit 1.5 is not a non-negative integer. Fix: pass a row count/,
+    );
   });
 });
 
 describe('resumeReadPlan', () => {
   it('starts a range after the last key delivered and drops ranges and keys already passed', () => {
-    const plan = planRead({ table: 't', ranges: [range('a', 'c'), range('d', 'f'), range('g', 'g', [true, true])], keys: [b('b1'), b('e5'), b('z')] }) as ReadPlan;
+    const plan = planRead({
+      table: 't',
+      ranges: [range('a', 'c'), range('d', 'f'), range('g', 'g', [true, true])],
+      keys: [b('b1'), b('e5'), b('z')],
+    }) as ReadPlan;
     const rest = resumeReadPlan(plan, b('e'), 3);
     expect(rest?.ranges).toEqual([
       { start: { value: b('e'), inclusive: false }, end: { value: b('f'), inclusive: false } },
@@ -61,23 +78,42 @@ describe('resumeReadPlan', () => {
     expect(resumeReadPlan(plan, b('b'), 4)?.limit).toBe(6);
     expect(resumeReadPlan(plan, b('b'), 10)).toBeUndefined();
     expect(resumeReadPlan(plan, b('c'), 4)).toBeUndefined();
-    expect(resumeReadPlan(planRead({ table: 't', ranges: [range('a', 'c', [true, true])] }) as ReadPlan, b('c'), 1)).toBeUndefined();
+    expect(
+      resumeReadPlan(planRead({ table: 't', ranges: [range('a', 'c', [true, true])] }) as ReadPlan, b('c'), 1),
+    ).toBeUndefined();
   });
 
   it('asks for exactly the keys after the last one that the original plan asked for', () => {
     const key = fc.uint8Array({ maxLength: 3 }).map((bytes) => Buffer.from(bytes));
-    const keyRange = fc.record({ start: key, end: fc.option(key, { nil: undefined }), inclusive: fc.tuple(fc.boolean(), fc.boolean()) });
+    const keyRange = fc.record({
+      start: key,
+      end: fc.option(key, { nil: undefined }),
+      inclusive: fc.tuple(fc.boolean(), fc.boolean()),
+    });
     fc.assert(
-      fc.property(fc.array(keyRange, { maxLength: 4 }), fc.array(key, { maxLength: 4 }), key, fc.array(key, { maxLength: 30 }), (ranges, keys, lastKey, probes) => {
-        const request = { table: 't', ranges: ranges.map((r): KeyRange => ({ start: { key: r.start, inclusive: r.inclusive[0] }, end: r.end === undefined ? undefined : { key: r.end, inclusive: r.inclusive[1] } })), keys };
-        const plan = planRead(request);
-        if (plan === undefined) return;
-        const rest = resumeReadPlan(plan, lastKey, 0);
-        for (const probe of [...probes, lastKey, ...keys, ...ranges.map((r) => r.start)]) {
-          const expected = asks(plan, probe) && Buffer.compare(probe, lastKey) > 0;
-          expect(rest !== undefined && asks(rest, probe)).toBe(expected);
-        }
-      }),
+      fc.property(
+        fc.array(keyRange, { maxLength: 4 }),
+        fc.array(key, { maxLength: 4 }),
+        key,
+        fc.array(key, { maxLength: 30 }),
+        (ranges, keys, lastKey, probes) => {
+          const request = {
+            table: 't',
+            ranges: ranges.map((r): KeyRange => ({
+              start: { key: r.start, inclusive: r.inclusive[0] },
+              end: r.end === undefined ? undefined : { key: r.end, inclusive: r.inclusive[1] },
+            })),
+            keys,
+          };
+          const plan = planRead(request);
+          if (plan === undefined) return;
+          const rest = resumeReadPlan(plan, lastKey, 0);
+          for (const probe of [...probes, lastKey, ...keys, ...ranges.map((r) => r.start)]) {
+            const expected = asks(plan, probe) && Buffer.compare(probe, lastKey) > 0;
+            expect(rest !== undefined && asks(rest, probe)).toBe(expected);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });

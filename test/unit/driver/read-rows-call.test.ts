@@ -8,7 +8,11 @@ import { ReadRowsCall, type ReadRetryPolicy } from '../../../src/driver/read-row
 import { chunksOf, fakeAttempt, fakeRows, responseOf, type FakeAttempt } from '../../support/fake-read-attempt.js';
 
 const unavailable = (): Error => Object.assign(new Error('unavailable'), { code: 14 });
-const retryAll = (maxRetries = 3): ReadRetryPolicy => ({ maxRetries, isRetryable: isRetryableReadError, delayMs: () => 1 });
+const retryAll = (maxRetries = 3): ReadRetryPolicy => ({
+  maxRetries,
+  isRetryable: isRetryableReadError,
+  delayMs: () => 1,
+});
 const wait = (ms = 5): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A ReadRowsCall over fake attempts, recording each attempt's plan and what reaches the sink. */
@@ -27,14 +31,19 @@ function harness(plan: ReadPlan, retry: ReadRetryPolicy = retryAll(), call: Call
     call,
     'readRows "t"',
   );
-  feed.start({ row: (row) => rows.push(row), end: () => (outcome.ended = true), fail: (error) => (outcome.error = error) });
+  feed.start({
+    row: (row) => rows.push(row),
+    end: () => (outcome.ended = true),
+    fail: (error) => (outcome.error = error),
+  });
   const keys = (): string[] => rows.map((r) => r.key.toString());
   const last = (): FakeAttempt => (attempts.at(-1) as { fake: FakeAttempt }).fake;
   /** Fails the last attempt with `error` and waits until the read opened its next attempt or settled (not a fixed sleep: a loaded machine may run the retry timer late). */
   const fail = async (error: Error): Promise<void> => {
     const opened = attempts.length;
     last().stream.destroy(error);
-    for (let i = 0; i < 400 && attempts.length === opened && !outcome.ended && outcome.error === undefined; i++) await wait(5);
+    for (let i = 0; i < 400 && attempts.length === opened && !outcome.ended && outcome.error === undefined; i++)
+      await wait(5);
   };
   return { call: feed, attempts, rows, outcome, keys, last, fail };
 }
@@ -60,7 +69,12 @@ describe('ReadRowsCall', () => {
     h.last().stream.write({ chunks: chunksOf(fakeRows(3, 1)).map((c) => ({ ...c, commitRow: false })) });
     await h.fail(unavailable());
     expect(h.attempts).toHaveLength(2);
-    expect(h.attempts[1]?.plan).toEqual({ ranges: [{ start: { value: Buffer.from('k00002'), inclusive: false } }], keys: [], limit: 7, filter: undefined });
+    expect(h.attempts[1]?.plan).toEqual({
+      ranges: [{ start: { value: Buffer.from('k00002'), inclusive: false } }],
+      keys: [],
+      limit: 7,
+      filter: undefined,
+    });
     h.last().stream.write(responseOf(fakeRows(3, 2)));
     h.last().stream.end();
     await wait();
@@ -388,7 +402,9 @@ describe('ReadRowsCall time bounds', () => {
   it("waits the delay of the server's RetryInfo before the next attempt", async () => {
     await onFakeTime(async () => {
       const h = harness(whole, clientReadRetryPolicy(3));
-      h.last().stream.destroy(Object.assign(unavailable(), { statusDetails: [{ retryDelay: { seconds: 2, nanos: 0 } }] }));
+      h.last().stream.destroy(
+        Object.assign(unavailable(), { statusDetails: [{ retryDelay: { seconds: 2, nanos: 0 } }] }),
+      );
       await advance(1_999);
       expect(h.attempts).toHaveLength(1);
       await advance(1);

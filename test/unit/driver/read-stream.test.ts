@@ -35,8 +35,15 @@ describe('openReadRows (the driver read source)', () => {
     expect(rows?.length).toBe(5);
     const rest: string[] = [];
     stream.end();
-    for (let batch = await source.nextBatch(); batch !== undefined; batch = await source.nextBatch()) rest.push(...batch.map((r) => r.key.toString()));
-    expect([...(rows ?? []).map((r) => r.key.toString()), ...rest]).toEqual(['k00000', 'k00001', 'k00002', 'k00003', 'k00004']);
+    for (let batch = await source.nextBatch(); batch !== undefined; batch = await source.nextBatch())
+      rest.push(...batch.map((r) => r.key.toString()));
+    expect([...(rows ?? []).map((r) => r.key.toString()), ...rest]).toEqual([
+      'k00000',
+      'k00001',
+      'k00002',
+      'k00003',
+      'k00004',
+    ]);
     expect(counter.active).toBe(0);
   });
 
@@ -60,7 +67,8 @@ describe('openReadRows (the driver read source)', () => {
     expect(stream.isPaused()).toBe(false);
     seen += batch?.length ?? 0;
     const reading = (async () => {
-      for (let next = await source.nextBatch(); next !== undefined; next = await source.nextBatch()) seen += next.length;
+      for (let next = await source.nextBatch(); next !== undefined; next = await source.nextBatch())
+        seen += next.length;
     })();
     await writing;
     stream.end();
@@ -142,8 +150,21 @@ describe('openReadRows (the driver read source)', () => {
     const { stream, calls, open } = fakeRead();
     const source = openReadRows(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
-    stream.write({ chunks: [{ rowKey: Buffer.from('k'), familyName: { value: 'f' }, qualifier: { value: Buffer.from('q') }, value: Buffer.from('v'), valueSize: 3, commitRow: true }] });
-    await expect(first).rejects.toThrow(/readRows "t" failed: invalid ReadRows response: a chunk with valueSize set cannot commit its row/);
+    stream.write({
+      chunks: [
+        {
+          rowKey: Buffer.from('k'),
+          familyName: { value: 'f' },
+          qualifier: { value: Buffer.from('q') },
+          value: Buffer.from('v'),
+          valueSize: 3,
+          commitRow: true,
+        },
+      ],
+    });
+    await expect(first).rejects.toThrow(
+      /readRows "t" failed: invalid ReadRows response: a chunk with valueSize set cannot commit its row/,
+    );
     await expect(first).rejects.toBeInstanceOf(DriverError);
     expect(calls.abort).toBeGreaterThanOrEqual(1);
   });

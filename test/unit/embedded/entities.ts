@@ -34,8 +34,17 @@ export class Exposed {
 export class Profile {
   @KeyPart(0, { type: 'string' }) id!: string;
   @Column({ family: 'p', type: Address }) work?: Address | null;
-  @Column({ family: 'p', type: Address, layout: 'flatten', fields: ['street', 'city', 'zip', 'geo', 'since'] }) home?: Address | null;
-  @Column({ family: 'p', qualifier: 'bill', type: Address, layout: 'flatten', fields: ['street', 'city'], fieldPrefix: 'b:' }) billing?: Address | null;
+  @Column({ family: 'p', type: Address, layout: 'flatten', fields: ['street', 'city', 'zip', 'geo', 'since'] })
+  home?: Address | null;
+  @Column({
+    family: 'p',
+    qualifier: 'bill',
+    type: Address,
+    layout: 'flatten',
+    fields: ['street', 'city'],
+    fieldPrefix: 'b:',
+  })
+  billing?: Address | null;
   @Column({ family: 'p', type: Exposed, layout: 'flatten' }) exposed?: Exposed | null;
   @Column({ family: 'p', type: 'string' }) name?: string;
 }

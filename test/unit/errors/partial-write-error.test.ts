@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { PartialWriteError, type WriteFailure } from '../../../src/errors/partial-write-error.js';
 
 const failures = (n: number): WriteFailure<{ id: number }>[] =>
-  Array.from({ length: n }, (_, i) => ({ index: n - 1 - i, entity: { id: n - 1 - i }, rowKey: `k${n - 1 - i}`, grpcCode: 5, message: 'table not found', cause: new Error('NOT_FOUND') }));
+  Array.from({ length: n }, (_, i) => ({
+    index: n - 1 - i,
+    entity: { id: n - 1 - i },
+    rowKey: `k${n - 1 - i}`,
+    grpcCode: 5,
+    message: 'table not found',
+    cause: new Error('NOT_FOUND'),
+  }));
 
 describe('PartialWriteError', () => {
   it('keeps every failure in input order, frozen, and names the first five in the message', () => {
@@ -39,10 +46,18 @@ describe('PartialWriteError', () => {
     expect(Object.isFrozen(error.notAttempted)).toBe(true);
     expect(error.unreadFrom).toBe(46);
     const lines = error.message.split('\n');
-    expect(lines[0]).toBe('Reading: bulk write stopped (input broke): 37 persisted, 7 failed, 2 not attempted, and every entity from #46 on never read.');
+    expect(lines[0]).toBe(
+      'Reading: bulk write stopped (input broke): 37 persisted, 7 failed, 2 not attempted, and every entity from #46 on never read.',
+    );
     expect(lines).toHaveLength(7);
     expect(lines[6]).toBe('  ... and 2 more');
-    expect(error.details).toMatchObject({ entity: 'Reading', succeeded: 37, failed: 7, notAttempted: 2, unreadFrom: 46 });
+    expect(error.details).toMatchObject({
+      entity: 'Reading',
+      succeeded: 37,
+      failed: 7,
+      notAttempted: 2,
+      unreadFrom: 46,
+    });
     expect(error.wasPersisted(7)).toBe(true);
     expect(error.wasPersisted(6)).toBe(false);
     expect(error.wasPersisted(44)).toBe(false);

@@ -15,7 +15,6 @@ class Reading {
   @CellTimestamp() readAt?: Date;
 }
 
-
 describe('compileEntity', () => {
   it('builds the key plan, families, columns and cell timestamp', () => {
     const schema = compileEntity(Reading);
@@ -28,8 +27,20 @@ describe('compileEntity', () => {
       { name: 'measurements', gc: { kind: 'maxVersions', count: 5 } },
       { name: 'logs', gc: { kind: 'maxAge', seconds: 30 * 86400 } },
     ]);
-    expect(schema.columnsByProperty.temperature).toMatchObject({ family: 'measurements', qualifier: 'temperature', type: 'float', versions: 5, versioned: true });
-    expect(schema.columnsByProperty.systemLog).toMatchObject({ family: 'logs', qualifier: 'sys', type: 'string', versions: 1, versioned: false });
+    expect(schema.columnsByProperty.temperature).toMatchObject({
+      family: 'measurements',
+      qualifier: 'temperature',
+      type: 'float',
+      versions: 5,
+      versioned: true,
+    });
+    expect(schema.columnsByProperty.systemLog).toMatchObject({
+      family: 'logs',
+      qualifier: 'sys',
+      type: 'string',
+      versions: 1,
+      versioned: false,
+    });
     expect(schema.cellTimestamp).toBe('readAt');
     expect(schema.key.salt).toBeUndefined();
   });

@@ -17,7 +17,16 @@ function entityWith(name: string, as: 'column' | 'key' | 'stamp'): new () => obj
 }
 
 describe('reserved property names', () => {
-  const reserved = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
+  const reserved = [
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    'isPrototypeOf',
+    '__defineGetter__',
+  ];
 
   it.each(reserved)('a column named %s is a MetadataError naming the class and the fix', (name) => {
     expectMetadataError(() => compileEntity(entityWith(name, 'column')), 'Reserved', name, 'Fix');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { closesBatch, DEFAULT_BATCH_BYTES, MAX_MUTATIONS_PER_REQUEST, resolveBatchLimits } from '../../../src/mutation/batch.js';
+import {
+  closesBatch,
+  DEFAULT_BATCH_BYTES,
+  MAX_MUTATIONS_PER_REQUEST,
+  resolveBatchLimits,
+} from '../../../src/mutation/batch.js';
 import { MAX_REQUEST_BYTES } from '../../../src/mutation/request-limits.js';
 
 const MiB = 1024 * 1024;
@@ -10,8 +15,16 @@ describe('resolveBatchLimits and closesBatch', () => {
     expect(DEFAULT_BATCH_BYTES).toBe(20 * MiB);
     expect(MAX_REQUEST_BYTES).toBe(256 * MiB);
     expect(resolveBatchLimits()).toEqual({ maxEntries: 500, maxMutations: 100_000, maxBytes: 20 * MiB });
-    expect(resolveBatchLimits({ maxEntries: 3, maxMutations: 1_000_000, maxBytes: 1_000 * MiB })).toEqual({ maxEntries: 3, maxMutations: 100_000, maxBytes: 256 * MiB });
-    expect(resolveBatchLimits({ maxMutations: 10, maxBytes: 1_000 })).toEqual({ maxEntries: 500, maxMutations: 10, maxBytes: 1_000 });
+    expect(resolveBatchLimits({ maxEntries: 3, maxMutations: 1_000_000, maxBytes: 1_000 * MiB })).toEqual({
+      maxEntries: 3,
+      maxMutations: 100_000,
+      maxBytes: 256 * MiB,
+    });
+    expect(resolveBatchLimits({ maxMutations: 10, maxBytes: 1_000 })).toEqual({
+      maxEntries: 500,
+      maxMutations: 10,
+      maxBytes: 1_000,
+    });
   });
 
   it('close a full batch, or one the next row would push over the mutation limit, never an empty one', () => {

@@ -29,7 +29,9 @@ describe('cell timestamps are whole milliseconds inside the int64 microsecond ra
   });
 
   it('a far-future version timestamp is a ValidationError naming the version', () => {
-    expect(() => save({ history: [{ value: 'v', timestamp: new Date(MAX_DATE_MS) }] })).toThrow(/Stamped\.history\[0\]\.timestamp/);
+    expect(() => save({ history: [{ value: 'v', timestamp: new Date(MAX_DATE_MS) }] })).toThrow(
+      /Stamped\.history\[0\]\.timestamp/,
+    );
   });
 
   it('every timestamp written is a whole number of milliseconds, exactly', () => {

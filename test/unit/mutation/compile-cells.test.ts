@@ -18,7 +18,8 @@ class Sample {
 const MICROS = 1_700_000_000_000_000;
 const samples = compileEntity(Sample);
 const profiles = compileEntity(Profile);
-const column = (schema: typeof samples | typeof profiles, property: string): ColumnSchema => schema.columnsByProperty[property] as ColumnSchema;
+const column = (schema: typeof samples | typeof profiles, property: string): ColumnSchema =>
+  schema.columnsByProperty[property] as ColumnSchema;
 
 describe('pushColumnCells', () => {
   const cases: [string, typeof samples | typeof profiles, string, unknown][] = [
@@ -32,11 +33,14 @@ describe('pushColumnCells', () => {
     ['null flattened', profiles, 'home', null],
   ];
 
-  it.each(cases)('appends what compileColumnValue returns, and says whether it wrote a cell: %s', (_, schema, property, value) => {
-    const out: CellMutation[] = [{ kind: 'deleteFromRow' }];
-    const wrote = pushColumnCells(schema, column(schema, property), value, MICROS, out);
-    const cells = compileColumnValue(schema, column(schema, property), value, MICROS);
-    expect(out).toEqual([{ kind: 'deleteFromRow' }, ...cells]);
-    expect(wrote).toBe(cells.some((c) => c.kind === 'setCell'));
-  });
+  it.each(cases)(
+    'appends what compileColumnValue returns, and says whether it wrote a cell: %s',
+    (_, schema, property, value) => {
+      const out: CellMutation[] = [{ kind: 'deleteFromRow' }];
+      const wrote = pushColumnCells(schema, column(schema, property), value, MICROS, out);
+      const cells = compileColumnValue(schema, column(schema, property), value, MICROS);
+      expect(out).toEqual([{ kind: 'deleteFromRow' }, ...cells]);
+      expect(wrote).toBe(cells.some((c) => c.kind === 'setCell'));
+    },
+  );
 });

@@ -33,18 +33,51 @@ describe('compileCondition', () => {
   });
 
   it.each<[string, SaveCondition<Job>, object, boolean]>([
-    ['rowExists: true', { rowExists: true }, { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] }, true],
-    ['rowExists: false', { rowExists: false }, { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] }, false],
-    ['equals', { column: 'status', equals: 'pending' }, { kind: 'chain', filters: [...latest('st'), { kind: 'valueEquals', value: Buffer.from('pending') }] }, true],
-    ['notEquals', { column: 'status', notEquals: 'done' }, { kind: 'chain', filters: [...latest('st'), { kind: 'valueEquals', value: Buffer.from('done') }] }, false],
+    [
+      'rowExists: true',
+      { rowExists: true },
+      { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] },
+      true,
+    ],
+    [
+      'rowExists: false',
+      { rowExists: false },
+      { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] },
+      false,
+    ],
+    [
+      'equals',
+      { column: 'status', equals: 'pending' },
+      { kind: 'chain', filters: [...latest('st'), { kind: 'valueEquals', value: Buffer.from('pending') }] },
+      true,
+    ],
+    [
+      'notEquals',
+      { column: 'status', notEquals: 'done' },
+      { kind: 'chain', filters: [...latest('st'), { kind: 'valueEquals', value: Buffer.from('done') }] },
+      false,
+    ],
     [
       'equals on an int column (encoded like the cell)',
       { column: 'attempts', equals: 1 },
-      { kind: 'chain', filters: [...latest('attempts'), { kind: 'valueEquals', value: Buffer.from('0000000000000001', 'hex') }] },
+      {
+        kind: 'chain',
+        filters: [...latest('attempts'), { kind: 'valueEquals', value: Buffer.from('0000000000000001', 'hex') }],
+      },
       true,
     ],
-    ['exists: true', { column: 'lockedBy', exists: true }, { kind: 'chain', filters: [...latest('lockedBy'), { kind: 'stripValue' }] }, true],
-    ['exists: false', { column: 'lockedBy', exists: false }, { kind: 'chain', filters: [...latest('lockedBy'), { kind: 'stripValue' }] }, false],
+    [
+      'exists: true',
+      { column: 'lockedBy', exists: true },
+      { kind: 'chain', filters: [...latest('lockedBy'), { kind: 'stripValue' }] },
+      true,
+    ],
+    [
+      'exists: false',
+      { column: 'lockedBy', exists: false },
+      { kind: 'chain', filters: [...latest('lockedBy'), { kind: 'stripValue' }] },
+      false,
+    ],
   ])('%s → predicate and branch', (_name, condition, predicate, appliesOnMatch) => {
     const { request, appliesOnMatch: onMatch } = compileCondition(schema, save, condition);
     expect(request.predicate).toEqual(predicate);
@@ -55,7 +88,9 @@ describe('compileCondition', () => {
 
   it('rejects a condition on a non-column', () => {
     expect(() => compileCondition(schema, save, { column: 'id', equals: 'j1' })).toThrow(ValidationError);
-    expect(() => compileCondition(schema, save, { column: 'nope' as 'id', equals: 1 })).toThrow(/Job\.nope: conditions test columns/);
+    expect(() => compileCondition(schema, save, { column: 'nope' as 'id', equals: 1 })).toThrow(
+      /Job\.nope: conditions test columns/,
+    );
   });
 
   it('rejects a missing condition and a value the column cannot encode', () => {

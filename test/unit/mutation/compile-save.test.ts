@@ -97,7 +97,9 @@ describe('compileSave: row keys', () => {
 
   it('prepends the salt segment, with literals and descending epoch parts', () => {
     const at = new Date(NOW);
-    const m = compileSave(compileEntity(Event), Object.assign(new Event(), { source: 'web', at, payload: { a: 1 } }), { now: NOW });
+    const m = compileSave(compileEntity(Event), Object.assign(new Event(), { source: 'web', at, payload: { a: 1 } }), {
+      now: NOW,
+    });
     // logical 'event#web#' + (10^13 - 1 - 1700000000000) = 23 characters; custom hash length % 4 = 3
     expect(m.rowKeyText).toBe('03#event#web#8299999999999');
     expect(m.rowKey).toEqual(Buffer.from('03#event#web#8299999999999'));
@@ -105,20 +107,32 @@ describe('compileSave: row keys', () => {
 
   it('salts with md5 of the whole logical key (the seed 002 Python recipe)', () => {
     // int(hashlib.md5(b's1#2023-05-01T12:00:00.000Z').hexdigest(), 16) % 8 == 3
-    const m = compileSave(compileEntity(SaltedReading), Object.assign(new SaltedReading(), { sensorId: 's1', ts: TS, value: 1 }), { now: NOW });
+    const m = compileSave(
+      compileEntity(SaltedReading),
+      Object.assign(new SaltedReading(), { sensorId: 's1', ts: TS, value: 1 }),
+      { now: NOW },
+    );
     expect(m.rowKeyText).toBe('03#s1#2023-05-01T12:00:00.000Z');
   });
 
   it('encodes uint and signed int key parts zero-padded', () => {
-    expect(compileSave(compileEntity(Sample), Object.assign(new Sample(), { id: 42, label: 'x' }), { now: NOW }).rowKeyText).toBe('0042');
-    expect(compileSave(compileEntity(Scalars), Object.assign(new Scalars(), { n: -1, doc: 1 }), { now: NOW }).rowKeyText).toBe('09007199254740991');
-    expect(compileSave(compileEntity(Scalars), Object.assign(new Scalars(), { n: 0, doc: 1 }), { now: NOW }).rowKeyText).toBe('09007199254740992');
+    expect(
+      compileSave(compileEntity(Sample), Object.assign(new Sample(), { id: 42, label: 'x' }), { now: NOW }).rowKeyText,
+    ).toBe('0042');
+    expect(
+      compileSave(compileEntity(Scalars), Object.assign(new Scalars(), { n: -1, doc: 1 }), { now: NOW }).rowKeyText,
+    ).toBe('09007199254740991');
+    expect(
+      compileSave(compileEntity(Scalars), Object.assign(new Scalars(), { n: 0, doc: 1 }), { now: NOW }).rowKeyText,
+    ).toBe('09007199254740992');
   });
 });
 
 describe('compileSave: cells', () => {
   it('writes one setCell per defined column, in declaration order, at now ms × 1000', () => {
-    const m = compileSave(compileEntity(Reading), reading({ temperature: 21.5, count: 7, ok: true, note: 'hi' }), { now: NOW });
+    const m = compileSave(compileEntity(Reading), reading({ temperature: 21.5, count: 7, ok: true, note: 'hi' }), {
+      now: NOW,
+    });
     expect(m).toEqual<CompiledMutation>({
       table: 'readings',
       rowKey: Buffer.from('s1#2023-05-01T12:00:00.000Z'),
@@ -134,7 +148,9 @@ describe('compileSave: cells', () => {
   });
 
   it('skips undefined columns and deletes null ones', () => {
-    const m = compileSave(compileEntity(Reading), reading({ temperature: 0, count: null, note: undefined }), { now: NOW });
+    const m = compileSave(compileEntity(Reading), reading({ temperature: 0, count: null, note: undefined }), {
+      now: NOW,
+    });
     expect(m.mutations).toEqual([
       { kind: 'setCell', family: 'm', qualifier: 'temp', timestampMicros: NOW_MICROS, value: f64(0) },
       { kind: 'deleteFromColumn', family: 'm', qualifier: 'count' },
@@ -153,21 +169,49 @@ describe('compileSave: cells', () => {
   it('encodes every scalar column type to bytes', () => {
     const m = compileSave(
       compileEntity(Scalars),
-      Object.assign(new Scalars(), { n: 1, when: new Date(1000), big: -2n, raw: Buffer.from([0xde, 0xad]), doc: { b: [1, 'x'] } }),
+      Object.assign(new Scalars(), {
+        n: 1,
+        when: new Date(1000),
+        big: -2n,
+        raw: Buffer.from([0xde, 0xad]),
+        doc: { b: [1, 'x'] },
+      }),
       { now: NOW },
     );
     expect(m.mutations).toEqual([
       { kind: 'setCell', family: 'f', qualifier: 'when', timestampMicros: NOW_MICROS, value: i64(1000) },
-      { kind: 'setCell', family: 'f', qualifier: 'big', timestampMicros: NOW_MICROS, value: Buffer.from('fffffffffffffffe', 'hex') },
+      {
+        kind: 'setCell',
+        family: 'f',
+        qualifier: 'big',
+        timestampMicros: NOW_MICROS,
+        value: Buffer.from('fffffffffffffffe', 'hex'),
+      },
       { kind: 'setCell', family: 'f', qualifier: 'raw', timestampMicros: NOW_MICROS, value: Buffer.from([0xde, 0xad]) },
-      { kind: 'setCell', family: 'f', qualifier: 'doc', timestampMicros: NOW_MICROS, value: Buffer.from('{"b":[1,"x"]}') },
+      {
+        kind: 'setCell',
+        family: 'f',
+        qualifier: 'doc',
+        timestampMicros: NOW_MICROS,
+        value: Buffer.from('{"b":[1,"x"]}'),
+      },
     ]);
   });
 
   it('uses the @CellTimestamp property as every cell timestamp', () => {
     const readAt = new Date('2024-01-02T03:04:05.678Z');
-    const m = compileSave(compileEntity(Sample), Object.assign(new Sample(), { id: 1, label: 'a', readAt }), { now: NOW });
-    expect(m.mutations).toEqual([{ kind: 'setCell', family: 'm', qualifier: 'label', timestampMicros: readAt.getTime() * 1000, value: Buffer.from('a') }]);
+    const m = compileSave(compileEntity(Sample), Object.assign(new Sample(), { id: 1, label: 'a', readAt }), {
+      now: NOW,
+    });
+    expect(m.mutations).toEqual([
+      {
+        kind: 'setCell',
+        family: 'm',
+        qualifier: 'label',
+        timestampMicros: readAt.getTime() * 1000,
+        value: Buffer.from('a'),
+      },
+    ]);
   });
 
   it('falls back to now when the @CellTimestamp property is unset', () => {
@@ -180,7 +224,10 @@ describe('compileSave: cells', () => {
     const t2 = new Date('2024-01-01T00:00:02.000Z');
     const m = compileSave(
       compileEntity(Sample),
-      Object.assign(new Sample(), { id: 7, temp: [{ value: 2.5, timestamp: t2 }, { value: 1.5, timestamp: t1 }, { value: 0.5 }] }),
+      Object.assign(new Sample(), {
+        id: 7,
+        temp: [{ value: 2.5, timestamp: t2 }, { value: 1.5, timestamp: t1 }, { value: 0.5 }],
+      }),
       { now: NOW },
     );
     expect(m.mutations).toEqual([
@@ -192,11 +239,16 @@ describe('compileSave: cells', () => {
 
   it('writes a plain value to a versioned column as one new version', () => {
     const m = compileSave(compileEntity(Sample), Object.assign(new Sample(), { id: 7, temp: 3 }), { now: NOW });
-    expect(m.mutations).toEqual([{ kind: 'setCell', family: 'm', qualifier: 'temp', timestampMicros: NOW_MICROS, value: f64(3) }]);
+    expect(m.mutations).toEqual([
+      { kind: 'setCell', family: 'm', qualifier: 'temp', timestampMicros: NOW_MICROS, value: f64(3) },
+    ]);
   });
 
   it("mode 'replace' deletes the row first, then sets (null columns are covered by the row delete)", () => {
-    const m = compileSave(compileEntity(Reading), reading({ temperature: 1, count: null }), { now: NOW, mode: 'replace' });
+    const m = compileSave(compileEntity(Reading), reading({ temperature: 1, count: null }), {
+      now: NOW,
+      mode: 'replace',
+    });
     expect(m.mutations).toEqual([
       { kind: 'deleteFromRow' },
       { kind: 'setCell', family: 'm', qualifier: 'temp', timestampMicros: NOW_MICROS, value: f64(1) },
@@ -229,29 +281,41 @@ describe('compileSave: errors', () => {
     const err = caught(() => compileSave(schema, reading({}), { now: NOW }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain('Reading "s1#2023-05-01T12:00:00.000Z": nothing to write');
-    expect(caught(() => compileSave(schema, reading({ temperature: null, note: null }), { now: NOW }))).toBeInstanceOf(ValidationError);
+    expect(caught(() => compileSave(schema, reading({ temperature: null, note: null }), { now: NOW }))).toBeInstanceOf(
+      ValidationError,
+    );
   });
 
   it('rejects a missing key part', () => {
-    const err = caught(() => compileSave(compileEntity(Reading), { sensorId: 's1', temperature: 1 } as Reading, { now: NOW }));
+    const err = caught(() =>
+      compileSave(compileEntity(Reading), { sensorId: 's1', temperature: 1 } as Reading, { now: NOW }),
+    );
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain('key is missing "ts"');
   });
 
   it('rejects bad key values with KeyEncodingError naming Entity.property', () => {
-    const invalidDate = caught(() => compileSave(compileEntity(Reading), reading({ ts: new Date(Number.NaN), temperature: 1 }), { now: NOW }));
+    const invalidDate = caught(() =>
+      compileSave(compileEntity(Reading), reading({ ts: new Date(Number.NaN), temperature: 1 }), { now: NOW }),
+    );
     expect(invalidDate).toBeInstanceOf(KeyEncodingError);
     expect(invalidDate.message).toMatch(/^Reading\.ts: /);
-    const negative = caught(() => compileSave(compileEntity(Sample), Object.assign(new Sample(), { id: -1, label: 'x' }), { now: NOW }));
+    const negative = caught(() =>
+      compileSave(compileEntity(Sample), Object.assign(new Sample(), { id: -1, label: 'x' }), { now: NOW }),
+    );
     expect(negative).toBeInstanceOf(KeyEncodingError);
     expect(negative.message).toMatch(/^Sample\.id: -1 /);
-    const tooWide = caught(() => compileSave(compileEntity(Sample), Object.assign(new Sample(), { id: 10_000, label: 'x' }), { now: NOW }));
+    const tooWide = caught(() =>
+      compileSave(compileEntity(Sample), Object.assign(new Sample(), { id: 10_000, label: 'x' }), { now: NOW }),
+    );
     expect(tooWide).toBeInstanceOf(KeyEncodingError);
     expect(tooWide.message).toMatch(/^Sample\.id: 10000 /);
   });
 
   it('rejects keys over 4 KiB before anything is sent', () => {
-    const err = caught(() => compileSave(compileEntity(Reading), reading({ sensorId: 'x'.repeat(4100), temperature: 1 }), { now: NOW }));
+    const err = caught(() =>
+      compileSave(compileEntity(Reading), reading({ sensorId: 'x'.repeat(4100), temperature: 1 }), { now: NOW }),
+    );
     expect(err).toBeInstanceOf(KeyEncodingError);
     expect(err.message).toContain('Reading.(row key)');
   });
@@ -268,14 +332,26 @@ describe('compileSave: errors', () => {
 
   it('rejects malformed versions and cell timestamps', () => {
     const schema = compileEntity(Sample);
-    const notVersion = caught(() => compileSave(schema, Object.assign(new Sample(), { id: 1, temp: [1] as unknown as Versioned<number> }), { now: NOW }));
+    const notVersion = caught(() =>
+      compileSave(schema, Object.assign(new Sample(), { id: 1, temp: [1] as unknown as Versioned<number> }), {
+        now: NOW,
+      }),
+    );
     expect(notVersion).toBeInstanceOf(ValidationError);
     expect(notVersion.message).toContain('Sample.temp[0]');
-    const badStamp = caught(() => compileSave(schema, Object.assign(new Sample(), { id: 1, label: 'a', readAt: new Date(Number.NaN) }), { now: NOW }));
+    const badStamp = caught(() =>
+      compileSave(schema, Object.assign(new Sample(), { id: 1, label: 'a', readAt: new Date(Number.NaN) }), {
+        now: NOW,
+      }),
+    );
     expect(badStamp).toBeInstanceOf(ValidationError);
     expect(badStamp.message).toContain('Sample.readAt');
     const badVersionStamp = caught(() =>
-      compileSave(schema, Object.assign(new Sample(), { id: 1, temp: [{ value: 1, timestamp: 5 as unknown as Date }] }), { now: NOW }),
+      compileSave(
+        schema,
+        Object.assign(new Sample(), { id: 1, temp: [{ value: 1, timestamp: 5 as unknown as Date }] }),
+        { now: NOW },
+      ),
     );
     expect(badVersionStamp).toBeInstanceOf(ValidationError);
     expect(badVersionStamp.message).toContain('Sample.temp[0].timestamp');

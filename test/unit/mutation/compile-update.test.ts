@@ -61,28 +61,67 @@ describe('compileUpdate', () => {
 
   it('leaves undefined properties alone', () => {
     const m = compileUpdate(compileEntity(Job), KEY, { status: undefined, attempts: 3 }, { now: NOW });
-    expect(m.mutations).toEqual([{ kind: 'setCell', family: 's', qualifier: 'attempts', timestampMicros: NOW_MICROS, value: Buffer.from('0000000000000003', 'hex') }]);
+    expect(m.mutations).toEqual([
+      {
+        kind: 'setCell',
+        family: 's',
+        qualifier: 'attempts',
+        timestampMicros: NOW_MICROS,
+        value: Buffer.from('0000000000000003', 'hex'),
+      },
+    ]);
   });
 
   it('uses the @CellTimestamp given in the partial, without writing it as a column', () => {
     const updatedAt = new Date('2024-06-01T00:00:00.000Z');
     const m = compileUpdate(compileEntity(Job), KEY, { status: 'x', updatedAt }, { now: NOW });
-    expect(m.mutations).toEqual([{ kind: 'setCell', family: 's', qualifier: 'status', timestampMicros: updatedAt.getTime() * 1000, value: Buffer.from('x') }]);
+    expect(m.mutations).toEqual([
+      {
+        kind: 'setCell',
+        family: 's',
+        qualifier: 'status',
+        timestampMicros: updatedAt.getTime() * 1000,
+        value: Buffer.from('x'),
+      },
+    ]);
   });
 
   it('appends versions to a versioned column', () => {
     const at = new Date('2024-06-01T00:00:00.000Z');
     const m = compileUpdate(compileEntity(Job), KEY, { history: [{ value: 'queued', timestamp: at }] }, { now: NOW });
-    expect(m.mutations).toEqual([{ kind: 'setCell', family: 'h', qualifier: 'history', timestampMicros: at.getTime() * 1000, value: Buffer.from('queued') }]);
+    expect(m.mutations).toEqual([
+      {
+        kind: 'setCell',
+        family: 'h',
+        qualifier: 'history',
+        timestampMicros: at.getTime() * 1000,
+        value: Buffer.from('queued'),
+      },
+    ]);
     const plain = compileUpdate(compileEntity(Job), KEY, { history: 'running' }, { now: NOW });
-    expect(plain.mutations).toEqual([{ kind: 'setCell', family: 'h', qualifier: 'history', timestampMicros: NOW_MICROS, value: Buffer.from('running') }]);
+    expect(plain.mutations).toEqual([
+      {
+        kind: 'setCell',
+        family: 'h',
+        qualifier: 'history',
+        timestampMicros: NOW_MICROS,
+        value: Buffer.from('running'),
+      },
+    ]);
   });
 
   it('allows key parts that repeat the key unchanged', () => {
-    const m = compileUpdate(compileEntity(Job), KEY, { queue: 'emails', id: 42, status: 'ok' } as Partial<Job>, { now: NOW });
+    const m = compileUpdate(compileEntity(Job), KEY, { queue: 'emails', id: 42, status: 'ok' } as Partial<Job>, {
+      now: NOW,
+    });
     expect(m.mutations).toHaveLength(1);
     const started = new Date('2024-01-01T00:00:00.000Z');
-    const s = compileUpdate(compileEntity(Session), { user: 'u', started }, { started: new Date(started.getTime()), active: true }, { now: NOW });
+    const s = compileUpdate(
+      compileEntity(Session),
+      { user: 'u', started },
+      { started: new Date(started.getTime()), active: true },
+      { now: NOW },
+    );
     expect(s.rowKeyText).toBe('07#u#1704067200');
   });
 
@@ -91,9 +130,16 @@ describe('compileUpdate', () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain('Job.id: key parts cannot be updated');
     const started = new Date('2024-01-01T00:00:00.000Z');
-    expect(caught(() => compileUpdate(compileEntity(Session), { user: 'u', started }, { started: new Date(0), active: true }, { now: NOW }))).toBeInstanceOf(
-      ValidationError,
-    );
+    expect(
+      caught(() =>
+        compileUpdate(
+          compileEntity(Session),
+          { user: 'u', started },
+          { started: new Date(0), active: true },
+          { now: NOW },
+        ),
+      ),
+    ).toBeInstanceOf(ValidationError);
   });
 
   it('rejects an unknown property and names the columns', () => {
@@ -107,12 +153,18 @@ describe('compileUpdate', () => {
     const err = caught(() => compileUpdate(compileEntity(Job), KEY, {}, { now: NOW }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain(`Job "${ROW}": update has no column`);
-    expect(caught(() => compileUpdate(compileEntity(Job), KEY, { status: undefined }, { now: NOW }))).toBeInstanceOf(ValidationError);
+    expect(caught(() => compileUpdate(compileEntity(Job), KEY, { status: undefined }, { now: NOW }))).toBeInstanceOf(
+      ValidationError,
+    );
   });
 
   it('rejects an incomplete key and bad values', () => {
-    expect(caught(() => compileUpdate(compileEntity(Job), { queue: 'emails' }, { status: 'x' }))).toBeInstanceOf(ValidationError);
-    expect(caught(() => compileUpdate(compileEntity(Job), { queue: 'emails', id: 1.5 }, { status: 'x' }))).toBeInstanceOf(KeyEncodingError);
+    expect(caught(() => compileUpdate(compileEntity(Job), { queue: 'emails' }, { status: 'x' }))).toBeInstanceOf(
+      ValidationError,
+    );
+    expect(
+      caught(() => compileUpdate(compileEntity(Job), { queue: 'emails', id: 1.5 }, { status: 'x' })),
+    ).toBeInstanceOf(KeyEncodingError);
     const bad = caught(() => compileUpdate(compileEntity(Job), KEY, { attempts: 'three' as unknown as number }));
     expect(bad).toBeInstanceOf(ValueEncodingError);
     expect(bad.message).toMatch(/^Job\.attempts: "three" /);

@@ -56,8 +56,12 @@ describe('Cloud Bigtable write limits', () => {
 
   it('check every version of a versioned column, every field of a flatten column, and update()', () => {
     const big = Buffer.alloc(MAX_CELL_BYTES + 1);
-    expect(thrown(() => compileSave(schema, blob({ history: [{ value: Buffer.from('x') }, { value: big }] }))).message).toMatch(/^Blob\.history: /);
-    expect(thrown(() => compileSave(schema, blob({ parts: { big: 'x'.repeat(MAX_CELL_BYTES) } }))).message).toMatch(/^Blob\.parts: /);
+    expect(
+      thrown(() => compileSave(schema, blob({ history: [{ value: Buffer.from('x') }, { value: big }] }))).message,
+    ).toMatch(/^Blob\.history: /);
+    expect(thrown(() => compileSave(schema, blob({ parts: { big: 'x'.repeat(MAX_CELL_BYTES) } }))).message).toMatch(
+      /^Blob\.parts: /,
+    );
     const err = thrown(() => compileUpdate(schema, { id: 'b1' }, { b: big }));
     expect(err).toBeInstanceOf(ValueEncodingError);
     expect(err.message).toMatch(/^Blob\.b: /);
@@ -71,7 +75,9 @@ describe('Cloud Bigtable write limits', () => {
     expect(err.message).toContain('256 MiB');
     expect(err.message).toContain('Fix:');
     expect(compileSave(schema, blob({ a: cell, b: cell })).mutations).toHaveLength(2);
-    expect(thrown(() => compileUpdate(schema, { id: 'b1' }, { a: cell, b: cell, c: cell }))).toBeInstanceOf(ValidationError);
+    expect(thrown(() => compileUpdate(schema, { id: 'b1' }, { a: cell, b: cell, c: cell }))).toBeInstanceOf(
+      ValidationError,
+    );
   });
 });
 
@@ -82,7 +88,10 @@ describe('rowMutationBytes', () => {
     const size = rowMutationBytes(m.rowKey, m.mutations);
     expect(size).toBeGreaterThan(exact);
     expect(size).toBeLessThan(exact + 100);
-    const deletes = rowMutationBytes(Buffer.from('k'), [{ kind: 'deleteFromRow' }, { kind: 'deleteFromFamily', family: 'fam' }]);
+    const deletes = rowMutationBytes(Buffer.from('k'), [
+      { kind: 'deleteFromRow' },
+      { kind: 'deleteFromFamily', family: 'fam' },
+    ]);
     expect(deletes).toBeGreaterThan(4);
     expect(deletes).toBeLessThan(80);
   });

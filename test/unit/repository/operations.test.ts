@@ -66,7 +66,10 @@ describe('operation deadlines and cancellation (repository level)', () => {
     const { driver, calls } = silentDriver();
     const mapper = new BigtableMapper({ driver, entities: [Item] });
     const before = Date.now();
-    const error = await mapper.getRepository(Item).save(item('a'), { timeoutMs: 30 }).catch((e: unknown) => e);
+    const error = await mapper
+      .getRepository(Item)
+      .save(item('a'), { timeoutMs: 30 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect((error as DeadlineExceededError).operation).toBe('Item.save');
     const [call] = calls;
@@ -144,8 +147,11 @@ describe('operation deadlines and cancellation (repository level)', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it.each([[{ scan: { idleMs: 0 } }], [{ reads: { totalMs: 10 } }], [{ write: { totalMs: 2 ** 40 } }]])('rejects mapper timeouts %j with ValidationError', (timeouts) => {
-    const { driver } = silentDriver();
-    expect(() => new BigtableMapper({ driver, timeouts: timeouts as never })).toThrow(ValidationError);
-  });
+  it.each([[{ scan: { idleMs: 0 } }], [{ reads: { totalMs: 10 } }], [{ write: { totalMs: 2 ** 40 } }]])(
+    'rejects mapper timeouts %j with ValidationError',
+    (timeouts) => {
+      const { driver } = silentDriver();
+      expect(() => new BigtableMapper({ driver, timeouts: timeouts as never })).toThrow(ValidationError);
+    },
+  );
 });

@@ -33,7 +33,11 @@ interface PageRun<T> {
   pages: T[][];
 }
 
-async function pageThrough<T extends object>(repo: Repository<T>, query: ScanQuery<T> & { limit: number }, maxPages: number): Promise<PageRun<T>> {
+async function pageThrough<T extends object>(
+  repo: Repository<T>,
+  query: ScanQuery<T> & { limit: number },
+  maxPages: number,
+): Promise<PageRun<T>> {
   const pages: T[][] = [];
   let cursor: string | undefined;
   do {
@@ -105,7 +109,9 @@ describe('page() and cursors over a salted table (property)', () => {
     const third = await repo.page({ limit: 2, cursor: second.cursor });
     expect(third.items.map((e) => e.user)).toEqual(['e']);
     expect(third.cursor).toBeUndefined();
-    await expect(repo.page({ limit: 2, where: { user: 'a' }, cursor: first.cursor })).rejects.toBeInstanceOf(ValidationError);
+    await expect(repo.page({ limit: 2, where: { user: 'a' }, cursor: first.cursor })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 
   it('does not mark a bucket finished when the page limit cancelled it after a read-ahead (unordered)', async () => {
@@ -113,17 +119,30 @@ describe('page() and cursors over a salted table (property)', () => {
     // zz was read ahead from bucket 00 when the limit cancelled it, so bucket 00 must resume.
     const driver = new FakeDriver({ yieldInCalls: false });
     const repo = new Repository(driver, compileEntity(Click));
-    const entities = [{ user: 'a', n: 0 }, { user: 'b', n: 896 }, { user: 'zz', n: 221 }].map((c) => Object.assign(new Click(), c, { v: c.n }));
+    const entities = [
+      { user: 'a', n: 0 },
+      { user: 'b', n: 896 },
+      { user: 'zz', n: 221 },
+    ].map((c) => Object.assign(new Click(), c, { v: c.n }));
     driver.seed(...entities.map((e) => compileSave(compileEntity(Click), e, { now: 1 })));
     expect(driver.rows('clicks').map((r) => r.key.toString())).toEqual(['00#b#896', '00#zz#221', '01#a#000']);
     const { pages } = await pageThrough(repo, { order: 'none', concurrency: 2, limit: 2 }, 5);
-    expect(pages.flat().map((e) => e.user).sort()).toEqual(['a', 'b', 'zz']);
+    expect(
+      pages
+        .flat()
+        .map((e) => e.user)
+        .sort(),
+    ).toEqual(['a', 'b', 'zz']);
   });
 
   it('gives no cursor when the first page holds every row, and an empty last page when it ends exactly', async () => {
     const driver = new FakeDriver();
     const repo = new Repository(driver, compileEntity(Click));
-    driver.seed(...[1, 2].map((n) => compileSave(compileEntity(Click), Object.assign(new Click(), { user: 'u', n, v: n }), { now: 1 })));
+    driver.seed(
+      ...[1, 2].map((n) =>
+        compileSave(compileEntity(Click), Object.assign(new Click(), { user: 'u', n, v: n }), { now: 1 }),
+      ),
+    );
     expect((await repo.page({ limit: 3 })).cursor).toBeUndefined();
     const full = await repo.page({ limit: 2 });
     expect(full.cursor).toBeDefined();
@@ -146,7 +165,13 @@ describe('page() over a forward-only salt (since)', () => {
         fc.asyncProperty(logArb, fc.integer({ min: 1, max: 6 }), async (logs, limit) => {
           const driver = new FakeDriver({ yieldInCalls: false });
           const repo = new Repository(driver, compileEntity(Log));
-          const entities = logs.map((l) => Object.assign(new Log(), { host: l.host, ts: l.at < 0 ? before(-l.at) : after(l.at), line: `${l.host}@${l.at}` }));
+          const entities = logs.map((l) =>
+            Object.assign(new Log(), {
+              host: l.host,
+              ts: l.at < 0 ? before(-l.at) : after(l.at),
+              line: `${l.host}@${l.at}`,
+            }),
+          );
           driver.seed(...entities.map((e) => compileSave(compileEntity(Log), e, { now: 1 })));
           const { pages } = await pageThrough(repo, { order, limit }, entities.length + 5);
           const seen = pages.flat();

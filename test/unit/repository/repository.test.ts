@@ -34,7 +34,8 @@ class Job {
   @Column({ family: 'c', type: 'int' }) runs?: number;
 }
 
-const reading = (sensorId: string, values: Partial<Reading> = {}): Reading => Object.assign(new Reading(), { sensorId, ts: TS, temperature: 20 }, values);
+const reading = (sensorId: string, values: Partial<Reading> = {}): Reading =>
+  Object.assign(new Reading(), { sensorId, ts: TS, temperature: 20 }, values);
 const job = (id: string, status: string): Job => Object.assign(new Job(), { id, status });
 
 let driver: FakeDriver;
@@ -57,7 +58,9 @@ describe('Repository writes', () => {
   it('save sends exactly compileSave’s mutation in one mutateRow', async () => {
     const r = reading('s1', { note: 'ok' });
     await readings.save(r);
-    expect(driver.calls).toEqual([{ method: 'mutateRow', mutation: compileSave(compileEntity(Reading), r, { now: NOW }) }]);
+    expect(driver.calls).toEqual([
+      { method: 'mutateRow', mutation: compileSave(compileEntity(Reading), r, { now: NOW }) },
+    ]);
     expect(readings.compileSave(r)).toEqual(compileSave(compileEntity(Reading), r, { now: NOW }));
   });
 
@@ -65,7 +68,9 @@ describe('Repository writes', () => {
     await readings.save(reading('s1', { note: 'old note' }));
     await readings.replace(reading('s1', { temperature: 21 }));
     expect(driver.callsOf('mutateRow')[1]?.mutation.mutations[0]).toEqual({ kind: 'deleteFromRow' });
-    expect(await readings.findOne({ sensorId: 's1', ts: TS })).toEqual(Object.assign(new Reading(), { sensorId: 's1', ts: TS, temperature: 21 }));
+    expect(await readings.findOne({ sensorId: 's1', ts: TS })).toEqual(
+      Object.assign(new Reading(), { sensorId: 's1', ts: TS, temperature: 21 }),
+    );
   });
 
   it('update and delete send compileUpdate’s and compileDelete’s mutations', async () => {
@@ -73,7 +78,12 @@ describe('Repository writes', () => {
     await readings.update({ sensorId: 's1', ts: TS }, { temperature: 25, note: null });
     await readings.delete({ sensorId: 's1', ts: TS });
     const schema = compileEntity(Reading);
-    expect(driver.callsOf('mutateRow').map((c) => c.mutation).slice(1)).toEqual([
+    expect(
+      driver
+        .callsOf('mutateRow')
+        .map((c) => c.mutation)
+        .slice(1),
+    ).toEqual([
       compileUpdate(schema, { sensorId: 's1', ts: TS }, { temperature: 25, note: null }, { now: NOW }),
       compileDelete(schema, { sensorId: 's1', ts: TS }),
     ]);
@@ -81,14 +91,19 @@ describe('Repository writes', () => {
   });
 
   it('rejects invalid entities before calling the driver', async () => {
-    await expect(readings.save(reading('s1', { temperature: null, note: undefined }))).rejects.toBeInstanceOf(ValidationError);
+    await expect(readings.save(reading('s1', { temperature: null, note: undefined }))).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     await expect(readings.update({ sensorId: 's1' }, { temperature: 1 })).rejects.toBeInstanceOf(ValidationError);
     expect(driver.calls).toEqual([]);
   });
 
   it('propagates a driver error from save', async () => {
     driver.reject('s1#2023-05-01T12:00:00.000Z', GrpcCode.Unavailable);
-    await expect(readings.save(reading('s1'))).rejects.toMatchObject({ name: 'DriverError', grpcCode: GrpcCode.Unavailable });
+    await expect(readings.save(reading('s1'))).rejects.toMatchObject({
+      name: 'DriverError',
+      grpcCode: GrpcCode.Unavailable,
+    });
   });
 
   it('saveIf compiles the condition and reports whether it applied', async () => {
@@ -101,7 +116,9 @@ describe('Repository writes', () => {
     expect((await jobs.findOne({ id: 'j1' }))?.status).toBe('done');
     const calls = driver.callsOf('checkAndMutate');
     expect(calls).toHaveLength(6);
-    expect(calls[0]?.request.rowKey).toEqual(compileSave(compileEntity(Job), job('j1', 'pending'), { now: NOW }).rowKey);
+    expect(calls[0]?.request.rowKey).toEqual(
+      compileSave(compileEntity(Job), job('j1', 'pending'), { now: NOW }).rowKey,
+    );
   });
 
   it('increment adds to an int column and returns the new value', async () => {
@@ -109,9 +126,16 @@ describe('Repository writes', () => {
     expect(await jobs.increment({ id: 'j1' }, 'runs', 41)).toBe(42);
     expect(await jobs.increment({ id: 'j1' }, 'runs', -2n)).toBe(40);
     const [call] = driver.callsOf('increment');
-    expect(call).toEqual({ method: 'increment', table: 'jobs', rowKey: compileDelete(compileEntity(Job), { id: 'j1' }).rowKey, rules: [{ family: 'c', qualifier: 'runs', amount: 1n }] });
+    expect(call).toEqual({
+      method: 'increment',
+      table: 'jobs',
+      rowKey: compileDelete(compileEntity(Job), { id: 'j1' }).rowKey,
+      rules: [{ family: 'c', qualifier: 'runs', amount: 1n }],
+    });
     expect((await jobs.findOne({ id: 'j1' }))?.runs).toBe(40);
-    await expect(jobs.increment({ id: 'j1' }, 'status')).rejects.toThrow(/Job\.status: increment needs an 'int' or 'bigint' column/);
+    await expect(jobs.increment({ id: 'j1' }, 'status')).rejects.toThrow(
+      /Job\.status: increment needs an 'int' or 'bigint' column/,
+    );
     await expect(jobs.increment({ id: 'j1' }, 'runs', 1.5)).rejects.toBeInstanceOf(ValidationError);
   });
 });
@@ -127,7 +151,11 @@ describe('Repository point reads', () => {
     expect(driver.calls).toEqual([
       {
         method: 'readRows',
-        request: { table: 'jobs', keys: [compileDelete(schema, { id: 'j1' }).rowKey], filter: planReadFilter(schema, resolveRead(schema), NOW * 1000) },
+        request: {
+          table: 'jobs',
+          keys: [compileDelete(schema, { id: 'j1' }).rowKey],
+          filter: planReadFilter(schema, resolveRead(schema), NOW * 1000),
+        },
       },
     ]);
   });
@@ -159,7 +187,9 @@ describe('Repository point reads', () => {
   });
 
   it('findMany validates every key before reading', async () => {
-    await expect(readings.findMany([{ sensorId: 's1', ts: TS }, { sensorId: 's1' }])).rejects.toBeInstanceOf(ValidationError);
+    await expect(readings.findMany([{ sensorId: 's1', ts: TS }, { sensorId: 's1' }])).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect(driver.calls).toEqual([]);
   });
 });
@@ -173,7 +203,9 @@ describe('Repository scans', () => {
     for await (const j of jobs.iterate()) all.push(j);
     expect(all.map((j) => j.id)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
     const plan = planScan(compileEntity(Job), {}, NOW * 1000);
-    expect(driver.callsOf('readRows').map((c) => c.request)).toEqual(plan.sources.map((s) => ({ table: 'jobs', ranges: [s.range], limit: undefined, filter: plan.filter })));
+    expect(driver.callsOf('readRows').map((c) => c.request)).toEqual(
+      plan.sources.map((s) => ({ table: 'jobs', ranges: [s.range], limit: undefined, filter: plan.filter })),
+    );
     expect(jobs.planScan()).toEqual(plan);
   });
 
@@ -201,7 +233,11 @@ describe('Repository scans', () => {
   it('scan() is a cold observable of the same rows; unordered scans return every row', async () => {
     await jobs.saveMany(['a', 'b', 'c'].map((id) => job(id, id)));
     const seen: string[] = [];
-    await new Promise<void>((resolve, reject) => jobs.scan({ order: 'none', concurrency: 2 }).subscribe({ next: (j) => seen.push(j.id), error: reject, complete: resolve }));
+    await new Promise<void>((resolve, reject) =>
+      jobs
+        .scan({ order: 'none', concurrency: 2 })
+        .subscribe({ next: (j) => seen.push(j.id), error: reject, complete: resolve }),
+    );
     expect(seen.sort()).toEqual(['a', 'b', 'c']);
   });
 

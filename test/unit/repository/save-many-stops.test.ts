@@ -35,12 +35,17 @@ class GatedDriver extends FakeDriver {
     super();
   }
 
-  override async mutateRows(table: string, mutations: readonly CompiledMutation[], options?: CallOptions): Promise<RowMutationFailure[]> {
+  override async mutateRows(
+    table: string,
+    mutations: readonly CompiledMutation[],
+    options?: CallOptions,
+  ): Promise<RowMutationFailure[]> {
     this.options.push(options);
     await new Promise<void>((resolve, reject) => {
       this.waiting.push(resolve);
       const signal = options?.signal;
-      if (this.honourSignal && signal !== undefined) signal.addEventListener('abort', () => reject(abortError(signal, `mutateRows "${table}"`)), { once: true });
+      if (this.honourSignal && signal !== undefined)
+        signal.addEventListener('abort', () => reject(abortError(signal, `mutateRows "${table}"`)), { once: true });
     });
     return super.mutateRows(table, mutations);
   }
@@ -101,7 +106,16 @@ describe('bulk write whose input throws', { timeout: 5_000 }, () => {
     expect(err.failures.map((f) => [f.index, f.grpcCode])).toEqual([[3, GrpcCode.Internal]]);
     expect(err.notAttempted).toEqual([6]);
     expect(err.unreadFrom).toBe(7);
-    expect([0, 1, 2, 3, 4, 5, 6, 7].map((i) => err.wasPersisted(i))).toEqual([true, true, true, false, true, true, false, false]);
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((i) => err.wasPersisted(i))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(driver.options).toHaveLength(3);
     expect(driver.rows('items')).toHaveLength(5);
     expect(err.message.split('\n')[0]).toContain('input broke');
@@ -118,7 +132,13 @@ describe('bulk write whose input throws', { timeout: 5_000 }, () => {
       }),
     };
     const err = await partial(writeMany(driver, 'Item', 'items', input, compile));
-    expect([err.cause, err.succeeded, err.failures.length, err.notAttempted, err.unreadFrom]).toEqual([broken, 0, 0, [], 0]);
+    expect([err.cause, err.succeeded, err.failures.length, err.notAttempted, err.unreadFrom]).toEqual([
+      broken,
+      0,
+      0,
+      [],
+      0,
+    ]);
     expect(driver.calls).toEqual([]);
   });
 });
@@ -127,7 +147,15 @@ describe('bulk write stopped by its signal (abort or deadline)', { timeout: 5_00
   it('sends no further batch, has the in-flight calls cancelled, and lists what was never sent', async () => {
     const driver = new GatedDriver(true);
     const controller = new AbortController();
-    const write = writeMany(driver, 'Item', 'items', Array.from({ length: 20 }, (_, n) => item(n)), compile, { batchSize: 2, concurrency: 2 }, { signal: controller.signal });
+    const write = writeMany(
+      driver,
+      'Item',
+      'items',
+      Array.from({ length: 20 }, (_, n) => item(n)),
+      compile,
+      { batchSize: 2, concurrency: 2 },
+      { signal: controller.signal },
+    );
     await until(() => driver.waiting.length === 2);
     controller.abort(new Error('user stop'));
     const err = await partial(write);
@@ -144,7 +172,15 @@ describe('bulk write stopped by its signal (abort or deadline)', { timeout: 5_00
   it('counts the batches in flight that still completed as persisted', async () => {
     const driver = new GatedDriver(false);
     const controller = new AbortController();
-    const write = writeMany(driver, 'Item', 'items', Array.from({ length: 20 }, (_, n) => item(n)), compile, { batchSize: 2, concurrency: 2 }, { signal: controller.signal });
+    const write = writeMany(
+      driver,
+      'Item',
+      'items',
+      Array.from({ length: 20 }, (_, n) => item(n)),
+      compile,
+      { batchSize: 2, concurrency: 2 },
+      { signal: controller.signal },
+    );
     await until(() => driver.waiting.length === 2);
     controller.abort();
     driver.releaseOne();
@@ -158,7 +194,12 @@ describe('bulk write stopped by its signal (abort or deadline)', { timeout: 5_00
   it('saveMany with timeoutMs: the deadline stops it with a DeadlineExceededError cause', async () => {
     const driver = new GatedDriver(true);
     const repo = new Repository(driver, schema);
-    const err = await partial(repo.saveMany(Array.from({ length: 1_000 }, (_, n) => item(n)), { batchSize: 10, concurrency: 2, timeoutMs: 50 }));
+    const err = await partial(
+      repo.saveMany(
+        Array.from({ length: 1_000 }, (_, n) => item(n)),
+        { batchSize: 10, concurrency: 2, timeoutMs: 50 },
+      ),
+    );
     expect(err.cause).toBeInstanceOf(DeadlineExceededError);
     expect(driver.options).toHaveLength(2);
     expect(err.failures).toHaveLength(20);
@@ -180,7 +221,17 @@ describe('bulk write stopped by its signal (abort or deadline)', { timeout: 5_00
       calls += 1;
       return counted(...args);
     };
-    const err = await partial(writeMany(driver, 'Item', 'items', Array.from({ length: 1_000 }, (_, n) => item(n)), compile, { batchSize: 10 }, { deadline }));
+    const err = await partial(
+      writeMany(
+        driver,
+        'Item',
+        'items',
+        Array.from({ length: 1_000 }, (_, n) => item(n)),
+        compile,
+        { batchSize: 10 },
+        { deadline },
+      ),
+    );
     expect(calls).toBe(2);
     expect(err.cause).toBeInstanceOf(DeadlineExceededError);
     expect([err.failures.length, err.notAttempted, err.unreadFrom]).toEqual([20, [20], 21]);
@@ -189,7 +240,15 @@ describe('bulk write stopped by its signal (abort or deadline)', { timeout: 5_00
   it('resolves normally when the signal aborts after everything was written', async () => {
     const driver = new FakeDriver();
     const controller = new AbortController();
-    const result = await writeMany(driver, 'Item', 'items', [item(1), item(2)], compile, {}, { signal: controller.signal });
+    const result = await writeMany(
+      driver,
+      'Item',
+      'items',
+      [item(1), item(2)],
+      compile,
+      {},
+      { signal: controller.signal },
+    );
     controller.abort();
     expect(result).toEqual({ written: 2 });
   });
@@ -206,7 +265,15 @@ describe('memory held by a bulk write', { timeout: 5_000 }, () => {
       }
     }
     const controller = new AbortController();
-    const write = writeMany(driver, 'Item', 'items', endless(), compile, { batchSize: 10, concurrency: 3 }, { signal: controller.signal });
+    const write = writeMany(
+      driver,
+      'Item',
+      'items',
+      endless(),
+      compile,
+      { batchSize: 10, concurrency: 3 },
+      { signal: controller.signal },
+    );
     await until(() => driver.waiting.length === 3);
     for (let i = 0; i < 5; i++) await tick();
     expect(pulled).toBe(31); // 3 batches in flight, and the entity that closed the third

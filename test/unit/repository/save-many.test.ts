@@ -66,11 +66,17 @@ describe('saveMany', () => {
   });
 
   it('bounds the calls in flight by concurrency', async () => {
-    await repo.saveMany(Array.from({ length: 100 }, (_, i) => counter(i)), { batchSize: 10, concurrency: 4 });
+    await repo.saveMany(
+      Array.from({ length: 100 }, (_, i) => counter(i)),
+      { batchSize: 10, concurrency: 4 },
+    );
     expect(driver.callsOf('mutateRows')).toHaveLength(10);
     expect(driver.maxInFlight).toBe(4);
     driver.clearCalls();
-    await repo.saveMany(Array.from({ length: 100 }, (_, i) => counter(i)), { batchSize: 10, concurrency: 1 });
+    await repo.saveMany(
+      Array.from({ length: 100 }, (_, i) => counter(i)),
+      { batchSize: 10, concurrency: 1 },
+    );
     expect(driver.maxInFlight).toBe(1);
   });
 
@@ -99,11 +105,27 @@ describe('saveMany', () => {
 
   it('sends the same calls and reports the same failures for an array, a generator and an async iterable', async () => {
     const bad = Object.assign(new Counter(), { name: 'c', n: 4, value: 1.5 });
-    const input = (): Counter[] => [0, 1, 2, 3].map((n) => counter(n)).concat(bad, [5, 6, 7, 8, 9, 10].map((n) => counter(n)));
+    const input = (): Counter[] =>
+      [0, 1, 2, 3]
+        .map((n) => counter(n))
+        .concat(
+          bad,
+          [5, 6, 7, 8, 9, 10].map((n) => counter(n)),
+        );
     const sources: [string, () => Iterable<Counter> | AsyncIterable<Counter>][] = [
       ['array', input],
-      ['generator', function* (): Generator<Counter> { yield* input(); }],
-      ['async', async function* (): AsyncGenerator<Counter> { yield* input(); }],
+      [
+        'generator',
+        function* (): Generator<Counter> {
+          yield* input();
+        },
+      ],
+      [
+        'async',
+        async function* (): AsyncGenerator<Counter> {
+          yield* input();
+        },
+      ],
     ];
     const outcomes = [];
     for (const [name, source] of sources) {
@@ -119,8 +141,16 @@ describe('saveMany', () => {
       });
     }
     const [array, ...others] = outcomes;
-    expect(array?.calls).toEqual([[keyOf(0), keyOf(1), keyOf(2)], [keyOf(3), keyOf(5), keyOf(6)], [keyOf(7), keyOf(8), keyOf(9)], [keyOf(10)]]);
-    expect(array?.failures.map((f) => f.slice(0, 3))).toEqual([[4, '', undefined], [6, keyOf(6), 13]]);
+    expect(array?.calls).toEqual([
+      [keyOf(0), keyOf(1), keyOf(2)],
+      [keyOf(3), keyOf(5), keyOf(6)],
+      [keyOf(7), keyOf(8), keyOf(9)],
+      [keyOf(10)],
+    ]);
+    expect(array?.failures.map((f) => f.slice(0, 3))).toEqual([
+      [4, '', undefined],
+      [6, keyOf(6), 13],
+    ]);
     expect(array?.succeeded).toBe(9);
     for (const other of others) expect({ ...other, name: 'array' }).toEqual(array);
   });
@@ -129,7 +159,9 @@ describe('saveMany', () => {
     driver.reject(keyOf(3), GrpcCode.Internal, 'internal error');
     const bad = Object.assign(new Counter(), { name: 'c', n: 1, value: 1.5 });
     const noKey = Object.assign(new Counter(), { name: 'c', value: 1 });
-    const err = await failure(repo.saveMany([counter(0), bad, counter(2), counter(3), noKey, counter(5)], { batchSize: 2 }));
+    const err = await failure(
+      repo.saveMany([counter(0), bad, counter(2), counter(3), noKey, counter(5)], { batchSize: 2 }),
+    );
     expect(err.succeeded).toBe(3);
     expect(err.failures.map((f) => [f.index, f.rowKey, f.grpcCode])).toEqual([
       [1, '', undefined],
@@ -144,12 +176,22 @@ describe('saveMany', () => {
     expect(err.message).toContain('3 of 6 writes failed');
     const sent = driver.callsOf('mutateRows').flatMap((c) => c.mutations.map((m) => m.rowKeyText));
     expect(sent.sort()).toEqual([keyOf(0), keyOf(2), keyOf(3), keyOf(5)].sort());
-    expect(driver.rows('counters').map((r) => r.key.toString()).sort()).toEqual([keyOf(0), keyOf(2), keyOf(5)].sort());
+    expect(
+      driver
+        .rows('counters')
+        .map((r) => r.key.toString())
+        .sort(),
+    ).toEqual([keyOf(0), keyOf(2), keyOf(5)].sort());
   });
 
   it('reports every entity of a call that failed as a whole, with its gRPC code', async () => {
     driver.failNext('mutateRows', Object.assign(new Error('unavailable'), { code: GrpcCode.Unavailable }));
-    const err = await failure(repo.saveMany([0, 1, 2, 3, 4].map((n) => counter(n)), { batchSize: 2, concurrency: 1 }));
+    const err = await failure(
+      repo.saveMany(
+        [0, 1, 2, 3, 4].map((n) => counter(n)),
+        { batchSize: 2, concurrency: 1 },
+      ),
+    );
     expect(err.succeeded).toBe(3);
     expect(err.failures.map((f) => [f.index, f.rowKey, f.grpcCode, f.message])).toEqual([
       [0, keyOf(0), 14, 'unavailable'],
@@ -168,8 +210,14 @@ describe('saveMany', () => {
     }
     const versions = Array.from({ length: 50_001 }, (_, i) => ({ value: i })); // each version at `now`
     const wide = new Repository(driver, compileEntity(Wide));
-    await wide.saveMany(['a', 'b'].map((id) => Object.assign(new Wide(), { id, values: versions })), { concurrency: 1 });
-    expect(driver.callsOf('mutateRows').map((c) => c.mutations.map((m) => m.mutations.length))).toEqual([[50_001], [50_001]]);
+    await wide.saveMany(
+      ['a', 'b'].map((id) => Object.assign(new Wide(), { id, values: versions })),
+      { concurrency: 1 },
+    );
+    expect(driver.callsOf('mutateRows').map((c) => c.mutations.map((m) => m.mutations.length))).toEqual([
+      [50_001],
+      [50_001],
+    ]);
   });
 
   it('validates batchSize, batchBytes and concurrency to sane ranges, naming the option', async () => {
@@ -188,7 +236,10 @@ describe('saveMany', () => {
       [{ concurency: 2 }, 'concurency'],
     ];
     for (const [options, name] of bad) {
-      const err = await repo.saveMany([counter(1)], options as never).then(() => undefined, (e: unknown) => e);
+      const err = await repo.saveMany([counter(1)], options as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err, JSON.stringify(options)).toBeInstanceOf(ValidationError);
       expect((err as ValidationError).message).toContain(name);
       expect((err as ValidationError).details['option']).toBe(name);
@@ -196,12 +247,17 @@ describe('saveMany', () => {
     }
     await expect(repo.deleteMany([{ name: 'c', n: 1 }], { concurrency: 1e7 })).rejects.toBeInstanceOf(ValidationError);
     expect(driver.calls).toEqual([]);
-    expect(await repo.saveMany([counter(1)], { batchSize: 100_000, concurrency: 64, batchBytes: 256 * 1024 * 1024 })).toEqual({ written: 1 });
+    expect(
+      await repo.saveMany([counter(1)], { batchSize: 100_000, concurrency: 64, batchBytes: 256 * 1024 * 1024 }),
+    ).toEqual({ written: 1 });
     expect(await repo.saveMany([counter(1)], { batchSize: 1, concurrency: 1, batchBytes: 1 })).toEqual({ written: 1 });
   });
 
   it('closes batches at batchBytes', async () => {
-    await repo.saveMany(Array.from({ length: 10 }, (_, i) => counter(i)), { batchBytes: 150, concurrency: 1 });
+    await repo.saveMany(
+      Array.from({ length: 10 }, (_, i) => counter(i)),
+      { batchBytes: 150, concurrency: 1 },
+    );
     const sizes = driver.callsOf('mutateRows').map((c) => c.mutations.length);
     expect(sizes.length).toBeGreaterThan(1);
     expect(Math.max(...sizes)).toBeLessThan(10);
@@ -228,7 +284,12 @@ describe('deleteMany', () => {
   it('sends deleteFromRow mutations in bulk', async () => {
     await repo.saveMany([1, 2, 3].map((n) => counter(n)));
     driver.clearCalls();
-    expect(await repo.deleteMany([{ name: 'c', n: 1 }, { name: 'c', n: 3 }])).toEqual({ written: 2 });
+    expect(
+      await repo.deleteMany([
+        { name: 'c', n: 1 },
+        { name: 'c', n: 3 },
+      ]),
+    ).toEqual({ written: 2 });
     const [call] = driver.callsOf('mutateRows');
     expect(call?.mutations.map((m) => [m.rowKeyText, m.mutations])).toEqual([
       [keyOf(1), [{ kind: 'deleteFromRow' }]],

@@ -11,7 +11,9 @@ const cell: CellMutation = { kind: 'deleteFromRow' };
 function compile(item: Item): CompiledMutation {
   if (item.cells < 0) throw new Error(`bad ${item.id}`);
   const mutations: CellMutation[] =
-    item.bytes === undefined ? new Array<CellMutation>(item.cells).fill(cell) : [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 0, value: Buffer.alloc(item.bytes) }];
+    item.bytes === undefined
+      ? new Array<CellMutation>(item.cells).fill(cell)
+      : [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 0, value: Buffer.alloc(item.bytes) }];
   return { table: 't', rowKey: Buffer.from(`k${item.id}`), rowKeyText: `k${item.id}`, mutations, idempotent: true };
 }
 
@@ -22,9 +24,14 @@ async function* asyncOf<T>(values: readonly T[]): AsyncGenerator<T> {
 }
 
 /** Every batch of a reader (as row keys per batch) and its compile errors (as `index:message`). */
-async function drain(input: Iterable<Item> | AsyncIterable<Item>, limits: BatchLimits): Promise<{ batches: string[][]; indices: number[][]; errors: string[] }> {
+async function drain(
+  input: Iterable<Item> | AsyncIterable<Item>,
+  limits: BatchLimits,
+): Promise<{ batches: string[][]; indices: number[][]; errors: string[] }> {
   const errors: string[] = [];
-  const reader = new WriteBatchReader(input, compile, resolveBatchLimits(limits), (index, entity, err) => errors.push(`${index}:${entity.id}:${(err as Error).message}`));
+  const reader = new WriteBatchReader(input, compile, resolveBatchLimits(limits), (index, entity, err) =>
+    errors.push(`${index}:${entity.id}:${(err as Error).message}`),
+  );
   const batches: WriteBatch<Item>[] = [];
   for (let b = await reader.next(); b !== undefined; b = await reader.next()) batches.push(b);
   expect(await reader.next()).toBeUndefined();
@@ -36,7 +43,12 @@ describe('WriteBatchReader', () => {
     const sizes = [1, 40_000, -1, 40_000, 40_000, 2, -1, 60_000, 1, 1, 1, 1, 1, 1, 100_001, 1];
     for (const limits of [{ maxEntries: 3 }, { maxEntries: 500 }, { maxEntries: 2, maxMutations: 3 }]) {
       const fromArray = await drain(items(sizes), limits);
-      const fromGenerator = await drain((function* (): Generator<Item> { yield* items(sizes); })(), limits);
+      const fromGenerator = await drain(
+        (function* (): Generator<Item> {
+          yield* items(sizes);
+        })(),
+        limits,
+      );
       const fromAsync = await drain(asyncOf(items(sizes)), limits);
       expect(fromGenerator).toEqual(fromArray);
       expect(fromAsync).toEqual(fromArray);
@@ -82,7 +94,11 @@ describe('WriteBatchReader', () => {
   });
 
   it('awaits promises in a sync input, as for await does', async () => {
-    const input: Iterable<Item> = [{ id: 0, cells: 1 }, Promise.resolve({ id: 1, cells: 1 }) as unknown as Item, { id: 2, cells: 1 }];
+    const input: Iterable<Item> = [
+      { id: 0, cells: 1 },
+      Promise.resolve({ id: 1, cells: 1 }) as unknown as Item,
+      { id: 2, cells: 1 },
+    ];
     expect((await drain(input, { maxEntries: 500 })).batches).toEqual([['k0', 'k1', 'k2']]);
   });
 
@@ -93,7 +109,12 @@ describe('WriteBatchReader', () => {
       yield { id: 2, cells: 1 };
       throw new Error('input broke');
     }
-    for (const input of [failing(), (async function* (): AsyncGenerator<Item> { yield* failing(); })()]) {
+    for (const input of [
+      failing(),
+      (async function* (): AsyncGenerator<Item> {
+        yield* failing();
+      })(),
+    ]) {
       const reader = new WriteBatchReader(input, compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined);
       expect((await reader.next())?.rowKeys).toEqual(['k0', 'k1']);
       await expect(reader.next()).rejects.toThrow('input broke');
@@ -105,7 +126,12 @@ describe('WriteBatchReader', () => {
   });
 
   it('counts what it read and knows when the input is exhausted', async () => {
-    const reader = new WriteBatchReader(items([1, 1, 1]), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined);
+    const reader = new WriteBatchReader(
+      items([1, 1, 1]),
+      compile,
+      resolveBatchLimits({ maxEntries: 2 }),
+      () => undefined,
+    );
     await reader.next();
     expect([reader.read, reader.exhausted]).toEqual([3, false]);
     await reader.next();
@@ -127,7 +153,13 @@ describe('WriteBatchReader', () => {
         closed = true;
       }
     }
-    const reader = new WriteBatchReader(stuck(), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined, controller.signal);
+    const reader = new WriteBatchReader(
+      stuck(),
+      compile,
+      resolveBatchLimits({ maxEntries: 2 }),
+      () => undefined,
+      controller.signal,
+    );
     expect((await reader.next())?.rowKeys).toEqual(['k0', 'k1']);
     const pending = reader.next();
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -156,7 +188,13 @@ describe('WriteBatchReader', () => {
         closed = true;
       }
     }
-    const reader = new WriteBatchReader(aborting(), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined, controller.signal);
+    const reader = new WriteBatchReader(
+      aborting(),
+      compile,
+      resolveBatchLimits({ maxEntries: 2 }),
+      () => undefined,
+      controller.signal,
+    );
     expect((await reader.next())?.rowKeys).toEqual(['k0', 'k1']);
     expect(await reader.next()).toBeUndefined();
     expect([reader.dropped, reader.read, reader.exhausted]).toEqual([[2], 3, false]);
@@ -172,13 +210,24 @@ describe('WriteBatchReader', () => {
         yield { id, cells: 1 };
       }
     }
-    const reader = new WriteBatchReader(counted(), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined, AbortSignal.abort());
+    const reader = new WriteBatchReader(
+      counted(),
+      compile,
+      resolveBatchLimits({ maxEntries: 2 }),
+      () => undefined,
+      AbortSignal.abort(),
+    );
     expect(await reader.next()).toBeUndefined();
     expect([pulled, reader.read, reader.exhausted]).toEqual([0, 0, false]);
   });
 
   it('drop(batch) lists a batch that was handed out but never sent', async () => {
-    const reader = new WriteBatchReader(items([1, 1, 1]), compile, resolveBatchLimits({ maxEntries: 2 }), () => undefined);
+    const reader = new WriteBatchReader(
+      items([1, 1, 1]),
+      compile,
+      resolveBatchLimits({ maxEntries: 2 }),
+      () => undefined,
+    );
     const first = (await reader.next()) as WriteBatch<Item>;
     reader.drop(first);
     expect(reader.dropped).toEqual([0, 1]);
@@ -189,7 +238,8 @@ describe('WriteBatchReader', () => {
 async function idsOf(sizes: readonly number[], limits: BatchLimits = {}): Promise<number[][]> {
   const reader = new WriteBatchReader(asyncOf(items(sizes)), compile, resolveBatchLimits(limits), () => undefined);
   const out: number[][] = [];
-  for (let b = await reader.next(); b !== undefined; b = await reader.next()) out.push(b.entities.map((item) => item.id));
+  for (let b = await reader.next(); b !== undefined; b = await reader.next())
+    out.push(b.entities.map((item) => item.id));
   return out;
 }
 
@@ -203,7 +253,11 @@ describe('WriteBatchReader batch limits', () => {
   });
 
   it('never puts more than 100,000 cell mutations in one batch, and fills one exactly up to the cap', async () => {
-    expect(await idsOf([40_000, 40_000, 40_000, 60_000, 40_000, 1], { maxEntries: 500 })).toEqual([[0, 1], [2, 3], [4, 5]]);
+    expect(await idsOf([40_000, 40_000, 40_000, 60_000, 40_000, 1], { maxEntries: 500 })).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
     expect((await idsOf([50_000, 50_000, 1])).map((b) => b.length)).toEqual([2, 1]);
   });
 
@@ -214,7 +268,8 @@ describe('WriteBatchReader batch limits', () => {
 
   it('closes a batch at the byte limit before the entry limit, whichever comes first', async () => {
     const sized = (n: number, bytes: number): Item[] => Array.from({ length: n }, (_, id) => ({ id, cells: 1, bytes }));
-    const reader = (input: Item[], limits: BatchLimits) => new WriteBatchReader(asyncOf(input), compile, resolveBatchLimits(limits), () => undefined);
+    const reader = (input: Item[], limits: BatchLimits) =>
+      new WriteBatchReader(asyncOf(input), compile, resolveBatchLimits(limits), () => undefined);
     async function sizes(input: Item[], limits: BatchLimits): Promise<number[]> {
       const r = reader(input, limits);
       const out: number[] = [];

@@ -8,9 +8,9 @@ import { byIdentity, byKey, collect, tagged } from '../../support/fake-sources.j
 import type { Tagged } from '../../support/fake-sources.js';
 import { iterateSingleSource, mergeOrdered, mergeUnordered } from '../../support/item-merges.js';
 
-const sortedLists = fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }), { minLength: 1, maxLength: 8 }).map(
-  (lists) => lists.map((keys) => [...keys].sort((a, b) => a - b)),
-);
+const sortedLists = fc
+  .array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }), { minLength: 1, maxLength: 8 })
+  .map((lists) => lists.map((keys) => [...keys].sort((a, b) => a - b)));
 const batchSizes = fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 4 });
 
 function batchedFakes(lists: readonly (readonly number[])[], sizes: readonly number[]): BatchedFake<Tagged>[] {
@@ -20,11 +20,22 @@ function batchedFakes(lists: readonly (readonly number[])[], sizes: readonly num
 describe('merges over batch sources', () => {
   it('ordered: yields the stable sorted concatenation whatever the batch boundaries, with and without a limit', async () => {
     await fc.assert(
-      fc.asyncProperty(sortedLists, batchSizes, fc.option(fc.nat({ max: 40 }), { nil: undefined }), async (lists, sizes, limit) => {
-        const fakes = batchedFakes(lists, sizes);
-        const out = await collect(mergeOrdered(fakes.map((f) => f.factory), byKey, { limit }));
-        expect(out).toEqual(tagged(lists).flat().sort(byKey).slice(0, limit));
-      }),
+      fc.asyncProperty(
+        sortedLists,
+        batchSizes,
+        fc.option(fc.nat({ max: 40 }), { nil: undefined }),
+        async (lists, sizes, limit) => {
+          const fakes = batchedFakes(lists, sizes);
+          const out = await collect(
+            mergeOrdered(
+              fakes.map((f) => f.factory),
+              byKey,
+              { limit },
+            ),
+          );
+          expect(out).toEqual(tagged(lists).flat().sort(byKey).slice(0, limit));
+        },
+      ),
     );
   });
 
@@ -38,20 +49,33 @@ describe('merges over batch sources', () => {
   it('ordered: an error from a batch source is rethrown and cancels the other sources', async () => {
     const failing = new BatchedFake([[1], [3]], { failAfter: 1 });
     const other = new BatchedFake([[2], [4]]);
-    await expect(collect(mergeOrdered([failing.factory, other.factory], (x, y) => x - y))).rejects.toThrow('batched fake failed after 1 batches');
+    await expect(collect(mergeOrdered([failing.factory, other.factory], (x, y) => x - y))).rejects.toThrow(
+      'batched fake failed after 1 batches',
+    );
     expect(other.cancelCalls).toBe(1);
   });
 
   it('unordered: yields every item once, whole batches at a time, cut to the limit', async () => {
     await fc.assert(
-      fc.asyncProperty(sortedLists, batchSizes, fc.integer({ min: 1, max: 4 }), fc.option(fc.nat({ max: 40 }), { nil: undefined }), async (lists, sizes, concurrency, limit) => {
-        const fakes = batchedFakes(lists, sizes);
-        const out = await collect(mergeUnordered(fakes.map((f) => f.factory), { concurrency, limit }));
-        const all = tagged(lists).flat();
-        expect(out.length).toBe(Math.min(all.length, limit ?? Infinity));
-        if (limit === undefined) expect([...out].sort(byIdentity)).toEqual(all.sort(byIdentity));
-        expect(new Set(out).size).toBe(out.length);
-      }),
+      fc.asyncProperty(
+        sortedLists,
+        batchSizes,
+        fc.integer({ min: 1, max: 4 }),
+        fc.option(fc.nat({ max: 40 }), { nil: undefined }),
+        async (lists, sizes, concurrency, limit) => {
+          const fakes = batchedFakes(lists, sizes);
+          const out = await collect(
+            mergeUnordered(
+              fakes.map((f) => f.factory),
+              { concurrency, limit },
+            ),
+          );
+          const all = tagged(lists).flat();
+          expect(out.length).toBe(Math.min(all.length, limit ?? Infinity));
+          if (limit === undefined) expect([...out].sort(byIdentity)).toEqual(all.sort(byIdentity));
+          expect(new Set(out).size).toBe(out.length);
+        },
+      ),
     );
   });
 
@@ -64,7 +88,10 @@ describe('merges over batch sources', () => {
 
   it('single source: passes batches through, cuts the last one to the limit and cancels the read at once', async () => {
     const a = new BatchedFake([[1, 2], [3, 4, 5], [6]]);
-    expect(await collect(singleSourceBatches(a.factory(), 4))).toEqual([[1, 2], [3, 4]]);
+    expect(await collect(singleSourceBatches(a.factory(), 4))).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(a.cancelCalls).toBe(1);
     expect(a.handed).toBe(2);
     const b = new BatchedFake([[1, 2], [3]]);

@@ -16,7 +16,9 @@ describe('compareLogical', () => {
     const logical = fc.oneof(bytes(8), bytes(80), fc.constant(new Uint8Array(0)));
     fc.assert(
       fc.property(bytes(4), logical, bytes(4), logical, (segA, keyA, segB, keyB) => {
-        expect(sign(compareLogical(scanned(segA, keyA), scanned(segB, keyB)))).toBe(Buffer.compare(Buffer.from(keyA), Buffer.from(keyB)));
+        expect(sign(compareLogical(scanned(segA, keyA), scanned(segB, keyB)))).toBe(
+          Buffer.compare(Buffer.from(keyA), Buffer.from(keyB)),
+        );
       }),
     );
   });
@@ -27,7 +29,9 @@ describe('compareLogical', () => {
       fc.property(bytes(4), bytes(4), (tailA, tailB) => {
         const a = Buffer.concat([prefix, tailA]);
         const b = Buffer.concat([prefix, tailB]);
-        expect(sign(compareLogical(scanned(Buffer.from('01#'), a), scanned(Buffer.from('7#'), b)))).toBe(Buffer.compare(a, b));
+        expect(sign(compareLogical(scanned(Buffer.from('01#'), a), scanned(Buffer.from('7#'), b)))).toBe(
+          Buffer.compare(a, b),
+        );
       }),
     );
   });

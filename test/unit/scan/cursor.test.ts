@@ -12,7 +12,9 @@ const state: fc.Arbitrary<CursorState> = fc.oneof(
   fc.record({ kind: fc.constant('ordered' as const), lastKey: key, scope }),
   fc.record({
     kind: fc.constant('unordered' as const),
-    sources: fc.array(fc.record({ lastKey: fc.option(key, { nil: undefined }), finished: fc.boolean() }), { maxLength: 16 }),
+    sources: fc.array(fc.record({ lastKey: fc.option(key, { nil: undefined }), finished: fc.boolean() }), {
+      maxLength: 16,
+    }),
     scope,
   }),
 );
@@ -52,14 +54,24 @@ describe('cursor', () => {
 
   it('rejects truncated cursors', () => {
     const text = encodeCursor({ kind: 'ordered', lastKey: Buffer.from('sensor-1#2024-05-01') });
-    for (const cut of [1, 2, 5, 10, text.length - 1]) expect(() => decodeCursor(text.slice(0, cut))).toThrow(ValidationError);
+    for (const cut of [1, 2, 5, 10, text.length - 1])
+      expect(() => decodeCursor(text.slice(0, cut))).toThrow(ValidationError);
   });
 
   it('rejects garbage with a message that says how to fix it', () => {
-    for (const garbage of ['', 'not a cursor!', '%%%', 'eyJ2IjoxfQ', Buffer.from('[1,2]').toString('base64url'), 'abc=']) {
+    for (const garbage of [
+      '',
+      'not a cursor!',
+      '%%%',
+      'eyJ2IjoxfQ',
+      Buffer.from('[1,2]').toString('base64url'),
+      'abc=',
+    ]) {
       expect(() => decodeCursor(garbage)).toThrow(ValidationError);
     }
-    expect(() => decodeCursor('not a cursor!')).toThrow(/Invalid scan cursor: .*Fix: pass back the exact cursor string/);
+    expect(() => decodeCursor('not a cursor!')).toThrow(
+      /Invalid scan cursor: .*Fix: pass back the exact cursor string/,
+    );
     expect(() => decodeCursor(42 as unknown as string)).toThrow(/expected a non-empty string/);
   });
 
@@ -72,7 +84,9 @@ describe('cursor', () => {
   });
 
   it('rejects another format version, naming both versions', () => {
-    const envelope = JSON.parse(Buffer.from(encodeCursor({ kind: 'ordered', lastKey: Buffer.from('k') }), 'base64url').toString('utf8'));
+    const envelope = JSON.parse(
+      Buffer.from(encodeCursor({ kind: 'ordered', lastKey: Buffer.from('k') }), 'base64url').toString('utf8'),
+    );
     const v2 = Buffer.from(JSON.stringify({ ...envelope, v: 2 })).toString('base64url');
     expect(() => decodeCursor(v2)).toThrow(/format version 2, and this version of bigtable-mapper reads version 1/);
   });
@@ -92,7 +106,8 @@ describe('cursor', () => {
       { k: 'u', src: [['AQI=', 2]] },
       { k: 'u', src: [[7, 0]] },
     ];
-    for (const payload of payloads) expect(() => decodeCursor(sealCursor(payload)), JSON.stringify(payload)).toThrow(ValidationError);
+    for (const payload of payloads)
+      expect(() => decodeCursor(sealCursor(payload)), JSON.stringify(payload)).toThrow(ValidationError);
   });
 
   it('keeps an unordered position per source: last key, none yet, finished', () => {

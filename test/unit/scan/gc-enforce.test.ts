@@ -40,7 +40,10 @@ describe('survivesGc', () => {
   });
 
   it('nests', () => {
-    const rule: GcRule = { kind: 'union', rules: [maxVersions(5), { kind: 'intersection', rules: [maxVersions(1), maxAge(60)] }] };
+    const rule: GcRule = {
+      kind: 'union',
+      rules: [maxVersions(5), { kind: 'intersection', rules: [maxVersions(1), maxAge(60)] }],
+    };
     expect(survivesGc(rule, 1, NOW, NOW)).toBe(true);
     expect(survivesGc(rule, 1, NOW - 2 * MINUTE, NOW)).toBe(false);
     expect(survivesGc(rule, 0, NOW - 2 * MINUTE, NOW)).toBe(true);
@@ -64,19 +67,33 @@ describe('gcFilterBounds', () => {
   });
 
   it('gives both for a union, skipping nested intersections', () => {
-    expect(gcFilterBounds({ kind: 'union', rules: [maxVersions(2), maxAge(3600)] }, NOW)).toEqual({ maxVersions: 2, startMicros: NOW - 60 * MINUTE });
-    expect(gcFilterBounds({ kind: 'union', rules: [maxVersions(4), { kind: 'intersection', rules: [maxVersions(1), maxAge(60)] }] }, NOW)).toEqual({ maxVersions: 4 });
+    expect(gcFilterBounds({ kind: 'union', rules: [maxVersions(2), maxAge(3600)] }, NOW)).toEqual({
+      maxVersions: 2,
+      startMicros: NOW - 60 * MINUTE,
+    });
+    expect(
+      gcFilterBounds(
+        { kind: 'union', rules: [maxVersions(4), { kind: 'intersection', rules: [maxVersions(1), maxAge(60)] }] },
+        NOW,
+      ),
+    ).toEqual({ maxVersions: 4 });
   });
 
   it('never drops a cell that survivesGc keeps', () => {
-    const rules: GcRule[] = [maxVersions(2), maxAge(60), { kind: 'union', rules: [maxVersions(2), maxAge(60)] }, { kind: 'intersection', rules: [maxVersions(2), maxAge(60)] }];
+    const rules: GcRule[] = [
+      maxVersions(2),
+      maxAge(60),
+      { kind: 'union', rules: [maxVersions(2), maxAge(60)] },
+      { kind: 'intersection', rules: [maxVersions(2), maxAge(60)] },
+    ];
     for (const rule of rules) {
       const bounds = gcFilterBounds(rule, NOW);
       for (let index = 0; index < 4; index++) {
         for (const age of [0, MINUTE, MINUTE + 1000, 10 * MINUTE]) {
           const ts = NOW - age;
           const keptByFilter = index < (bounds.maxVersions ?? Infinity) && ts >= (bounds.startMicros ?? -Infinity);
-          if (survivesGc(rule, index, ts, NOW)) expect(keptByFilter, `${JSON.stringify(rule)} #${index} age ${age}`).toBe(true);
+          if (survivesGc(rule, index, ts, NOW))
+            expect(keptByFilter, `${JSON.stringify(rule)} #${index} age ${age}`).toBe(true);
         }
       }
     }

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, BigtableMapperError, Column, Entity, Family, KeyPart, range, type Repository, type ScanQuery } from '../../../src/index.js';
+import {
+  BigtableMapper,
+  BigtableMapperError,
+  Column,
+  Entity,
+  Family,
+  KeyPart,
+  range,
+  type Repository,
+  type ScanQuery,
+} from '../../../src/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import { compileUpdate } from '../../../src/mutation/compile-update.js';
@@ -26,7 +36,16 @@ afterAll(() => mapper.close());
 
 /** JSON-ish and odd values: what a request body, a bad cast or a confused caller can pass. */
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
-  fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withBoxedValues: true, withSparseArray: true }),
+  fc.anything({
+    withBigInt: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withTypedArray: true,
+    withNullPrototype: true,
+    withBoxedValues: true,
+    withSparseArray: true,
+  }),
   fc.json().map((text) => JSON.parse(text) as unknown),
   fc.constantFrom<unknown>(
     null,
@@ -64,7 +83,8 @@ async function onlyMapperErrors(fn: () => unknown): Promise<void> {
   try {
     await fn();
   } catch (error) {
-    if (!(error instanceof BigtableMapperError)) throw new Error(`threw ${Object.prototype.toString.call(error)}: ${String((error as Error)?.message ?? error)}`);
+    if (!(error instanceof BigtableMapperError))
+      throw new Error(`threw ${Object.prototype.toString.call(error)}: ${String((error as Error)?.message ?? error)}`);
   }
 }
 
@@ -108,6 +128,8 @@ describe('every bad input raises a BigtableMapperError subclass', () => {
   });
 
   it('a plain object from JSON.parse is never accepted as a where value', () => {
-    expect(() => planScan(schema, { where: JSON.parse('{"tenantId":{"gt":"\\u0000"}}') as never })).toThrow(BigtableMapperError);
+    expect(() => planScan(schema, { where: JSON.parse('{"tenantId":{"gt":"\\u0000"}}') as never })).toThrow(
+      BigtableMapperError,
+    );
   });
 });

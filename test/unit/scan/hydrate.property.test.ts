@@ -35,7 +35,8 @@ class Device {
   @Column({ family: 's', type: 'int' }) count?: number;
   @Column({ family: 's', type: 'float' }) ratio?: number;
   @Column({ family: 's', type: 'boolean' }) on?: boolean;
-  @Column({ family: 's', type: Address, layout: 'flatten', fields: ['street', 'city'], fieldPrefix: 'b:' }) bill?: Address;
+  @Column({ family: 's', type: Address, layout: 'flatten', fields: ['street', 'city'], fieldPrefix: 'b:' })
+  bill?: Address;
   @Column({ family: 'm', qualifier: 'tp', type: 'float', versions: 5 }) temps?: Versioned<number>;
   @Column({ family: 'm', type: 'string' }) mode?: string;
   @Column({ family: 't', type: 'string' }) status?: string;
@@ -67,7 +68,12 @@ class Plain {
 }
 
 /** `survivesGc` before it lost its closures. */
-function referenceSurvives(rule: GcRule | undefined, index: number, timestampMicros: number, nowMicros: number): boolean {
+function referenceSurvives(
+  rule: GcRule | undefined,
+  index: number,
+  timestampMicros: number,
+  nowMicros: number,
+): boolean {
   if (rule === undefined) return true;
   switch (rule.kind) {
     case 'maxVersions':
@@ -91,7 +97,10 @@ function referenceHydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolv
     return cells.filter((c, i) => referenceSurvives(rule, i, c.timestampMicros, nowMicros));
   };
   const target = schema.target as unknown as new () => object;
-  const entity = (target.length === 0 ? new target() : Object.create(target.prototype as object)) as Record<string, unknown>;
+  const entity = (target.length === 0 ? new target() : Object.create(target.prototype as object)) as Record<
+    string,
+    unknown
+  >;
   Object.assign(entity, decodeRowKey(schema, row.key));
   let newest = -1;
   for (const column of read.columns) {
@@ -114,12 +123,15 @@ function referenceHydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolv
     newest = Math.max(newest, cells[0]?.timestampMicros ?? -1);
     if (column.versioned) {
       const n = read.versions[column.property] ?? column.versions;
-      entity[column.property] = cells.slice(0, n).map((c) => ({ value: column.codec.decode(c.value), timestamp: new Date(c.timestampMicros / 1000) }));
+      entity[column.property] = cells
+        .slice(0, n)
+        .map((c) => ({ value: column.codec.decode(c.value), timestamp: new Date(c.timestampMicros / 1000) }));
     } else {
       entity[column.property] = column.codec.decode((cells[0] as CellData).value);
     }
   }
-  if (schema.cellTimestamp !== undefined && newest >= 0) entity[schema.cellTimestamp] = new Date(Math.floor(newest / 1000));
+  if (schema.cellTimestamp !== undefined && newest >= 0)
+    entity[schema.cellTimestamp] = new Date(Math.floor(newest / 1000));
   return entity as T;
 }
 
@@ -129,7 +141,8 @@ function picture(run: () => unknown): unknown {
     if (value instanceof Date) return `Date ${value.getTime()}`;
     if (Array.isArray(value)) return value.map(draw);
     if (typeof value === 'number' && Object.is(value, -0)) return '-0';
-    if (typeof value === 'object' && value !== null) return [value.constructor.name, Object.keys(value).map((k) => [k, draw((value as Record<string, unknown>)[k])])];
+    if (typeof value === 'object' && value !== null)
+      return [value.constructor.name, Object.keys(value).map((k) => [k, draw((value as Record<string, unknown>)[k])])];
     return value;
   };
   try {
@@ -165,34 +178,90 @@ const bytesFor = (kind: string): fc.Arbitrary<Buffer> => {
 
 /** The qualifiers a family holds: its columns', its flattened fields', and a stray one. */
 const QUALIFIERS: Record<string, readonly (readonly [string, string])[]> = {
-  s: [['name', 'string'], ['count', 'int'], ['ratio', 'float'], ['on', 'boolean'], ['b:street', 'json'], ['b:city', 'json'], ['stray', 'string']],
-  m: [['tp', 'float'], ['mode', 'string']],
-  t: [['status', 'string'], ['events', 'string']],
-  u: [['notes', 'string'], ['label', 'string'], ['home.street', 'json'], ['home.city', 'json'], ['home.zip', 'json']],
-  i: [['levels', 'int'], ['tag', 'string']],
-  f: [['v', 'string'], ['w', 'string']],
+  s: [
+    ['name', 'string'],
+    ['count', 'int'],
+    ['ratio', 'float'],
+    ['on', 'boolean'],
+    ['b:street', 'json'],
+    ['b:city', 'json'],
+    ['stray', 'string'],
+  ],
+  m: [
+    ['tp', 'float'],
+    ['mode', 'string'],
+  ],
+  t: [
+    ['status', 'string'],
+    ['events', 'string'],
+  ],
+  u: [
+    ['notes', 'string'],
+    ['label', 'string'],
+    ['home.street', 'json'],
+    ['home.city', 'json'],
+    ['home.zip', 'json'],
+  ],
+  i: [
+    ['levels', 'int'],
+    ['tag', 'string'],
+  ],
+  f: [
+    ['v', 'string'],
+    ['w', 'string'],
+  ],
 };
 
 /** Versions newest first (sometimes out of order), around the 1-hour GC age limit. */
 const versionsFor = (kind: string): fc.Arbitrary<CellData[]> =>
   fc
-    .tuple(fc.array(fc.tuple(bytesFor(kind), fc.integer({ min: 0, max: 3 * HOUR })), { minLength: 0, maxLength: 5 }), fc.nat({ max: 9 }))
+    .tuple(
+      fc.array(fc.tuple(bytesFor(kind), fc.integer({ min: 0, max: 3 * HOUR })), { minLength: 0, maxLength: 5 }),
+      fc.nat({ max: 9 }),
+    )
     .map(([cells, shuffle]) => {
       const list = cells.map(([value, age]) => ({ value, timestampMicros: NOW - Math.floor(age / 1000) * 1000 }));
       return shuffle === 0 ? list : list.sort((a, b) => b.timestampMicros - a.timestampMicros);
     });
 
 const cellsArb = (families: readonly string[]): fc.Arbitrary<RowData['cells']> =>
-  fc.tuple(...families.map((family) => fc.option(fc.tuple(...(QUALIFIERS[family] ?? []).map(([q, kind]) => fc.option(versionsFor(kind).map((v) => [q, v] as const), { nil: undefined }))), { nil: undefined }))).map((perFamily) =>
-    Object.fromEntries(
-      perFamily.flatMap((columns, i) => (columns === undefined ? [] : [[families[i] as string, Object.fromEntries(columns.filter((c) => c !== undefined))]])),
-    ),
-  );
+  fc
+    .tuple(
+      ...families.map((family) =>
+        fc.option(
+          fc.tuple(
+            ...(QUALIFIERS[family] ?? []).map(([q, kind]) =>
+              fc.option(
+                versionsFor(kind).map((v) => [q, v] as const),
+                { nil: undefined },
+              ),
+            ),
+          ),
+          { nil: undefined },
+        ),
+      ),
+    )
+    .map((perFamily) =>
+      Object.fromEntries(
+        perFamily.flatMap((columns, i) =>
+          columns === undefined
+            ? []
+            : [[families[i] as string, Object.fromEntries(columns.filter((c) => c !== undefined))]],
+        ),
+      ),
+    );
 
 const readArb = (schema: EntitySchema): fc.Arbitrary<ResolvedRead> =>
   fc
     .record({
-      select: fc.option(fc.subarray([...schema.key.properties, ...schema.columns.map((c) => c.property), ...(schema.cellTimestamp === undefined ? [] : [schema.cellTimestamp])]), { nil: undefined }),
+      select: fc.option(
+        fc.subarray([
+          ...schema.key.properties,
+          ...schema.columns.map((c) => c.property),
+          ...(schema.cellTimestamp === undefined ? [] : [schema.cellTimestamp]),
+        ]),
+        { nil: undefined },
+      ),
       versions: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
     })
     .map((options) => resolveRead(schema, options));
@@ -202,14 +271,20 @@ const salted = compileEntity(Salted) as EntitySchema;
 
 const deviceCase = fc.record({
   schema: fc.constant(device),
-  key: fc.oneof({ weight: 8, arbitrary: fc.constantFrom('dev#d%231#0007', 'dev#a#0000') }, { weight: 1, arbitrary: fc.constantFrom('dev#a#00x7', 'other#a#0001', 'dev#a') }),
+  key: fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom('dev#d%231#0007', 'dev#a#0000') },
+    { weight: 1, arbitrary: fc.constantFrom('dev#a#00x7', 'other#a#0001', 'dev#a') },
+  ),
   cells: cellsArb(['s', 'm', 't', 'u', 'i']),
   read: readArb(device),
   now: fc.integer({ min: -2 * HOUR, max: 2 * HOUR }).map((d) => NOW + d),
 });
 const saltedCase = fc.record({
   schema: fc.constant(salted),
-  key: fc.oneof({ weight: 8, arbitrary: fc.constant('02#a#09007199254740989') }, { weight: 1, arbitrary: fc.constantFrom('00#a#09007199254740989', '7#a#09007199254740989', 'a#09007199254740989') }),
+  key: fc.oneof(
+    { weight: 8, arbitrary: fc.constant('02#a#09007199254740989') },
+    { weight: 1, arbitrary: fc.constantFrom('00#a#09007199254740989', '7#a#09007199254740989', 'a#09007199254740989') },
+  ),
   cells: cellsArb(['f']),
   read: readArb(salted),
   now: fc.integer({ min: -2 * HOUR, max: 2 * HOUR }).map((d) => NOW + d),
@@ -229,7 +304,10 @@ describe('hydrate with a per-read plan', () => {
 
   it('reuses a read across rows, schemas and times without mixing them up', () => {
     const read = resolveRead(device);
-    const row = (ts: number): RowData => ({ key: Buffer.from('dev#a#0001'), cells: { t: { status: [{ value: Buffer.from('x'), timestampMicros: ts }] } } });
+    const row = (ts: number): RowData => ({
+      key: Buffer.from('dev#a#0001'),
+      cells: { t: { status: [{ value: Buffer.from('x'), timestampMicros: ts }] } },
+    });
     expect(hydrate(device, row(NOW - HOUR), read, NOW)).toMatchObject({ status: 'x' });
     expect(hydrate(device, row(NOW - HOUR), read, NOW + SECOND)).not.toHaveProperty('status');
   });
@@ -242,7 +320,9 @@ describe('hydrate with a per-read plan', () => {
     const saltedRow: RowData = { key: Buffer.from('02#a#09007199254740989'), cells: old };
     for (let i = 0; i < 2; i++) {
       expect(hydrate(plain, plainRow, read, NOW)).toMatchObject({ v: 'old' });
-      expect(picture(() => hydrate(salted, saltedRow, read, NOW))).toEqual(picture(() => referenceHydrate(salted, saltedRow, read, NOW)));
+      expect(picture(() => hydrate(salted, saltedRow, read, NOW))).toEqual(
+        picture(() => referenceHydrate(salted, saltedRow, read, NOW)),
+      );
       expect(hydrate(salted, saltedRow, read, NOW)).not.toHaveProperty('v');
     }
   });

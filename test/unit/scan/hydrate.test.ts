@@ -79,7 +79,10 @@ const i64 = (n: bigint | number): Buffer => {
   b.writeBigInt64BE(BigInt(n));
   return b;
 };
-const cell = (value: Buffer | string, timestampMicros = NOW - SECOND): CellData => ({ value: typeof value === 'string' ? Buffer.from(value) : value, timestampMicros });
+const cell = (value: Buffer | string, timestampMicros = NOW - SECOND): CellData => ({
+  value: typeof value === 'string' ? Buffer.from(value) : value,
+  timestampMicros,
+});
 const row = (cells: RowData['cells'], key = KEY): RowData => ({ key: Buffer.from(key), cells });
 
 const schema = compileEntity(Device);
@@ -140,7 +143,12 @@ describe('hydrate', () => {
   });
 
   it('takes the newest cell of a plain column', () => {
-    const d = hydrate(schema, row({ s: { name: [cell('new', NOW - SECOND), cell('old', NOW - 2 * SECOND)] } }), all, NOW);
+    const d = hydrate(
+      schema,
+      row({ s: { name: [cell('new', NOW - SECOND), cell('old', NOW - 2 * SECOND)] } }),
+      all,
+      NOW,
+    );
     expect(d.name).toBe('new');
   });
 
@@ -178,7 +186,12 @@ describe('hydrate', () => {
   });
 
   it('fills @CellTimestamp with the newest live cell of the selected columns', () => {
-    const d = hydrate(schema, row({ s: { name: [cell('x', NOW - 5 * SECOND)], count: [cell(i64(1), NOW - 2 * SECOND)] } }), all, NOW);
+    const d = hydrate(
+      schema,
+      row({ s: { name: [cell('x', NOW - 5 * SECOND)], count: [cell(i64(1), NOW - 2 * SECOND)] } }),
+      all,
+      NOW,
+    );
     expect(d.seenAt).toEqual(new Date(NOW_MS - 2000));
     const condemned = hydrate(
       schema,
@@ -190,14 +203,31 @@ describe('hydrate', () => {
       NOW,
     );
     expect(condemned.seenAt).toEqual(new Date(NOW_MS - 7_200_000));
-    const nameOnly = hydrate(schema, row({ s: { name: [cell('x', NOW - 5 * SECOND)], count: [cell(i64(1), NOW - 2 * SECOND)] } }), resolveRead(schema, { select: ['name'] }), NOW);
+    const nameOnly = hydrate(
+      schema,
+      row({ s: { name: [cell('x', NOW - 5 * SECOND)], count: [cell(i64(1), NOW - 2 * SECOND)] } }),
+      resolveRead(schema, { select: ['name'] }),
+      NOW,
+    );
     expect(nameOnly.seenAt).toEqual(new Date(NOW_MS - 5000));
     expect(nameOnly.count).toBeUndefined();
   });
 
   it('leaves missing (sparse) and unselected columns undefined', () => {
     const d = hydrate(schema, row({ s: { name: [cell('x')] }, m: {} }), all, NOW);
-    for (const p of ['count', 'ratio', 'on', 'installedAt', 'big', 'meta', 'raw', 'location', 'temps', 'status', 'events'] as const) {
+    for (const p of [
+      'count',
+      'ratio',
+      'on',
+      'installedAt',
+      'big',
+      'meta',
+      'raw',
+      'location',
+      'temps',
+      'status',
+      'events',
+    ] as const) {
       expect(d[p], p).toBeUndefined();
       expect(Object.hasOwn(d, p), p).toBe(false);
     }
@@ -213,8 +243,12 @@ describe('hydrate', () => {
   it('throws on a key or cell that does not decode', () => {
     expect(() => hydrate(schema, row({}, 'other#d1#0007#8309999999999'), all, NOW)).toThrow(ValidationError);
     expect(() => hydrate(schema, row({}, 'dev#d1#x007#8309999999999'), all, NOW)).toThrow(KeyEncodingError);
-    expect(() => hydrate(schema, row({ s: { count: [cell(Buffer.from([1, 2, 3]))] } }), all, NOW)).toThrow(ValueEncodingError);
-    expect(() => hydrate(schema, row({ s: { count: [cell(Buffer.from([1, 2, 3]))] } }), all, NOW)).toThrow(/Device\.count/);
+    expect(() => hydrate(schema, row({ s: { count: [cell(Buffer.from([1, 2, 3]))] } }), all, NOW)).toThrow(
+      ValueEncodingError,
+    );
+    expect(() => hydrate(schema, row({ s: { count: [cell(Buffer.from([1, 2, 3]))] } }), all, NOW)).toThrow(
+      /Device\.count/,
+    );
   });
 });
 
@@ -239,7 +273,12 @@ describe('hydrate with families and qualifiers named like Object.prototype membe
     expect(entity.label).toBeUndefined();
     expect(entity.owned).toBeUndefined();
     expect(entity.text).toBeUndefined();
-    const onlyOther = hydrate(schema, oddRow({ s: { other: [{ value: Buffer.from('x'), timestampMicros: NOW }] } }), all, NOW);
+    const onlyOther = hydrate(
+      schema,
+      oddRow({ s: { other: [{ value: Buffer.from('x'), timestampMicros: NOW }] } }),
+      all,
+      NOW,
+    );
     expect(onlyOther.owned).toBeUndefined();
   });
 
@@ -247,10 +286,22 @@ describe('hydrate with families and qualifiers named like Object.prototype membe
     const eight = Buffer.alloc(8);
     eight.writeBigInt64BE(5n);
     const cells: Record<string, Record<string, CellData[]>> = {};
-    Object.defineProperty(cells, 'constructor', { value: { name: [{ value: Buffer.from('lab'), timestampMicros: NOW }] }, enumerable: true });
+    Object.defineProperty(cells, 'constructor', {
+      value: { name: [{ value: Buffer.from('lab'), timestampMicros: NOW }] },
+      enumerable: true,
+    });
     cells['s'] = {};
-    Object.defineProperty(cells['s'], 'hasOwnProperty', { value: [{ value: eight, timestampMicros: NOW }], enumerable: true });
-    Object.defineProperty(cells['s'], 'toString', { value: [{ value: Buffer.from('b'), timestampMicros: NOW }, { value: Buffer.from('a'), timestampMicros: NOW - SECOND }], enumerable: true });
+    Object.defineProperty(cells['s'], 'hasOwnProperty', {
+      value: [{ value: eight, timestampMicros: NOW }],
+      enumerable: true,
+    });
+    Object.defineProperty(cells['s'], 'toString', {
+      value: [
+        { value: Buffer.from('b'), timestampMicros: NOW },
+        { value: Buffer.from('a'), timestampMicros: NOW - SECOND },
+      ],
+      enumerable: true,
+    });
     const entity = hydrate(schema, oddRow(cells), all, NOW);
     expect(entity.label).toBe('lab');
     expect(entity.owned).toBe(5);

@@ -5,9 +5,9 @@ import { byKey, collect, FakeSource, tagged } from '../../support/fake-sources.j
 import type { Tagged } from '../../support/fake-sources.js';
 import { mergeOrdered } from '../../support/item-merges.js';
 
-const sortedLists = fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }), { minLength: 1, maxLength: 16 }).map(
-  (lists) => lists.map((keys) => [...keys].sort((a, b) => a - b)),
-);
+const sortedLists = fc
+  .array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }), { minLength: 1, maxLength: 16 })
+  .map((lists) => lists.map((keys) => [...keys].sort((a, b) => a - b)));
 
 function fakesOf(lists: readonly (readonly number[])[]): FakeSource<Tagged>[] {
   return tagged(lists).map((items) => new FakeSource(items));
@@ -18,7 +18,12 @@ describe('mergeOrdered', () => {
     await fc.assert(
       fc.asyncProperty(sortedLists, async (lists) => {
         const fakes = fakesOf(lists);
-        const out = await collect(mergeOrdered(fakes.map((f) => f.factory), byKey));
+        const out = await collect(
+          mergeOrdered(
+            fakes.map((f) => f.factory),
+            byKey,
+          ),
+        );
         expect(out).toEqual(tagged(lists).flat().sort(byKey));
         expect(fakes.every((f) => f.exhausted && !f.cancelled)).toBe(true);
       }),
@@ -29,7 +34,13 @@ describe('mergeOrdered', () => {
     await fc.assert(
       fc.asyncProperty(sortedLists, fc.nat({ max: 40 }), async (lists, limit) => {
         const fakes = fakesOf(lists);
-        const out = await collect(mergeOrdered(fakes.map((f) => f.factory), byKey, { limit }));
+        const out = await collect(
+          mergeOrdered(
+            fakes.map((f) => f.factory),
+            byKey,
+            { limit },
+          ),
+        );
         expect(out).toEqual(tagged(lists).flat().sort(byKey).slice(0, limit));
         expect(fakes.filter((f) => f.live)).toEqual([]);
       }),
@@ -38,13 +49,28 @@ describe('mergeOrdered', () => {
 
   it('opens no source for limit 0', async () => {
     const fakes = fakesOf([[1], [2]]);
-    expect(await collect(mergeOrdered(fakes.map((f) => f.factory), byKey, { limit: 0 }))).toEqual([]);
+    expect(
+      await collect(
+        mergeOrdered(
+          fakes.map((f) => f.factory),
+          byKey,
+          { limit: 0 },
+        ),
+      ),
+    ).toEqual([]);
     expect(fakes.map((f) => f.opens)).toEqual([0, 0]);
   });
 
   it('cancels every source when the consumer breaks after the first item', async () => {
-    const fakes = tagged([[1, 4, 7], [2, 5], [3, 6, 9]]).map((items) => new FakeSource(items, { delayMs: 1 }));
-    for await (const row of mergeOrdered(fakes.map((f) => f.factory), byKey)) {
+    const fakes = tagged([
+      [1, 4, 7],
+      [2, 5],
+      [3, 6, 9],
+    ]).map((items) => new FakeSource(items, { delayMs: 1 }));
+    for await (const row of mergeOrdered(
+      fakes.map((f) => f.factory),
+      byKey,
+    )) {
       expect(row.key).toBe(1);
       break;
     }
@@ -65,9 +91,22 @@ describe('mergeOrdered', () => {
 
   it('propagates an error from one source and cancels the others', async () => {
     const boom = new Error('bucket 2 failed');
-    const lists = tagged([[1, 2, 3, 4], [1, 5, 9], [2, 3, 4, 5, 6]]);
-    const fakes = lists.map((items, i) => new FakeSource(items, i === 2 ? { failAfter: 2, error: boom, delayMs: 1 } : { delayMs: 1 }));
-    await expect(collect(mergeOrdered(fakes.map((f) => f.factory), byKey))).rejects.toBe(boom);
+    const lists = tagged([
+      [1, 2, 3, 4],
+      [1, 5, 9],
+      [2, 3, 4, 5, 6],
+    ]);
+    const fakes = lists.map(
+      (items, i) => new FakeSource(items, i === 2 ? { failAfter: 2, error: boom, delayMs: 1 } : { delayMs: 1 }),
+    );
+    await expect(
+      collect(
+        mergeOrdered(
+          fakes.map((f) => f.factory),
+          byKey,
+        ),
+      ),
+    ).rejects.toBe(boom);
     expect(fakes[2]?.failed).toBe(true);
     expect(fakes.filter((f) => f.live)).toEqual([]);
   });
@@ -83,10 +122,16 @@ describe('mergeOrdered', () => {
 
   it('is pull-based: 8 sources of 100,000 items, 10 read, each source at most one item ahead', async () => {
     const k = 8;
-    const fakes = Array.from({ length: k }, (_, s) => new FakeSource({ count: 100_000, at: (i) => ({ key: i * k + s, source: s, position: i }) }));
+    const fakes = Array.from(
+      { length: k },
+      (_, s) => new FakeSource({ count: 100_000, at: (i) => ({ key: i * k + s, source: s, position: i }) }),
+    );
     const consumed = new Array<number>(k).fill(0);
     let read = 0;
-    for await (const row of mergeOrdered(fakes.map((f) => f.factory), byKey)) {
+    for await (const row of mergeOrdered(
+      fakes.map((f) => f.factory),
+      byKey,
+    )) {
       consumed[row.source] = (consumed[row.source] ?? 0) + 1;
       if (++read === 10) break;
     }

@@ -12,7 +12,13 @@ function numbers(n: number, stallAt?: number) {
       yield i;
     }
   }
-  return { source: fromAsyncIterable(rows(), () => { state.cancelled += 1; release?.(); }), state };
+  return {
+    source: fromAsyncIterable(rows(), () => {
+      state.cancelled += 1;
+      release?.();
+    }),
+    state,
+  };
 }
 
 describe('mapSource', () => {
@@ -20,7 +26,12 @@ describe('mapSource', () => {
     const { source } = numbers(6);
     let ends = 0;
     const out: string[] = [];
-    for await (const s of mapSource(source, (n) => (n % 2 === 0 ? `#${n}` : undefined), () => (ends += 1))) out.push(s);
+    for await (const s of mapSource(
+      source,
+      (n) => (n % 2 === 0 ? `#${n}` : undefined),
+      () => (ends += 1),
+    ))
+      out.push(s);
     expect(out).toEqual(['#2', '#4', '#6']);
     expect(ends).toBe(1);
   });
@@ -28,7 +39,11 @@ describe('mapSource', () => {
   it('cancel() stops the inner source, ends a pending read and does not report an end', async () => {
     const { source, state } = numbers(5, 3);
     let ends = 0;
-    const mapped = mapSource(source, (n) => n, () => (ends += 1));
+    const mapped = mapSource(
+      source,
+      (n) => n,
+      () => (ends += 1),
+    );
     const iterator = mapped[Symbol.asyncIterator]();
     expect(await iterator.next()).toEqual({ done: false, value: 1 });
     expect(await iterator.next()).toEqual({ done: false, value: 2 });
@@ -41,7 +56,12 @@ describe('mapSource', () => {
 
   it('breaking out of the loop cancels the inner source', async () => {
     const { source, state } = numbers(100);
-    for await (const n of mapSource(source, (x) => x, () => undefined)) if (n === 3) break;
+    for await (const n of mapSource(
+      source,
+      (x) => x,
+      () => undefined,
+    ))
+      if (n === 3) break;
     expect(state.cancelled).toBe(1);
     expect(state.produced).toBe(3);
   });

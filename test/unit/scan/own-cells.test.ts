@@ -6,7 +6,8 @@ const cell = { value: Buffer.from('v'), timestampMicros: 1 };
 
 describe('own cell lookups', () => {
   it('names the Object.prototype members that plain access would inherit, and nothing else', () => {
-    for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__']) expect(inheritedName(name)).toBe(true);
+    for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'])
+      expect(inheritedName(name)).toBe(true);
     for (const name of ['temperature', 'name', 'length', 'prototype', '']) expect(inheritedName(name)).toBe(false);
   });
 

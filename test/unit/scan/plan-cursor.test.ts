@@ -34,8 +34,14 @@ const range = (start: string, startInclusive: boolean, end: string | undefined, 
   start: { key: b(start), inclusive: startInclusive },
   end: end === undefined ? undefined : { key: b(end), inclusive: endInclusive },
 });
-const source = (id: number, segment: string, r: KeyRange, layout: 'salted' | 'unsalted' = 'salted'): ScanSource => ({ id, segment, layout, range: r });
-const plan = <T>(entity: new () => T, query: ScanQuery<T> = {}): ScanPlan => planScan(compileEntity(entity), query, NOW_MICROS);
+const source = (id: number, segment: string, r: KeyRange, layout: 'salted' | 'unsalted' = 'salted'): ScanSource => ({
+  id,
+  segment,
+  layout,
+  range: r,
+});
+const plan = <T>(entity: new () => T, query: ScanQuery<T> = {}): ScanPlan =>
+  planScan(compileEntity(entity), query, NOW_MICROS);
 
 function caught(fn: () => unknown): Error {
   try {
@@ -49,7 +55,8 @@ function caught(fn: () => unknown): Error {
 describe('planScan with an ordered cursor', () => {
   const query: ScanQuery<PageView> = { where: { userId: 'u1' } };
   const base = plan(PageView, query);
-  const ordered = (lastKey: string, scope = base.scope): string => encodeCursor({ kind: 'ordered', lastKey: b(lastKey), scope });
+  const ordered = (lastKey: string, scope = base.scope): string =>
+    encodeCursor({ kind: 'ordered', lastKey: b(lastKey), scope });
 
   it('starts every bucket just after segment + lastKey, exclusive; ends unchanged', () => {
     const resumed = plan(PageView, { ...query, cursor: ordered('u1#web#007') });
@@ -76,15 +83,19 @@ describe('planScan with an ordered cursor', () => {
     const q: ScanQuery<Reading> = { where: { sensorId: 's', n: 5 } };
     const p = plan(Reading, q);
     expect(p.sources).toEqual([source(0, '', range('s#005', true, 's#005', true), 'unsalted')]);
-    expect(plan(Reading, { ...q, cursor: encodeCursor({ kind: 'ordered', lastKey: b('s#005'), scope: p.scope }) }).sources).toEqual([]);
-    expect(plan(Reading, { ...q, cursor: encodeCursor({ kind: 'ordered', lastKey: b('s#004'), scope: p.scope }) }).sources).toEqual(p.sources);
+    expect(
+      plan(Reading, { ...q, cursor: encodeCursor({ kind: 'ordered', lastKey: b('s#005'), scope: p.scope }) }).sources,
+    ).toEqual([]);
+    expect(
+      plan(Reading, { ...q, cursor: encodeCursor({ kind: 'ordered', lastKey: b('s#004'), scope: p.scope }) }).sources,
+    ).toEqual(p.sources);
   });
 
   it('resumes an open-ended unsalted scan', () => {
     const p = plan(Reading);
-    expect(plan(Reading, { cursor: encodeCursor({ kind: 'ordered', lastKey: b('s#009'), scope: p.scope }) }).sources).toEqual([
-      source(0, '', range('s#009', false, undefined), 'unsalted'),
-    ]);
+    expect(
+      plan(Reading, { cursor: encodeCursor({ kind: 'ordered', lastKey: b('s#009'), scope: p.scope }) }).sources,
+    ).toEqual([source(0, '', range('s#009', false, undefined), 'unsalted')]);
   });
 });
 
@@ -103,7 +114,10 @@ describe('planScan with an unordered cursor', () => {
         { lastKey: undefined, finished: true },
       ],
     });
-    expect(plan(PageView, { ...query, cursor }).sources).toEqual([source(1, '01#', range('01#u1#web#003', false, '01#u1$')), source(2, '02#', range('02#u1#', true, '02#u1$'))]);
+    expect(plan(PageView, { ...query, cursor }).sources).toEqual([
+      source(1, '01#', range('01#u1#web#003', false, '01#u1$')),
+      source(2, '02#', range('02#u1#', true, '02#u1$')),
+    ]);
   });
 
   it('drops a source whose last key is at its end', () => {
@@ -121,7 +135,11 @@ describe('planScan with an unordered cursor', () => {
   });
 
   it('rejects a cursor made for another number of ranges', () => {
-    const cursor = encodeCursor({ kind: 'unordered', scope: base.scope, sources: [{ lastKey: undefined, finished: false }] });
+    const cursor = encodeCursor({
+      kind: 'unordered',
+      scope: base.scope,
+      sources: [{ lastKey: undefined, finished: false }],
+    });
     const err = caught(() => plan(PageView, { ...query, cursor }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain('made for 1 key ranges but the query has 4');
@@ -145,9 +163,13 @@ describe('planScan rejects foreign cursors', () => {
   });
 
   it('without a scope, or of another entity', () => {
-    expect(caught(() => plan(PageView, { ...query, cursor: encodeCursor({ kind: 'ordered', lastKey: b('x') }) }))).toBeInstanceOf(ValidationError);
+    expect(
+      caught(() => plan(PageView, { ...query, cursor: encodeCursor({ kind: 'ordered', lastKey: b('x') }) })),
+    ).toBeInstanceOf(ValidationError);
     const readingCursor = encodeCursor({ kind: 'ordered', lastKey: b('x'), scope: plan(Reading).scope });
-    expect(caught(() => plan(PageView, { ...query, cursor: readingCursor })).message).toContain('belongs to another query');
+    expect(caught(() => plan(PageView, { ...query, cursor: readingCursor })).message).toContain(
+      'belongs to another query',
+    );
   });
 
   it('that are garbage or edited', () => {

@@ -86,8 +86,14 @@ const range = (start: string, startInclusive: boolean, end: string | undefined, 
   start: { key: b(start), inclusive: startInclusive },
   end: end === undefined ? undefined : { key: b(end), inclusive: endInclusive },
 });
-const source = (id: number, segment: string, layout: 'salted' | 'unsalted', r: KeyRange): ScanSource => ({ id, segment, layout, range: r });
-const plan = <T>(entity: new () => T, query: ScanQuery<T> = {}): ScanPlan => planScan(compileEntity(entity), query, NOW_MICROS);
+const source = (id: number, segment: string, layout: 'salted' | 'unsalted', r: KeyRange): ScanSource => ({
+  id,
+  segment,
+  layout,
+  range: r,
+});
+const plan = <T>(entity: new () => T, query: ScanQuery<T> = {}): ScanPlan =>
+  planScan(compileEntity(entity), query, NOW_MICROS);
 
 function caught(fn: () => unknown): Error {
   try {
@@ -129,18 +135,30 @@ describe('planScan: unsalted', () => {
     expect(plan(Reading, { where: { sensorId: 's1', ts: keyRange({ gt: from, lte: to }) } }).sources[0]?.range).toEqual(
       range('s1#2023-05-01T00:00:00.000Z', false, 's1#2023-05-02T00:00:00.000Z', true),
     );
-    expect(plan(Reading, { where: { sensorId: 's1', ts: keyRange({ gte: from }) } }).sources[0]?.range).toEqual(range('s1#2023-05-01T00:00:00.000Z', true, 's1$'));
-    expect(plan(Reading, { where: { sensorId: 's1', ts: keyRange({ lt: to }) } }).sources[0]?.range).toEqual(range('s1#', true, 's1#2023-05-02T00:00:00.000Z'));
+    expect(plan(Reading, { where: { sensorId: 's1', ts: keyRange({ gte: from }) } }).sources[0]?.range).toEqual(
+      range('s1#2023-05-01T00:00:00.000Z', true, 's1$'),
+    );
+    expect(plan(Reading, { where: { sensorId: 's1', ts: keyRange({ lt: to }) } }).sources[0]?.range).toEqual(
+      range('s1#', true, 's1#2023-05-02T00:00:00.000Z'),
+    );
   });
 
   it('steps past every row of a bound value on a key part that is not last', () => {
-    expect(plan(Metric, { where: { host: 'h', day: keyRange({ gt: 5, lte: 9 }) } }).sources[0]?.range).toEqual(range('h#00000005$', true, 'h#00000009$', false));
-    expect(plan(Metric, { where: { host: 'h', day: keyRange({ gte: 5, lt: 9 }) } }).sources[0]?.range).toEqual(range('h#00000005', true, 'h#00000009', false));
-    expect(plan(Metric, { where: { host: 'h', day: 5 } }).sources[0]?.range).toEqual(range('h#00000005#', true, 'h#00000005$'));
+    expect(plan(Metric, { where: { host: 'h', day: keyRange({ gt: 5, lte: 9 }) } }).sources[0]?.range).toEqual(
+      range('h#00000005$', true, 'h#00000009$', false),
+    );
+    expect(plan(Metric, { where: { host: 'h', day: keyRange({ gte: 5, lt: 9 }) } }).sources[0]?.range).toEqual(
+      range('h#00000005', true, 'h#00000009', false),
+    );
+    expect(plan(Metric, { where: { host: 'h', day: 5 } }).sources[0]?.range).toEqual(
+      range('h#00000005#', true, 'h#00000005$'),
+    );
   });
 
   it('plans a range on the first key part', () => {
-    expect(plan(Reading, { where: { sensorId: keyRange({ gte: 'a', lt: 'c' }) } }).sources[0]?.range).toEqual(range('a', true, 'c'));
+    expect(plan(Reading, { where: { sensorId: keyRange({ gte: 'a', lt: 'c' }) } }).sources[0]?.range).toEqual(
+      range('a', true, 'c'),
+    );
   });
 
   it('plans a complete key as a single-key range', () => {
@@ -156,7 +174,9 @@ describe('planScan: unsalted', () => {
     expect(plan(FeedItem, { where: { user: 'u', at: keyRange({ gte: t1, lt: t2 }) } }).sources[0]?.range).toEqual(
       range('feed#u#8299999998999', false, 'feed#u#8299999999999', true),
     );
-    expect(plan(FeedItem, { where: { user: 'u', at: keyRange({ gt: t1 }) } }).sources[0]?.range).toEqual(range('feed#u#', true, 'feed#u#8299999999999', false));
+    expect(plan(FeedItem, { where: { user: 'u', at: keyRange({ gt: t1 }) } }).sources[0]?.range).toEqual(
+      range('feed#u#', true, 'feed#u#8299999999999', false),
+    );
     expect(plan(FeedItem, { where: { user: 'u' } }).sources[0]?.range).toEqual(range('feed#u#', true, 'feed#u$'));
     expect(plan(FeedItem).sources[0]?.range).toEqual(range('feed#', true, 'feed$'));
   });
@@ -183,7 +203,9 @@ describe('planScan: salted', () => {
 
   it('reads one bucket when the salted parts are fixed (bucket pruning)', () => {
     // 'u1#web'.length % 4 = 2
-    expect(plan(PageView, { where: { userId: 'u1', site: 'web' } }).sources).toEqual([source(0, '02#', 'salted', range('02#u1#web#', true, '02#u1#web$'))]);
+    expect(plan(PageView, { where: { userId: 'u1', site: 'web' } }).sources).toEqual([
+      source(0, '02#', 'salted', range('02#u1#web#', true, '02#u1#web$')),
+    ]);
     const at = new Date(1_700_000_000_000);
     expect(plan(PageView, { where: { userId: 'u1', site: 'web', at: keyRange({ gte: at }) } }).sources).toEqual([
       source(0, '02#', 'salted', range('02#u1#web#1700000000000', true, '02#u1#web$')),
@@ -197,7 +219,11 @@ describe('planScan: salted', () => {
     // int(hashlib.md5(b'user42#web').hexdigest(), 16) % 4 == 3
     const p = plan(Md5PageView, { where: { userId: 'user42', site: 'web' } });
     expect(p.sources).toEqual([source(0, '03#', 'salted', range('03#user42#web#', true, '03#user42#web$'))]);
-    const written = compileSave(compileEntity(Md5PageView), Object.assign(new Md5PageView(), { userId: 'user42', site: 'web', at: new Date(5), path: '/' }), { now: 1 });
+    const written = compileSave(
+      compileEntity(Md5PageView),
+      Object.assign(new Md5PageView(), { userId: 'user42', site: 'web', at: new Date(5), path: '/' }),
+      { now: 1 },
+    );
     expect(written.rowKeyText).toBe('03#user42#web#0000000000005');
   });
 
@@ -206,7 +232,9 @@ describe('planScan: salted', () => {
     expect(p.sources.map((s) => s.segment)).toEqual(['-3-', '-2-', '-1-', '0-', '1-', '2-', '3-']);
     expect(p.sources[0]).toEqual(source(0, '-3-', 'salted', range('-3-', true, '-3.')));
     expect(p.sources[6]).toEqual(source(6, '3-', 'salted', range('3-', true, '3.')));
-    expect(plan(Seed3Row, { where: { user: 'user42' } }).sources[1]).toEqual(source(1, '-2-', 'salted', range('-2-user42-', true, '-2-user42.')));
+    expect(plan(Seed3Row, { where: { user: 'user42' } }).sources[1]).toEqual(
+      source(1, '-2-', 'salted', range('-2-user42-', true, '-2-user42.')),
+    );
   });
 });
 
@@ -223,8 +251,14 @@ describe('planScan: forward-only salt (since)', () => {
   });
 
   it('keeps only the unsalted layout for a range entirely before the cutoff', () => {
-    expect(plan(Log, { where: { host: 'h', ts: keyRange({ lt: CUTOFF }) } }).sources).toEqual([source(0, '', 'unsalted', range('h#', true, 'h#2024-01-01T00:00:00.000Z'))]);
-    expect(plan(Log, { where: { host: 'h', ts: keyRange({ gte: before, lte: new Date(CUTOFF.getTime() - 1) }) } }).sources.map((s) => s.layout)).toEqual(['unsalted']);
+    expect(plan(Log, { where: { host: 'h', ts: keyRange({ lt: CUTOFF }) } }).sources).toEqual([
+      source(0, '', 'unsalted', range('h#', true, 'h#2024-01-01T00:00:00.000Z')),
+    ]);
+    expect(
+      plan(Log, {
+        where: { host: 'h', ts: keyRange({ gte: before, lte: new Date(CUTOFF.getTime() - 1) }) },
+      }).sources.map((s) => s.layout),
+    ).toEqual(['unsalted']);
   });
 
   it('keeps only the buckets for a range entirely at or after the cutoff', () => {
@@ -232,13 +266,27 @@ describe('planScan: forward-only salt (since)', () => {
       source(0, '00#', 'salted', range('00#h#2024-01-01T00:00:00.000Z', true, '00#h$')),
       source(1, '01#', 'salted', range('01#h#2024-01-01T00:00:00.000Z', true, '01#h$')),
     ]);
-    expect(plan(Log, { where: { host: 'h', ts: keyRange({ gt: new Date(CUTOFF.getTime() - 1) }) } }).sources.map((s) => s.layout)).toEqual(['salted', 'salted']);
+    expect(
+      plan(Log, { where: { host: 'h', ts: keyRange({ gt: new Date(CUTOFF.getTime() - 1) }) } }).sources.map(
+        (s) => s.layout,
+      ),
+    ).toEqual(['salted', 'salted']);
   });
 
   it('keeps both layouts for a range that spans the cutoff, or ends at it inclusively', () => {
-    expect(plan(Log, { where: { host: 'h', ts: keyRange({ gte: before, lt: after }) } }).sources.map((s) => s.layout)).toEqual(['unsalted', 'salted', 'salted']);
-    expect(plan(Log, { where: { host: 'h', ts: keyRange({ lte: CUTOFF }) } }).sources.map((s) => s.layout)).toEqual(['unsalted', 'salted', 'salted']);
-    expect(plan(Log, { where: { host: 'h', ts: keyRange({ gt: new Date(CUTOFF.getTime() - 2) }) } }).sources.map((s) => s.layout)).toEqual(['unsalted', 'salted', 'salted']);
+    expect(
+      plan(Log, { where: { host: 'h', ts: keyRange({ gte: before, lt: after }) } }).sources.map((s) => s.layout),
+    ).toEqual(['unsalted', 'salted', 'salted']);
+    expect(plan(Log, { where: { host: 'h', ts: keyRange({ lte: CUTOFF }) } }).sources.map((s) => s.layout)).toEqual([
+      'unsalted',
+      'salted',
+      'salted',
+    ]);
+    expect(
+      plan(Log, { where: { host: 'h', ts: keyRange({ gt: new Date(CUTOFF.getTime() - 2) }) } }).sources.map(
+        (s) => s.layout,
+      ),
+    ).toEqual(['unsalted', 'salted', 'salted']);
   });
 
   it('reads one key in the layout the row was written with', () => {
@@ -250,8 +298,12 @@ describe('planScan: forward-only salt (since)', () => {
       source(0, '', 'unsalted', range('h#2023-12-31T00:00:00.000Z', true, 'h#2023-12-31T00:00:00.000Z', true)),
     ]);
     const schema = compileEntity(Log);
-    expect(compileSave(schema, Object.assign(new Log(), { host: 'h', ts: after, line: 'x' }), { now: 1 }).rowKeyText).toBe('00#h#2024-01-02T00:00:00.000Z');
-    expect(compileSave(schema, Object.assign(new Log(), { host: 'h', ts: before, line: 'x' }), { now: 1 }).rowKeyText).toBe('h#2023-12-31T00:00:00.000Z');
+    expect(
+      compileSave(schema, Object.assign(new Log(), { host: 'h', ts: after, line: 'x' }), { now: 1 }).rowKeyText,
+    ).toBe('00#h#2024-01-02T00:00:00.000Z');
+    expect(
+      compileSave(schema, Object.assign(new Log(), { host: 'h', ts: before, line: 'x' }), { now: 1 }).rowKeyText,
+    ).toBe('h#2023-12-31T00:00:00.000Z');
   });
 
   it('plans a full scan over both layouts', () => {
@@ -274,7 +326,9 @@ describe('planScan: validation', () => {
     const err = caught(() => plan(Metric, { where: { host: 'h', seq: 1 } }));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toContain('Metric.seq: comes after day, which is not given');
-    expect(caught(() => plan(Metric, { where: { seq: keyRange({ gte: 1 }) } })).message).toContain('Metric.seq: comes after host, which is not given');
+    expect(caught(() => plan(Metric, { where: { seq: keyRange({ gte: 1 }) } })).message).toContain(
+      'Metric.seq: comes after host, which is not given',
+    );
   });
 
   it('rejects a range that is not on the key part right after the fixed ones', () => {
@@ -290,8 +344,12 @@ describe('planScan: validation', () => {
   });
 
   it('rejects two lower or two upper bounds', () => {
-    expect(caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ gt: 1, gte: 2 }) } })).message).toContain('gives both gt and gte');
-    expect(caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ lt: 1, lte: 2 }) } })).message).toContain('gives both lt and lte');
+    expect(caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ gt: 1, gte: 2 }) } })).message).toContain(
+      'gives both gt and gte',
+    );
+    expect(caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ lt: 1, lte: 2 }) } })).message).toContain(
+      'gives both lt and lte',
+    );
   });
 
   it('rejects a where that is not an object, and key values that do not encode', () => {
@@ -299,7 +357,9 @@ describe('planScan: validation', () => {
     const err = caught(() => plan(Metric, { where: { host: 'h', day: -1 } }));
     expect(err).toBeInstanceOf(KeyEncodingError);
     expect(err.message).toMatch(/^Metric\.day: -1 /);
-    expect(caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ gte: 1.5 }) } }))).toBeInstanceOf(KeyEncodingError);
+    expect(caught(() => plan(Metric, { where: { host: 'h', day: keyRange({ gte: 1.5 }) } }))).toBeInstanceOf(
+      KeyEncodingError,
+    );
   });
 
   it('validates limit, order and concurrency', () => {
@@ -315,7 +375,9 @@ describe('planScan: validation', () => {
   });
 
   it('validates select and versions', () => {
-    expect(caught(() => plan(Reading, { select: ['nope' as 'note'] })).message).toContain('Reading.nope: cannot select an unknown property');
+    expect(caught(() => plan(Reading, { select: ['nope' as 'note'] })).message).toContain(
+      'Reading.nope: cannot select an unknown property',
+    );
     expect(caught(() => plan(Reading, { versions: 0 }))).toBeInstanceOf(ValidationError);
   });
 

@@ -31,8 +31,10 @@ class Sensor {
 }
 
 const schema = compileEntity(Sensor);
-const filterOf = (options: { select?: (keyof Sensor & string)[]; versions?: number } = {}, now = NOW_MICROS): RowFilter =>
-  planReadFilter(schema, resolveRead(schema, options), now);
+const filterOf = (
+  options: { select?: (keyof Sensor & string)[]; versions?: number } = {},
+  now = NOW_MICROS,
+): RowFilter => planReadFilter(schema, resolveRead(schema, options), now);
 const chain = (...filters: RowFilter[]): RowFilter => ({ kind: 'chain', filters });
 const family = (name: string): RowFilter => ({ kind: 'family', name });
 const qualifiers = (...names: string[]): RowFilter => ({ kind: 'qualifiers', names });
@@ -52,7 +54,12 @@ const sensorPresence = (dayAgo = ONE_DAY_AGO, hourAgo = ONE_HOUR_AGO): RowFilter
   ],
 });
 /** A partial select: the selection for rows that hold a selected cell, else the presence cells (so no row is hidden). */
-const orRow = (selection: RowFilter, presence: RowFilter = sensorPresence()): RowFilter => ({ kind: 'condition', test: selection, pass: selection, fail: presence });
+const orRow = (selection: RowFilter, presence: RowFilter = sensorPresence()): RowFilter => ({
+  kind: 'condition',
+  test: selection,
+  pass: selection,
+  fail: presence,
+});
 
 describe('resolveRead', () => {
   it('reads every column, versioned ones at their declared count', () => {
@@ -62,7 +69,15 @@ describe('resolveRead', () => {
   });
 
   it('caps requested versions at each column’s declared count; plain columns read 1', () => {
-    expect(resolveRead(schema, { versions: 4 }).versions).toEqual({ temp: 4, hum: 2, name: 1, log: 4, hits: 4, misses: 4, plainText: 1 });
+    expect(resolveRead(schema, { versions: 4 }).versions).toEqual({
+      temp: 4,
+      hum: 2,
+      name: 1,
+      log: 4,
+      hits: 4,
+      misses: 4,
+      plainText: 1,
+    });
     expect(resolveRead(schema, { versions: 99 }).versions).toMatchObject({ temp: 5, log: 10 });
   });
 
@@ -73,9 +88,12 @@ describe('resolveRead', () => {
   });
 
   it('rejects unknown properties, a non-array select and bad versions', () => {
-    expect(() => resolveRead(schema, { select: ['nope'] })).toThrow(/Sensor\.nope: cannot select an unknown property\. Fix: select from id, temp, hum/);
+    expect(() => resolveRead(schema, { select: ['nope'] })).toThrow(
+      /Sensor\.nope: cannot select an unknown property\. Fix: select from id, temp, hum/,
+    );
     expect(() => resolveRead(schema, { select: 'name' as unknown as string[] })).toThrow(ValidationError);
-    for (const versions of [0, -1, 1.5, Number.NaN]) expect(() => resolveRead(schema, { versions })).toThrow(ValidationError);
+    for (const versions of [0, -1, 1.5, Number.NaN])
+      expect(() => resolveRead(schema, { versions })).toThrow(ValidationError);
   });
 });
 
@@ -113,17 +131,27 @@ describe('planReadFilter', () => {
     }
     const plain = compileEntity(Plain);
     expect(planReadFilter(plain, resolveRead(plain), NOW_MICROS)).toEqual(cells(1));
-    expect(planReadFilter(plain, resolveRead(plain, { select: ['x'] }), NOW_MICROS)).toEqual(orRow(chain(family('a'), cells(1)), anyCell));
+    expect(planReadFilter(plain, resolveRead(plain, { select: ['x'] }), NOW_MICROS)).toEqual(
+      orRow(chain(family('a'), cells(1)), anyCell),
+    );
   });
 
   it('shares one chain between columns of a family that read the same number of versions', () => {
-    expect(filterOf({ select: ['temp', 'name'], versions: 1 })).toEqual(orRow(chain(family('m'), qualifiers('temp', 'name'), cells(1))));
-    expect(filterOf({ select: ['temp', 'hum'], versions: 2 })).toEqual(orRow(chain(family('m'), qualifiers('temp', 'hum'), cells(2))));
+    expect(filterOf({ select: ['temp', 'name'], versions: 1 })).toEqual(
+      orRow(chain(family('m'), qualifiers('temp', 'name'), cells(1))),
+    );
+    expect(filterOf({ select: ['temp', 'hum'], versions: 2 })).toEqual(
+      orRow(chain(family('m'), qualifiers('temp', 'hum'), cells(2))),
+    );
   });
 
   it('caps versions at maxVersions of the family', () => {
-    expect(filterOf({ select: ['temp'], versions: 4 })).toEqual(orRow(chain(family('m'), qualifiers('temp'), cells(3))));
-    expect(filterOf({ select: ['temp'], versions: 2 })).toEqual(orRow(chain(family('m'), qualifiers('temp'), cells(2))));
+    expect(filterOf({ select: ['temp'], versions: 4 })).toEqual(
+      orRow(chain(family('m'), qualifiers('temp'), cells(3))),
+    );
+    expect(filterOf({ select: ['temp'], versions: 2 })).toEqual(
+      orRow(chain(family('m'), qualifiers('temp'), cells(2))),
+    );
   });
 
   it('uses the column qualifier, not the property name', () => {
@@ -135,12 +163,21 @@ describe('planReadFilter', () => {
       @Column({ family: 'f', type: 'string' }) other?: string;
     }
     const renamed = compileEntity(Renamed);
-    expect(planReadFilter(renamed, resolveRead(renamed, { select: ['plainText'] }), NOW_MICROS)).toEqual(orRow(chain(family('f'), qualifiers('p'), cells(1)), anyCell));
+    expect(planReadFilter(renamed, resolveRead(renamed, { select: ['plainText'] }), NOW_MICROS)).toEqual(
+      orRow(chain(family('f'), qualifiers('p'), cells(1)), anyCell),
+    );
   });
 
   it('floors the maxAge cutoff to whole milliseconds', () => {
-    expect(filterOf({ select: ['log'] }, NOW_MICROS + 123)).toEqual(orRow(chain(family('logs'), since(ONE_DAY_AGO), cells(10))));
-    expect(filterOf({ select: ['log'] }, NOW_MICROS + 1999)).toEqual(orRow(chain(family('logs'), since(ONE_DAY_AGO + 1000), cells(10)), sensorPresence(ONE_DAY_AGO + 1000, ONE_HOUR_AGO + 1000)));
+    expect(filterOf({ select: ['log'] }, NOW_MICROS + 123)).toEqual(
+      orRow(chain(family('logs'), since(ONE_DAY_AGO), cells(10))),
+    );
+    expect(filterOf({ select: ['log'] }, NOW_MICROS + 1999)).toEqual(
+      orRow(
+        chain(family('logs'), since(ONE_DAY_AGO + 1000), cells(10)),
+        sensorPresence(ONE_DAY_AGO + 1000, ONE_HOUR_AGO + 1000),
+      ),
+    );
   });
 
   it('reads only row existence when no column is selected (live cells only)', () => {
@@ -164,6 +201,8 @@ describe('planReadFilter', () => {
   });
 
   it('is the filter planScan puts in the plan', () => {
-    expect(planScan(schema, { select: ['hits'], versions: 3 }, NOW_MICROS).filter).toEqual(orRow(chain(family('u'), since(ONE_HOUR_AGO), cells(2))));
+    expect(planScan(schema, { select: ['hits'], versions: 3 }, NOW_MICROS).filter).toEqual(
+      orRow(chain(family('u'), since(ONE_HOUR_AGO), cells(2))),
+    );
   });
 });

@@ -7,7 +7,8 @@ function source(items: number[], options: { stallAfter?: number; failAt?: number
   let release: (() => void) | undefined;
   async function* rows(): AsyncGenerator<number> {
     for (const item of items) {
-      if (options.stallAfter !== undefined && state.produced >= options.stallAfter) await new Promise<void>((r) => (release = r));
+      if (options.stallAfter !== undefined && state.produced >= options.stallAfter)
+        await new Promise<void>((r) => (release = r));
       if (item === options.failAt) throw new Error(`boom at ${item}`);
       state.produced += 1;
       yield item;

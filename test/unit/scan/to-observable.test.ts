@@ -8,14 +8,22 @@ import { mergeOrdered, mergeUnordered } from '../../support/item-merges.js';
 
 function bigFakes(k: number, count: number, delayMs?: number): FakeSource<Tagged>[] {
   const options = delayMs === undefined ? {} : { delayMs };
-  return Array.from({ length: k }, (_, s) => new FakeSource({ count, at: (i) => ({ key: i * k + s, source: s, position: i }) }, options));
+  return Array.from(
+    { length: k },
+    (_, s) => new FakeSource({ count, at: (i) => ({ key: i * k + s, source: s, position: i }) }, options),
+  );
 }
 
 const producedBy = (fakes: readonly FakeSource<Tagged>[]): number => fakes.reduce((sum, f) => sum + f.produced, 0);
 
 describe('iterableToObservable', () => {
   it('is cold: each subscription runs the factory and gets its own scan', async () => {
-    const factory = vi.fn(() => mergeOrdered(bigFakes(2, 3).map((f) => f.factory), byKey));
+    const factory = vi.fn(() =>
+      mergeOrdered(
+        bigFakes(2, 3).map((f) => f.factory),
+        byKey,
+      ),
+    );
     const rows$ = iterableToObservable(factory);
     expect(factory).not.toHaveBeenCalled();
     const [a, b] = await Promise.all([lastValueFrom(rows$.pipe(toArray())), lastValueFrom(rows$.pipe(toArray()))]);
@@ -26,7 +34,14 @@ describe('iterableToObservable', () => {
 
   it('take(1) cancels every source', async () => {
     const fakes = bigFakes(4, 1000, 1);
-    const first = await firstValueFrom(iterableToObservable(() => mergeOrdered(fakes.map((f) => f.factory), byKey)).pipe(take(1)));
+    const first = await firstValueFrom(
+      iterableToObservable(() =>
+        mergeOrdered(
+          fakes.map((f) => f.factory),
+          byKey,
+        ),
+      ).pipe(take(1)),
+    );
     expect(first.key).toBe(0);
     await vi.waitFor(() => expect(fakes.every((f) => f.cancelled)).toBe(true));
     expect(fakes.filter((f) => f.live)).toEqual([]);
@@ -34,7 +49,12 @@ describe('iterableToObservable', () => {
 
   it('unsubscribing while a pull is pending cancels every source', async () => {
     const fakes = bigFakes(3, 1000, 5);
-    const subscription = iterableToObservable(() => mergeUnordered(fakes.map((f) => f.factory), { concurrency: 3 })).subscribe();
+    const subscription = iterableToObservable(() =>
+      mergeUnordered(
+        fakes.map((f) => f.factory),
+        { concurrency: 3 },
+      ),
+    ).subscribe();
     await vi.waitFor(() => expect(fakes.every((f) => f.opens === 1)).toBe(true));
     subscription.unsubscribe();
     await vi.waitFor(() => expect(fakes.every((f) => f.cancelled)).toBe(true));
@@ -42,9 +62,21 @@ describe('iterableToObservable', () => {
 
   it('sends a source error to `error` and cancels the other sources', async () => {
     const boom = new Error('range failed');
-    const failing = new FakeSource<Tagged>({ count: 1000, at: (i) => ({ key: 3 * i, source: 0, position: i }) }, { failAfter: 5, error: boom });
+    const failing = new FakeSource<Tagged>(
+      { count: 1000, at: (i) => ({ key: 3 * i, source: 0, position: i }) },
+      { failAfter: 5, error: boom },
+    );
     const fakes = [failing, ...bigFakes(2, 1000, 1)];
-    await expect(lastValueFrom(iterableToObservable(() => mergeOrdered(fakes.map((f) => f.factory), byKey)))).rejects.toBe(boom);
+    await expect(
+      lastValueFrom(
+        iterableToObservable(() =>
+          mergeOrdered(
+            fakes.map((f) => f.factory),
+            byKey,
+          ),
+        ),
+      ),
+    ).rejects.toBe(boom);
     expect(fakes.filter((f) => f.live)).toEqual([]);
   });
 
@@ -58,7 +90,12 @@ describe('iterableToObservable', () => {
   it('is paced by a synchronous subscriber: sources stay one item ahead of what it received', async () => {
     const fakes = bigFakes(4, 10_000);
     let received = 0;
-    const rows$ = iterableToObservable(() => mergeOrdered(fakes.map((f) => f.factory), byKey)).pipe(
+    const rows$ = iterableToObservable(() =>
+      mergeOrdered(
+        fakes.map((f) => f.factory),
+        byKey,
+      ),
+    ).pipe(
       tap(() => {
         received += 1;
         expect(producedBy(fakes)).toBeLessThanOrEqual(received + fakes.length);
@@ -72,7 +109,12 @@ describe('iterableToObservable', () => {
   it('documents the limit of RxJS: a slow concatMap buffers upstream rows itself, so sources run ahead', async () => {
     const fakes = bigFakes(4, 250);
     let producedAtFirstResult = -1;
-    const rows$ = iterableToObservable(() => mergeOrdered(fakes.map((f) => f.factory), byKey)).pipe(
+    const rows$ = iterableToObservable(() =>
+      mergeOrdered(
+        fakes.map((f) => f.factory),
+        byKey,
+      ),
+    ).pipe(
       concatMap((row) => timer(2).pipe(map(() => row))),
       tap(() => {
         if (producedAtFirstResult < 0) producedAtFirstResult = producedBy(fakes);
@@ -90,7 +132,11 @@ describe('concatMapFromIterable', () => {
     let consumed = 0;
     let maxAhead = 0;
     const done$ = concatMapFromIterable(
-      () => mergeOrdered(fakes.map((f) => f.factory), byKey),
+      () =>
+        mergeOrdered(
+          fakes.map((f) => f.factory),
+          byKey,
+        ),
       (row) =>
         timer(1).pipe(
           map(() => {
@@ -123,7 +169,11 @@ describe('concatMapFromIterable', () => {
   it('sends a project error to `error` and cancels the sources', async () => {
     const fakes = bigFakes(2, 1000);
     const out$ = concatMapFromIterable(
-      () => mergeOrdered(fakes.map((f) => f.factory), byKey),
+      () =>
+        mergeOrdered(
+          fakes.map((f) => f.factory),
+          byKey,
+        ),
       (row) => {
         if (row.key === 3) throw new Error('cannot save row 3');
         return [row.key];

@@ -13,7 +13,12 @@ describe('mergeUnordered', () => {
       fc.asyncProperty(lists, fc.integer({ min: 1, max: 6 }), async (keys, concurrency) => {
         const tracker = new OpenTracker();
         const fakes = tagged(keys).map((items) => new FakeSource(items, { tracker }));
-        const out = await collect(mergeUnordered(fakes.map((f) => f.factory), { concurrency }));
+        const out = await collect(
+          mergeUnordered(
+            fakes.map((f) => f.factory),
+            { concurrency },
+          ),
+        );
         expect([...out].sort(byIdentity)).toEqual(tagged(keys).flat());
         expect(tracker.max).toBeLessThanOrEqual(concurrency);
         expect(fakes.every((f) => f.opens === 1 && f.exhausted)).toBe(true);
@@ -24,8 +29,16 @@ describe('mergeUnordered', () => {
 
   it('keeps `concurrency` sources open with delayed sources, opening the next when one ends', async () => {
     const tracker = new OpenTracker();
-    const fakes = Array.from({ length: 10 }, (_, s) => new FakeSource(tagged([[s, s, s]])[0] ?? [], { tracker, delayMs: 1 + (s % 3) }));
-    const out = await collect(mergeUnordered(fakes.map((f) => f.factory), { concurrency: 3 }));
+    const fakes = Array.from(
+      { length: 10 },
+      (_, s) => new FakeSource(tagged([[s, s, s]])[0] ?? [], { tracker, delayMs: 1 + (s % 3) }),
+    );
+    const out = await collect(
+      mergeUnordered(
+        fakes.map((f) => f.factory),
+        { concurrency: 3 },
+      ),
+    );
     expect(out).toHaveLength(30);
     expect(tracker.max).toBe(3);
     expect(tracker.current).toBe(0);
@@ -35,7 +48,12 @@ describe('mergeUnordered', () => {
     await fc.assert(
       fc.asyncProperty(lists, fc.integer({ min: 1, max: 4 }), fc.nat({ max: 40 }), async (keys, concurrency, limit) => {
         const fakes = tagged(keys).map((items) => new FakeSource(items));
-        const out = await collect(mergeUnordered(fakes.map((f) => f.factory), { concurrency, limit }));
+        const out = await collect(
+          mergeUnordered(
+            fakes.map((f) => f.factory),
+            { concurrency, limit },
+          ),
+        );
         const all = tagged(keys).flat();
         expect(out).toHaveLength(Math.min(limit, all.length));
         expect(new Set(out.map((t) => `${t.source}:${t.position}`)).size).toBe(out.length);
@@ -47,7 +65,10 @@ describe('mergeUnordered', () => {
 
   it('cancels every open source when the consumer breaks, and leaves unreached sources unopened', async () => {
     const fakes = Array.from({ length: 6 }, (_, s) => new FakeSource(tagged([[s, s, s]])[0] ?? [], { delayMs: 1 }));
-    for await (const row of mergeUnordered(fakes.map((f) => f.factory), { concurrency: 2 })) {
+    for await (const row of mergeUnordered(
+      fakes.map((f) => f.factory),
+      { concurrency: 2 },
+    )) {
       expect(row.position).toBe(0);
       break;
     }
@@ -67,19 +88,34 @@ describe('mergeUnordered', () => {
 
   it('propagates an error from one source and cancels the others', async () => {
     const boom = new Error('bucket 1 failed');
-    const fakes = tagged([[1, 2, 3, 4, 5], [1, 2, 3], [4, 5, 6, 7]]).map(
-      (items, i) => new FakeSource(items, i === 1 ? { failAfter: 1, error: boom } : { delayMs: 2 }),
-    );
-    await expect(collect(mergeUnordered(fakes.map((f) => f.factory), { concurrency: 3 }))).rejects.toBe(boom);
+    const fakes = tagged([
+      [1, 2, 3, 4, 5],
+      [1, 2, 3],
+      [4, 5, 6, 7],
+    ]).map((items, i) => new FakeSource(items, i === 1 ? { failAfter: 1, error: boom } : { delayMs: 2 }));
+    await expect(
+      collect(
+        mergeUnordered(
+          fakes.map((f) => f.factory),
+          { concurrency: 3 },
+        ),
+      ),
+    ).rejects.toBe(boom);
     expect(fakes[1]?.failed).toBe(true);
     expect(fakes.filter((f) => f.live)).toEqual([]);
   });
 
   it('is pull-based: open sources are at most one item ahead of the consumer', async () => {
-    const fakes = Array.from({ length: 8 }, (_, s) => new FakeSource({ count: 100_000, at: (i) => ({ key: i, source: s, position: i }) }));
+    const fakes = Array.from(
+      { length: 8 },
+      (_, s) => new FakeSource({ count: 100_000, at: (i) => ({ key: i, source: s, position: i }) }),
+    );
     const consumed = new Array<number>(8).fill(0);
     let read = 0;
-    for await (const row of mergeUnordered(fakes.map((f) => f.factory), { concurrency: 4 })) {
+    for await (const row of mergeUnordered(
+      fakes.map((f) => f.factory),
+      { concurrency: 4 },
+    )) {
       consumed[row.source] = (consumed[row.source] ?? 0) + 1;
       fakes.forEach((fake, s) => expect(fake.produced).toBeLessThanOrEqual((consumed[s] ?? 0) + 1));
       if (++read === 500) break;
@@ -89,8 +125,16 @@ describe('mergeUnordered', () => {
   });
 
   it('serves ready sources first come, first served (no source starves)', async () => {
-    const fakes = Array.from({ length: 3 }, (_, s) => new FakeSource({ count: 1000, at: (i) => ({ key: i, source: s, position: i }) }));
-    const out = await collect(mergeUnordered(fakes.map((f) => f.factory), { concurrency: 3, limit: 30 }));
+    const fakes = Array.from(
+      { length: 3 },
+      (_, s) => new FakeSource({ count: 1000, at: (i) => ({ key: i, source: s, position: i }) }),
+    );
+    const out = await collect(
+      mergeUnordered(
+        fakes.map((f) => f.factory),
+        { concurrency: 3, limit: 30 },
+      ),
+    );
     expect(new Set(out.map((t) => t.source))).toEqual(new Set([0, 1, 2]));
   });
 

@@ -53,7 +53,9 @@ describe('where: ranges only through range()', () => {
     expect(() => plan({ where: { tenantId: range({ gte: 'b', lt: 'a' }) } })).toThrow(/inverted|empty/);
     expect(() => plan({ where: { tenantId: range({ gt: 'a', lte: 'a' }) } })).toThrow(ValidationError);
     expect(() => plan({ where: { tenantId: range({ gte: 'a', lt: 'a' }) } })).toThrow(ValidationError);
-    expect(() => plan({ where: { tenantId: 't', at: range({ gte: new Date(5), lte: new Date(4) }) } })).toThrow(ValidationError);
+    expect(() => plan({ where: { tenantId: 't', at: range({ gte: new Date(5), lte: new Date(4) }) } })).toThrow(
+      ValidationError,
+    );
     expect(() => plan({ where: { tenantId: range({ gte: 'a', lte: 'a' }) } })).not.toThrow();
   });
 });
@@ -84,7 +86,8 @@ describe('scan options are validated with ValidationError', () => {
 
 describe('forged cursors cannot read outside the query', () => {
   const within = (key: Buffer, original: ReturnType<typeof plan>['sources'][number]['range']): boolean =>
-    Buffer.compare(key, original.start.key) >= 0 && (original.end === undefined || Buffer.compare(key, original.end.key) <= 0);
+    Buffer.compare(key, original.start.key) >= 0 &&
+    (original.end === undefined || Buffer.compare(key, original.end.key) <= 0);
 
   it.each([
     ['before the range (another tenant)', 'a#2024-01-01T00:00:00.000Z'],
@@ -104,7 +107,11 @@ describe('forged cursors cannot read outside the query', () => {
   it('an unordered cursor pointing into another tenant reads the query range only', () => {
     const base = plan({ where: { tenantId: 't1' }, order: 'none' });
     const original = base.sources[0]!.range;
-    const forged = encodeCursor({ kind: 'unordered', sources: [{ lastKey: Buffer.from('a'), finished: false }], scope: base.scope });
+    const forged = encodeCursor({
+      kind: 'unordered',
+      sources: [{ lastKey: Buffer.from('a'), finished: false }],
+      scope: base.scope,
+    });
     const [source] = plan({ where: { tenantId: 't1' }, order: 'none', cursor: forged }).sources;
     expect(source?.range).toEqual(original);
   });

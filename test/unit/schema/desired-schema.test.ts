@@ -14,12 +14,22 @@ function schema(name: string, table: string, families: FamilySchema[]): EntitySc
 describe('desiredTables', () => {
   it('returns one table per entity, tables and families sorted', () => {
     const tables = desiredTables([
-      schema('Reading', 'readings', [{ name: 'm', gc: v(5) }, { name: 'logs', gc: a(60) }]),
+      schema('Reading', 'readings', [
+        { name: 'm', gc: v(5) },
+        { name: 'logs', gc: a(60) },
+      ]),
       schema('Alert', 'alerts', [{ name: 'a', gc: undefined }]),
     ]);
     expect(tables).toEqual([
       { table: 'alerts', families: [{ name: 'a', gc: undefined }], entities: ['Alert'] },
-      { table: 'readings', families: [{ name: 'logs', gc: a(60) }, { name: 'm', gc: v(5) }], entities: ['Reading'] },
+      {
+        table: 'readings',
+        families: [
+          { name: 'logs', gc: a(60) },
+          { name: 'm', gc: v(5) },
+        ],
+        entities: ['Reading'],
+      },
     ]);
   });
 

@@ -71,7 +71,12 @@ describe('fromClientGcRule', () => {
     expect(fromClientGcRule({ maxAge: { seconds: '1', nanos: 500_000_000 }, rule: 'maxAge' })).toEqual(a(1.5));
     expect(
       fromClientGcRule({
-        union: { rules: [{ maxAge: { seconds: '3600', nanos: 0 }, rule: 'maxAge' }, { maxNumVersions: 1, rule: 'maxNumVersions' }] },
+        union: {
+          rules: [
+            { maxAge: { seconds: '3600', nanos: 0 }, rule: 'maxAge' },
+            { maxNumVersions: 1, rule: 'maxNumVersions' },
+          ],
+        },
         rule: 'union',
       }),
     ).toEqual(union(a(3_600), v(1)));

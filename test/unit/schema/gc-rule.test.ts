@@ -32,15 +32,28 @@ describe('parseDuration', () => {
     expect(parseDuration('Reading', 'm', input)).toBe(seconds);
   });
 
-  it.each([0, -5, 1.5, Number.NaN, Infinity, '0d', '-1d', '1.5h', '10', '10w', ' 1d', '1D', '', '01d', 400_000_000_000])(
-    'rejects %s naming the entity and the family',
-    (input) => {
-      const err = metadataError(() => parseDuration('Reading', 'measurements', input as Duration));
-      expect(err.message).toContain('Reading');
-      expect(err.message).toContain("@Family('measurements')");
-      expect(err.message).toContain('Fix:');
-    },
-  );
+  it.each([
+    0,
+    -5,
+    1.5,
+    Number.NaN,
+    Infinity,
+    '0d',
+    '-1d',
+    '1.5h',
+    '10',
+    '10w',
+    ' 1d',
+    '1D',
+    '',
+    '01d',
+    400_000_000_000,
+  ])('rejects %s naming the entity and the family', (input) => {
+    const err = metadataError(() => parseDuration('Reading', 'measurements', input as Duration));
+    expect(err.message).toContain('Reading');
+    expect(err.message).toContain("@Family('measurements')");
+    expect(err.message).toContain('Fix:');
+  });
 
   it('rejects non-string, non-number values', () => {
     expect(() => parseDuration('Reading', 'm', { d: 1 } as unknown as Duration)).toThrow(MetadataError);

@@ -16,7 +16,8 @@ const readings: DesiredTable = {
   entities: ['Reading'],
 };
 
-const actual = (entries: [string, ActualFamily[] | undefined][]): Map<string, ActualFamily[] | undefined> => new Map(entries);
+const actual = (entries: [string, ActualFamily[] | undefined][]): Map<string, ActualFamily[] | undefined> =>
+  new Map(entries);
 
 describe('diffSchema', () => {
   it('creates a missing table with its families', () => {
@@ -26,14 +27,23 @@ describe('diffSchema', () => {
         kind: 'create-table',
         table: 'readings',
         families: readings.families,
-        description: 'create table "readings" with families logs (gc max age 30d), m (gc union(max 5 versions, max age 1d))',
+        description:
+          'create table "readings" with families logs (gc max age 30d), m (gc union(max 5 versions, max age 1d))',
       },
     ]);
     expect(diffSchema([readings], new Map(), {})).toEqual(changes);
   });
 
   it('is a no-op when the instance matches (member order ignored)', () => {
-    const same = actual([['readings', [{ name: 'm', gc: { kind: 'union', rules: [a(86_400), v(5)] } }, { name: 'logs', gc: a(2_592_000) }]]]);
+    const same = actual([
+      [
+        'readings',
+        [
+          { name: 'm', gc: { kind: 'union', rules: [a(86_400), v(5)] } },
+          { name: 'logs', gc: a(2_592_000) },
+        ],
+      ],
+    ]);
     expect(diffSchema([readings], same, {})).toEqual([]);
   });
 
@@ -52,7 +62,8 @@ describe('diffSchema', () => {
         family: 'm',
         from: v(5),
         to: { kind: 'union', rules: [v(5), a(86_400)] },
-        description: 'change gc of family "m" in table "readings" from max 5 versions to union(max 5 versions, max age 1d)',
+        description:
+          'change gc of family "m" in table "readings" from max 5 versions to union(max 5 versions, max age 1d)',
       },
     ]);
   });
@@ -79,7 +90,14 @@ describe('diffSchema', () => {
   });
 
   it('never drops tables and orders changes by table then family', () => {
-    const b: DesiredTable = { table: 'b', families: [{ name: 'z', gc: undefined }, { name: 'a', gc: v(1) }], entities: ['B'] };
+    const b: DesiredTable = {
+      table: 'b',
+      families: [
+        { name: 'z', gc: undefined },
+        { name: 'a', gc: v(1) },
+      ],
+      entities: ['B'],
+    };
     const a0: DesiredTable = { table: 'a', families: [{ name: 'f', gc: undefined }], entities: ['A'] };
     const changes = diffSchema(
       [b, a0],
@@ -90,16 +108,19 @@ describe('diffSchema', () => {
       ]),
       { allowDropFamilies: true },
     );
-    expect(changes.map((c) => `${c.kind} ${c.table} ${'family' in c ? (typeof c.family === 'string' ? c.family : c.family.name) : ''}`)).toEqual([
-      'create-table a ',
-      'create-family b a',
-      'drop-family b y',
-      'create-family b z',
-    ]);
+    expect(
+      changes.map(
+        (c) => `${c.kind} ${c.table} ${'family' in c ? (typeof c.family === 'string' ? c.family : c.family.name) : ''}`,
+      ),
+    ).toEqual(['create-table a ', 'create-family b a', 'drop-family b y', 'create-family b z']);
   });
 
   it('creates a table with no families when none are declared', () => {
     const [change] = diffSchema([{ table: 'empty', families: [], entities: ['E'] }], new Map(), {});
-    expect(change).toMatchObject({ kind: 'create-table', families: [], description: 'create table "empty" with no families' });
+    expect(change).toMatchObject({
+      kind: 'create-table',
+      families: [],
+      description: 'create table "empty" with no families',
+    });
   });
 });

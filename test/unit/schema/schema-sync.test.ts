@@ -66,7 +66,12 @@ describe('syncSchema (fake driver)', () => {
   it('applies changes and is then a no-op', async () => {
     const driver = new FakeDriver();
     expect((await syncSchema(driver, [readings])).applied).toBe(true);
-    expect(driver.tables.get('readings')).toEqual(new Map([['m', v(5)], ['n', undefined]]));
+    expect(driver.tables.get('readings')).toEqual(
+      new Map([
+        ['m', v(5)],
+        ['n', undefined],
+      ]),
+    );
     expect(await syncSchema(driver, [readings])).toEqual({ changes: [], applied: true });
   });
 
@@ -78,7 +83,12 @@ describe('syncSchema (fake driver)', () => {
       'change gc of family "m" in table "readings" from max 1 version to max 5 versions',
       'create family "n" in table "readings" (gc none)',
     ]);
-    expect(driver.tables.get('readings')).toEqual(new Map([['m', v(5)], ['n', undefined]]));
+    expect(driver.tables.get('readings')).toEqual(
+      new Map([
+        ['m', v(5)],
+        ['n', undefined],
+      ]),
+    );
   });
 
   it('reconciles a family created concurrently', async () => {
@@ -113,7 +123,14 @@ describe('syncSchema (fake driver)', () => {
 
   it('drops undeclared families only when allowed', async () => {
     const driver = new FakeDriver();
-    driver.tables.set('readings', new Map<string, GcRule | undefined>([['m', v(5)], ['n', undefined], ['old', undefined]]));
+    driver.tables.set(
+      'readings',
+      new Map<string, GcRule | undefined>([
+        ['m', v(5)],
+        ['n', undefined],
+        ['old', undefined],
+      ]),
+    );
     expect((await syncSchema(driver, [readings])).changes).toEqual([]);
     const result = await syncSchema(driver, [readings], { allowDropFamilies: true });
     expect(result.changes.map((c) => c.kind)).toEqual(['drop-family']);

@@ -9,7 +9,10 @@ describe('emulatorClientOptions', () => {
       metricsEnabled: false,
       universeDomain: 'googleapis.com',
     });
-    expect(emulatorClientOptions('localhost:9000', 'p1')).toMatchObject({ projectId: 'p1', apiEndpoint: 'localhost:9000' });
+    expect(emulatorClientOptions('localhost:9000', 'p1')).toMatchObject({
+      projectId: 'p1',
+      apiEndpoint: 'localhost:9000',
+    });
     expect(emulatorClientOptions('127.10.20.30:1').apiEndpoint).toBe('127.10.20.30:1');
   });
 

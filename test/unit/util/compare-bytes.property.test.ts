@@ -4,7 +4,9 @@ import { compareBytesFrom, sameBytes, sameBytesAt } from '../../../src/util/comp
 
 const bytes = fc.uint8Array({ maxLength: 140 }).map((b) => Buffer.from(b));
 /** Two byte strings that often share a long prefix, so both the JS loop and the native compare are reached. */
-const pair = fc.tuple(bytes, fc.uint8Array({ maxLength: 4 }), fc.uint8Array({ maxLength: 4 })).map(([prefix, a, b]) => [Buffer.concat([prefix, a]), Buffer.concat([prefix, b])] as const);
+const pair = fc
+  .tuple(bytes, fc.uint8Array({ maxLength: 4 }), fc.uint8Array({ maxLength: 4 }))
+  .map(([prefix, a, b]) => [Buffer.concat([prefix, a]), Buffer.concat([prefix, b])] as const);
 
 describe('compareBytesFrom, sameBytes and sameBytesAt', () => {
   it('order tails with the sign of Buffer.compare, on either side of the short-string threshold', () => {
@@ -12,7 +14,9 @@ describe('compareBytesFrom, sameBytes and sameBytesAt', () => {
       fc.property(pair, fc.nat(5), fc.nat(5), ([x, y], xCut, yCut) => {
         const xStart = Math.min(xCut, x.length);
         const yStart = Math.min(yCut, y.length);
-        expect(Math.sign(compareBytesFrom(x, xStart, y, yStart))).toBe(Math.sign(Buffer.compare(x.subarray(xStart), y.subarray(yStart))));
+        expect(Math.sign(compareBytesFrom(x, xStart, y, yStart))).toBe(
+          Math.sign(Buffer.compare(x.subarray(xStart), y.subarray(yStart))),
+        );
       }),
       { numRuns: 2000 },
     );
