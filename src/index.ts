@@ -29,31 +29,29 @@ export type {
   ColumnScalarType,
   ColumnLayout,
   DenormalizedOptions,
-} from './metadata/declarations.js';
+} from './model/declarations.js';
 export type { CellVersion, Versioned } from './metadata/versioned.js';
 export { compileEntity } from './metadata/compile-entity.js';
 export type {
   EntitySchema,
   KeyPlan,
   KeyComponentSchema,
-  KeyComponentCodec,
   SaltSchema,
   ColumnSchema,
   FamilySchema,
-  ValueCodec,
-  EmbeddedFieldSchema,
   DenormalizedSchema,
   PropagationStrategy,
 } from './metadata/entity-schema.js';
-export { encodeRowKey, decodeRowKey, type EncodedRowKey } from './codec/physical-key.js';
-export type { KeySchema } from './codec/row-key-components.js';
-export type { LogicalKeyRange } from './codec/row-key-range.js';
-export { bucketCounts, evenness, type Evenness } from './codec/salt-stats.js';
-export { MAX_ROW_KEY_BYTES } from './codec/row-key.js';
-export type { GcRule } from './schema/gc-rule-types.js';
+export type { KeyComponentCodec, ValueCodec, EmbeddedFieldSchema } from './codec/codec-contracts.js';
+export { encodeRowKey, decodeRowKey, type EncodedRowKey } from './key/physical-key.js';
+export type { KeySchema } from './key/row-key-components.js';
+export type { LogicalKeyRange } from './model/key-range.js';
+export { bucketCounts, evenness, type Evenness } from './key/salt-stats.js';
+export { MAX_ROW_KEY_BYTES } from './key/row-key.js';
+export type { GcRule } from './model/gc-rule.js';
 export type { SchemaChange } from './schema/schema-change.js';
 export type { SchemaSyncOptions, SchemaSyncResult } from './schema/schema-sync.js';
-export type { CompiledMutation, CellMutation } from './mutation/compiled-mutation.js';
+export type { CompiledMutation, CellMutation } from './model/mutation.js';
 export type { SaveCondition } from './mutation/compile-condition.js';
 export type { ScanQuery, KeyWhere, RangeCondition } from './scan/scan-query.js';
 export { range, KeyPartRange } from './scan/key-part-range.js';
@@ -70,28 +68,23 @@ export type {
   CheckAndMutateRequest,
   IncrementRule,
   ActualFamily,
-} from './driver/driver.js';
-export type { RowFilter } from './driver/row-filter.js';
-export { fromAsyncIterable, type RowSource } from './scan/row-source.js';
-export { concatMapFromIterable } from './scan/concat-map-from-iterable.js';
+} from './model/driver.js';
+export type { RowFilter } from './model/row-filter.js';
+export { fromAsyncIterable, type RowSource } from './stream/row-source.js';
+export { concatMapFromIterable } from './stream/concat-map-from-iterable.js';
 export {
   createGoogleCloudDriver,
   GoogleCloudDriver,
   type GoogleCloudDriverOptions,
 } from './driver/google-cloud-driver.js';
 export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';
-export type { OperationOptions } from './repository/operation.js';
-export {
-  DEFAULT_TIMEOUTS,
-  type TimeoutSettings,
-  type TimeoutOverrides,
-  type OperationKind,
-} from './driver/timeouts.js';
-export type { CallOptions } from './driver/driver.js';
+export type { OperationOptions } from './operation/operation.js';
+export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides, type OperationKind } from './model/timeouts.js';
+export type { CallOptions } from './model/driver.js';
 export { Repository, type CounterValue } from './repository/repository.js';
 export { KeyParts, type EntityKey, type EntityProperty, type KeyProperty } from './metadata/key-type.js';
 export type { BulkWriteOptions, BulkWriteResult } from './repository/save-many.js';
-export type { Page } from './repository/scan-ops.js';
+export type { Page } from './scan/scan-ops.js';
 export type { PropagateOptions, PropagationProgress } from './denormalize/propagate.js';
 export type { PropagationPlan, PropagationGroup } from './denormalize/plan-propagation.js';
 export type { MapperPropagationResult } from './denormalize/propagate-all.js';

@@ -2,7 +2,7 @@ import { ChunkTransformer } from '@google-cloud/bigtable/build/src/chunktransfor
 import { Mutation } from '@google-cloud/bigtable/build/src/mutation.js';
 import { compileEntity, encodeRowKey } from '../../src/index.js';
 import { ChunkMerger } from '../../src/driver/chunk-merger.js';
-import type { RowData } from '../../src/driver/driver.js';
+import type { RowData } from '../../src/model/driver.js';
 import { toRawEntry } from '../../src/driver/client-mutation.js';
 import { compileSave } from '../../src/mutation/compile-save.js';
 import { hydrate } from '../../src/scan/hydrate.js';

@@ -1,6 +1,6 @@
 import { instanceToPlain, plainToInstance } from 'class-transformer';
-import type { Constructor } from '../metadata/declarations.js';
-import type { ValueCodec } from '../metadata/entity-schema.js';
+import type { Constructor } from '../model/declarations.js';
+import type { ValueCodec } from './codec-contracts.js';
 import { valueError, type ValueCodecContext } from './value-codec-context.js';
 import { parseJsonBytes, toJsonBytes } from './value-codec-json.js';
 

@@ -1,6 +1,6 @@
 import { instanceToPlain, plainToInstance } from 'class-transformer';
-import type { ColumnSchema, EmbeddedFieldSchema } from '../metadata/entity-schema.js';
-import type { Constructor } from '../metadata/declarations.js';
+import type { EmbeddedColumn, EmbeddedFieldSchema } from './codec-contracts.js';
+import type { Constructor } from '../model/declarations.js';
 import { valueError, type ValueCodecContext } from './value-codec-context.js';
 import { parseJsonBytes, toJsonBytes } from './value-codec-json.js';
 
@@ -23,7 +23,7 @@ export interface EmbeddedCell {
  * ```
  * @internal
  */
-export function encodeEmbedded(ctx: ValueCodecContext, column: ColumnSchema, value: unknown): EmbeddedCell[] {
+export function encodeEmbedded(ctx: ValueCodecContext, column: EmbeddedColumn, value: unknown): EmbeddedCell[] {
   const fields = column.fields ?? [];
   const name = column.classType?.name || 'class';
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -63,7 +63,7 @@ export function encodeEmbedded(ctx: ValueCodecContext, column: ColumnSchema, val
  */
 export function decodeEmbedded(
   ctx: ValueCodecContext,
-  column: ColumnSchema,
+  column: EmbeddedColumn,
   cells: ReadonlyMap<string, Buffer>,
 ): unknown {
   const plain: Record<string, unknown> = {};

@@ -1,4 +1,4 @@
-import type { KeyComponentCodec } from '../metadata/entity-schema.js';
+import type { KeyComponentCodec } from './codec-contracts.js';
 import type { ResolvedKeyOptions } from './key-codec-options.js';
 import { DECODE_FIX, keyError, type KeyCodecContext } from './key-codec-context.js';
 import { digitBytesValue, digitsValue } from '../util/ascii-digits.js';

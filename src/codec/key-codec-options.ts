@@ -1,4 +1,4 @@
-import type { KeyPartOptions, KeyPartType, TimestampKeyFormat } from '../metadata/declarations.js';
+import type { KeyPartOptions, KeyPartType, TimestampKeyFormat } from '../model/declarations.js';
 import { MetadataError } from '../errors/metadata-error.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { isValidSeparator } from './escape.js';

@@ -1,4 +1,4 @@
-import type { KeyComponentCodec } from '../metadata/entity-schema.js';
+import type { KeyComponentCodec } from './codec-contracts.js';
 import { DECODE_FIX, keyError, type KeyCodecContext } from './key-codec-context.js';
 import { escapeComponent, unescapeComponent } from './escape.js';
 import { hasLoneSurrogate } from './utf8.js';

@@ -1,5 +1,5 @@
-import type { KeyPartOptions } from '../metadata/declarations.js';
-import type { KeyComponentCodec } from '../metadata/entity-schema.js';
+import type { KeyPartOptions } from '../model/declarations.js';
+import type { KeyComponentCodec } from './codec-contracts.js';
 import { resolveKeyOptions } from './key-codec-options.js';
 import { createBigintCodec, createIntCodec, createUintCodec } from './key-codec-numeric.js';
 import { createStringCodec } from './key-codec-string.js';

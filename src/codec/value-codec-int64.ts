@@ -1,4 +1,4 @@
-import type { ValueCodec } from '../metadata/entity-schema.js';
+import type { ValueCodec } from './codec-contracts.js';
 import { safeInt64Bytes } from '../util/safe-int64-bytes.js';
 import { expectLength, valueError, type ValueCodecContext } from './value-codec-context.js';
 

@@ -1,4 +1,4 @@
-import type { ValueCodec } from '../metadata/entity-schema.js';
+import type { ValueCodec } from './codec-contracts.js';
 import { valueError, type ValueCodecContext } from './value-codec-context.js';
 import { decodeUtf8Strict } from './utf8.js';
 

@@ -1,5 +1,5 @@
-import type { ColumnScalarType, Constructor } from '../metadata/declarations.js';
-import type { ValueCodec } from '../metadata/entity-schema.js';
+import type { ColumnScalarType, Constructor } from '../model/declarations.js';
+import type { ValueCodec } from './codec-contracts.js';
 import { MetadataError } from '../errors/metadata-error.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import type { ValueCodecContext } from './value-codec-context.js';

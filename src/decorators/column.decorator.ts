@@ -1,5 +1,5 @@
 import { MetadataError } from '../errors/metadata-error.js';
-import type { ColumnDeclaration, ColumnOptions } from '../metadata/declarations.js';
+import type { ColumnDeclaration, ColumnOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
 

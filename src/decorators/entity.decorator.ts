@@ -1,5 +1,5 @@
 import { MetadataError } from '../errors/metadata-error.js';
-import type { EntityOptions } from '../metadata/declarations.js';
+import type { EntityOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { setOwnValue } from '../metadata/store.js';
 import { assertSeparator, assertTableId } from './identifiers.js';

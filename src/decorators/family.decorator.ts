@@ -1,4 +1,4 @@
-import type { FamilyDeclaration, FamilyOptions } from '../metadata/declarations.js';
+import type { FamilyDeclaration, FamilyOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
 import { assertFamilyName } from './identifiers.js';

@@ -1,5 +1,5 @@
 import { MetadataError } from '../errors/metadata-error.js';
-import type { KeyLiteralOptions, KeyPartDeclaration, KeyPartOptions } from '../metadata/declarations.js';
+import type { KeyLiteralOptions, KeyPartDeclaration, KeyPartOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
 import { assertPosition } from './identifiers.js';

@@ -1,5 +1,5 @@
 import { MetadataError } from '../errors/metadata-error.js';
-import type { SaltOptions } from '../metadata/declarations.js';
+import type { SaltOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { setOwnValue } from '../metadata/store.js';
 

@@ -1,8 +1,8 @@
-import type { CellData, RowData } from '../driver/driver.js';
+import type { CellData, RowData } from '../model/driver.js';
 import { cellQualifiers } from '../metadata/column-cells.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import { compileColumnValue } from '../mutation/compile-cells.js';
-import type { CellMutation } from '../mutation/compiled-mutation.js';
+import type { CellMutation } from '../model/mutation.js';
 import { ownCells } from '../scan/own-cells.js';
 
 /**

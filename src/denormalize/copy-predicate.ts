@@ -1,4 +1,4 @@
-import type { RowFilter } from '../driver/row-filter.js';
+import type { RowFilter } from '../model/row-filter.js';
 import { cellQualifiers } from '../metadata/column-cells.js';
 import type { ColumnSchema } from '../metadata/entity-schema.js';
 

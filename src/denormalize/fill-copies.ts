@@ -1,8 +1,8 @@
-import { encodeRowKey } from '../codec/physical-key.js';
+import { encodeRowKey } from '../key/physical-key.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { compileEntity } from '../metadata/compile-entity.js';
-import type { Constructor } from '../metadata/declarations.js';
+import type { Constructor } from '../model/declarations.js';
 import type { DenormalizedSchema, EntitySchema } from '../metadata/entity-schema.js';
 import type { SourceResolver } from './source-reader.js';
 

@@ -1,5 +1,5 @@
-import { decodeRowKey } from '../codec/physical-key.js';
-import type { BigtableDriver, CallOptions } from '../driver/driver.js';
+import { decodeRowKey } from '../key/physical-key.js';
+import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import { PartialWriteError, type WriteFailure } from '../errors/partial-write-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
@@ -8,7 +8,7 @@ import { copyMutations } from './copy-diff.js';
 import { copyPredicate } from './copy-predicate.js';
 import { planPropagation, type PropagationGroup } from './plan-propagation.js';
 import { rowMatches } from './row-matches.js';
-import { writeCopies, type CopyUpdate } from './write-copies.js';
+import { writeCopies, type CopyUpdate } from '../write/write-copies.js';
 
 /** Counts of a propagation. @example `{ scanned: 1200, updated: 1200 }` */
 export interface PropagationProgress {

@@ -1,4 +1,4 @@
-import type { RowData } from '../driver/driver.js';
+import type { RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { latestCell } from './copy-diff.js';
 import { ownCells } from '../scan/own-cells.js';

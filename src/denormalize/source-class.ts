@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/validation-error.js';
-import type { Constructor } from '../metadata/declarations.js';
+import type { Constructor } from '../model/declarations.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Constructor } from '../metadata/declarations.js';
+import type { Constructor } from '../model/declarations.js';
 
 /**
  * What copying needs from a source entity's repository: a batched read of

@@ -1,10 +1,10 @@
 import type { Instance } from '@google-cloud/bigtable';
-import type { ActualFamily, BigtableDriver } from './driver.js';
-import type { GcRule } from '../schema/gc-rule-types.js';
-import type { CallOptions } from './driver.js';
+import type { ActualFamily, BigtableDriver } from '../model/driver.js';
+import type { GcRule } from '../model/gc-rule.js';
+import type { CallOptions } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
-import { fromClientGcRule, toClientGcRule } from '../schema/gc-rule-client.js';
+import { fromClientGcRule, toClientGcRule } from './gc-rule-client.js';
 import { boundedCall, type GaxCallOptions } from './bounded-call.js';
 
 const NOT_FOUND = 5;

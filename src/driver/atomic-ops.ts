@@ -1,5 +1,5 @@
 import type { Bigtable } from '@google-cloud/bigtable';
-import type { CallOptions, CheckAndMutateRequest, IncrementRule, RowData } from './driver.js';
+import type { CallOptions, CheckAndMutateRequest, IncrementRule, RowData } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError } from '../errors/driver-error.js';
 import { ValidationError } from '../errors/validation-error.js';

@@ -1,4 +1,4 @@
-import type { CallOptions } from './driver.js';
+import type { CallOptions } from '../model/driver.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { extractGrpcCode } from '../errors/driver-error.js';
 import { abortError, throwIfAborted } from '../util/operation-signal.js';

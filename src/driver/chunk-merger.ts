@@ -1,4 +1,4 @@
-import type { CellData, RowData } from './driver.js';
+import type { CellData, RowData } from '../model/driver.js';
 import { sameBytes } from '../util/compare-bytes.js';
 import { responseBytes, timestampMicros } from './client-row.js';
 

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/validation-error.js';
-import type { RowFilter } from './row-filter.js';
+import type { RowFilter } from '../model/row-filter.js';
 
 /**
  * One filter object in the client's filter language (`Filter.parse` reads only

@@ -1,4 +1,4 @@
-import type { CellMutation, CompiledMutation } from '../mutation/compiled-mutation.js';
+import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 
 /**
  * A `google.bigtable.v2.Mutation` as the client sends it with `rawMutation: true`

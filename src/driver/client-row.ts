@@ -1,5 +1,5 @@
 import { digitsValue } from '../util/ascii-digits.js';
-import type { CellData, RowData } from './driver.js';
+import type { CellData, RowData } from '../model/driver.js';
 
 /**
  * Bytes of a response message (a row key, qualifier or cell value) as a

@@ -1,6 +1,6 @@
 import type { Table } from '@google-cloud/bigtable';
-import type { CompiledMutation } from '../mutation/compiled-mutation.js';
-import type { CallOptions, RowMutationFailure } from './driver.js';
+import type { CompiledMutation } from '../model/mutation.js';
+import type { CallOptions, RowMutationFailure } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError } from '../errors/driver-error.js';
 import { ValidationError } from '../errors/validation-error.js';

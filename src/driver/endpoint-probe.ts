@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { Bigtable } from '@google-cloud/bigtable';
-import type { CallOptions } from './driver.js';
+import type { CallOptions } from '../model/driver.js';
 import { DeadlineExceededError, UnreachableError } from '../errors/operation-errors.js';
 import { abortError } from '../util/operation-signal.js';
 

@@ -10,10 +10,10 @@ import type {
   ReadRowsRequest,
   RowData,
   RowMutationFailure,
-} from './driver.js';
-import type { CompiledMutation } from '../mutation/compiled-mutation.js';
-import type { RowSource } from '../scan/row-source.js';
-import type { GcRule } from '../schema/gc-rule-types.js';
+} from '../model/driver.js';
+import type { CompiledMutation } from '../model/mutation.js';
+import type { RowSource } from '../stream/row-source.js';
+import type { GcRule } from '../model/gc-rule.js';
 import { checkAndMutateRow, incrementCells } from './atomic-ops.js';
 import { planRead } from './read-plan.js';
 import { ReadRowsCall } from './read-rows-call.js';

@@ -1,4 +1,4 @@
-import type { CallOptions } from './driver.js';
+import type { CallOptions } from '../model/driver.js';
 import type { AbortableRead } from './abort-read.js';
 import { abortRead } from './abort-read.js';
 import { DEFAULT_WRITE_RETRY, type WriteRetryPolicy } from './write-retry.js';

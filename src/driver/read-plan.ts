@@ -1,4 +1,4 @@
-import type { KeyRange, ReadRowsRequest } from './driver.js';
+import type { KeyRange, ReadRowsRequest } from '../model/driver.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { toClientFilter, type ClientFilter } from './client-filter.js';
 

@@ -1,4 +1,4 @@
-import type { CallOptions, RowData } from './driver.js';
+import type { CallOptions, RowData } from '../model/driver.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { abortError } from '../util/operation-signal.js';

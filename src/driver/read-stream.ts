@@ -1,6 +1,6 @@
-import type { RowData } from './driver.js';
-import type { BatchedRowSource } from '../scan/batch-source.js';
-import { withItemIterator } from '../scan/batch-source.js';
+import type { RowData } from '../model/driver.js';
+import type { BatchedRowSource } from '../stream/batch-source.js';
+import { withItemIterator } from '../stream/batch-source.js';
 import { DriverError } from '../errors/driver-error.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../errors/operation-errors.js';

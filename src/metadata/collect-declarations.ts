@@ -5,7 +5,7 @@ import type {
   FamilyDeclaration,
   KeyPartDeclaration,
   SaltOptions,
-} from './declarations.js';
+} from '../model/declarations.js';
 import { MetadataKeys } from './keys.js';
 import { classChain, getOwnList, getOwnValue } from './store.js';
 

@@ -1,6 +1,6 @@
 import { createValueCodec } from '../codec/value-codecs.js';
 import { MetadataError } from '../errors/metadata-error.js';
-import type { ColumnDeclaration } from './declarations.js';
+import type { ColumnDeclaration } from '../model/declarations.js';
 import type { ColumnSchema, FamilySchema } from './entity-schema.js';
 import { checkDesignType } from './design-type.js';
 import { compileLayout } from './compile-embedded.js';

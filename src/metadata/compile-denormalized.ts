@@ -1,7 +1,7 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/metadata-error.js';
 import { cycleThrough } from './compile-stack.js';
-import type { Constructor, DenormalizedDeclaration } from './declarations.js';
+import type { Constructor, DenormalizedDeclaration } from '../model/declarations.js';
 import { compileKeyMap } from './denormalized-key-map.js';
 import type { ColumnSchema, DenormalizedSchema, EntitySchema, KeyPlan } from './entity-schema.js';
 import { propagationStrategy } from './propagation-strategy.js';

@@ -1,6 +1,6 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/metadata-error.js';
-import type { ColumnLayout, ColumnOptions } from './declarations.js';
+import type { ColumnLayout, ColumnOptions } from '../model/declarations.js';
 import type { EmbeddedFieldSchema } from './entity-schema.js';
 import { exposedFields } from './embedded-fields.js';
 import { checkPropertyName } from './reserved-names.js';

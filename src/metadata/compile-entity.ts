@@ -1,11 +1,11 @@
 import { MetadataError } from '../errors/metadata-error.js';
-import { gcRuleFromPolicy } from '../schema/gc-rule.js';
+import { gcRuleFromPolicy } from './gc-rule.js';
 import { collectDeclarations } from './collect-declarations.js';
 import { compileColumns } from './compile-columns.js';
 import { compileDenormalized } from './compile-denormalized.js';
 import { whileCompiling } from './compile-stack.js';
 import { compileKeyPlan } from './compile-key-plan.js';
-import type { Constructor } from './declarations.js';
+import type { Constructor } from '../model/declarations.js';
 import type { ColumnSchema, EntitySchema, FamilySchema } from './entity-schema.js';
 import { checkPropertyName } from './reserved-names.js';
 import { deepFreeze } from '../util/deep-freeze.js';

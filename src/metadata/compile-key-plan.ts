@@ -1,7 +1,7 @@
 import { createKeyCodec } from '../codec/key-codecs.js';
-import { compileSalt } from '../codec/compile-salt.js';
+import { compileSalt } from './compile-salt.js';
 import { MetadataError } from '../errors/metadata-error.js';
-import type { KeyLiteralOptions, KeyPartDeclaration, KeyPartOptions, SaltOptions } from './declarations.js';
+import type { KeyLiteralOptions, KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
 import type { KeyComponentSchema, KeyPlan } from './entity-schema.js';
 import { checkDesignType } from './design-type.js';
 

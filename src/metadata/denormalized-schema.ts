@@ -1,4 +1,4 @@
-import type { Constructor } from './declarations.js';
+import type { Constructor } from '../model/declarations.js';
 
 /**
  * How `propagate` finds the rows holding copies of one source row: `prefix`

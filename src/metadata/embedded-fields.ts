@@ -1,5 +1,5 @@
 import { instanceToPlain } from 'class-transformer';
-import type { Constructor } from './declarations.js';
+import type { Constructor } from '../model/declarations.js';
 
 /**
  * The fields of a class as class-transformer exposes them: the plain names of

@@ -1,4 +1,6 @@
-import type { GcRule } from '../schema/gc-rule-types.js';
+import type { EmbeddedFieldSchema, KeyComponentCodec, ValueCodec } from '../codec/codec-contracts.js';
+
+import type { GcRule } from '../model/gc-rule.js';
 import type { DenormalizedSchema } from './denormalized-schema.js';
 import type {
   ColumnLayout,
@@ -7,33 +9,10 @@ import type {
   KeyPartType,
   SaltHashPreset,
   TimestampKeyFormat,
-} from './declarations.js';
+} from '../model/declarations.js';
 
+export type { EmbeddedFieldSchema } from '../codec/codec-contracts.js';
 export type { DenormalizedSchema, PropagationStrategy } from './denormalized-schema.js';
-
-/**
- * Encodes one typed row-key component to text and back. Built per property by
- * `compileEntity`; throws `KeyEncodingError` naming `Entity.property`.
- *
- * @example
- * ```ts
- * const text = schema.key.components[0].codec!.encode('sensor-1'); // 'sensor-1'
- * ```
- */
-export interface KeyComponentCodec {
-  /** The `@KeyPart` type. */
-  readonly type: KeyPartType;
-  /** Zero-padded digits for numeric/epoch encodings; undefined for strings and ISO timestamps. */
-  readonly width: number | undefined;
-  /** True when encoded newest/largest first (`10^width − 1 − value`). */
-  readonly descending: boolean;
-  /** Text form of a timestamp component (`iso` by default); undefined for other types. */
-  readonly format: TimestampKeyFormat | undefined;
-  /** Value → component text (already escaped, never contains the separator). */
-  encode(value: unknown): string;
-  /** Component text → value. */
-  decode(text: string): unknown;
-}
 
 /** One component of the logical row key. @example `{ position: 0, kind: 'literal', literal: 'event' }` */
 export interface KeyComponentSchema {
@@ -94,24 +73,6 @@ export interface KeyPlan {
   readonly salt: SaltSchema | undefined;
 }
 
-/**
- * Encodes a cell value to bytes and back. Built per column by `compileEntity`;
- * throws `ValueEncodingError` naming `Entity.property`.
- *
- * @example
- * ```ts
- * const bytes = schema.columns[0].codec.encode(21.5);
- * ```
- */
-export interface ValueCodec {
-  /** The column type, or `class` for class-typed columns. */
-  readonly type: ColumnScalarType | 'class';
-  /** Value → cell bytes. */
-  encode(value: unknown): Buffer;
-  /** Cell bytes → value. */
-  decode(bytes: Buffer): unknown;
-}
-
 /** A compiled `@Column`. @example `schema.columnsByProperty.temperature.family // 'measurements'` */
 export interface ColumnSchema {
   /** The entity property. */
@@ -134,22 +95,6 @@ export interface ColumnSchema {
   readonly layout: ColumnLayout | undefined;
   /** The cells of a `flatten` column, one per field; `undefined` for every other column. */
   readonly fields: readonly EmbeddedFieldSchema[] | undefined;
-}
-
-/**
- * One field of a `flatten` column: its name in the class's plain form and the
- * qualifier of its cell (holding the field's JSON).
- *
- * @example
- * ```ts
- * schema.columnsByProperty.address.fields; // [{ name: 'street', qualifier: 'address.street' }, ...]
- * ```
- */
-export interface EmbeddedFieldSchema {
-  /** Field name in the class's plain (`instanceToPlain`) form. */
-  readonly name: string;
-  /** Qualifier of the field's cell (`fieldPrefix` + name; default prefix `<qualifier>.`). */
-  readonly qualifier: string;
 }
 
 /** A compiled `@Family`. @example `{ name: 'measurements', gc: { kind: 'maxVersions', count: 5 } }` */

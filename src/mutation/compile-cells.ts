@@ -1,7 +1,7 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
-import type { CellMutation } from './compiled-mutation.js';
+import type { CellMutation } from '../model/mutation.js';
 import { encodeEmbedded } from '../codec/embedded-codec.js';
 import { cellQualifiers } from '../metadata/column-cells.js';
 import { checkCellSize } from './request-limits.js';

@@ -1,8 +1,8 @@
-import type { CheckAndMutateRequest } from '../driver/driver.js';
-import type { RowFilter } from '../driver/row-filter.js';
+import type { CheckAndMutateRequest } from '../model/driver.js';
+import type { RowFilter } from '../model/row-filter.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import type { CompiledMutation } from './compiled-mutation.js';
+import type { CompiledMutation } from '../model/mutation.js';
 import type { EntityProperty } from '../metadata/key-type.js';
 
 /**

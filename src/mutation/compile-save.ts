@@ -1,8 +1,8 @@
-import { encodeRowKey } from '../codec/physical-key.js';
+import { encodeRowKey } from '../key/physical-key.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { pushColumnCells, rowTimestampMicros } from './compile-cells.js';
-import type { CellMutation, CompiledMutation } from './compiled-mutation.js';
+import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
 import { checkRowSize } from './request-limits.js';
 

@@ -1,9 +1,9 @@
-import { encodeRowKey } from '../codec/physical-key.js';
+import { encodeRowKey } from '../key/physical-key.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 import { compileColumnValue, rowTimestampMicros } from './compile-cells.js';
-import type { CellMutation, CompiledMutation } from './compiled-mutation.js';
+import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { asRecord, type CompileWriteOptions } from './compile-save.js';
 import { checkRowSize } from './request-limits.js';
 

@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors/validation-error.js';
 import { ValueEncodingError } from '../errors/value-encoding-error.js';
-import type { CellMutation } from './compiled-mutation.js';
+import type { CellMutation } from '../model/mutation.js';
 
 const MiB = 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
-import type { Constructor } from '../metadata/declarations.js';
+import type { Constructor } from '../model/declarations.js';
 import { BigtableCoreModule } from './bigtable-core-module.js';
 import type { BigtableModuleAsyncOptions, BigtableModuleOptions } from './module-options.js';
 import { createRepositoryProviders } from './repository-providers.js';

@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import type { Constructor } from '../metadata/declarations.js';
+import type { Constructor } from '../model/declarations.js';
 import { getMapperToken, getRepositoryToken } from './tokens.js';
 
 /**

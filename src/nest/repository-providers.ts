@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import type { Constructor } from '../metadata/declarations.js';
+import type { Constructor } from '../model/declarations.js';
 import { BigtableMapper } from '../repository/mapper.js';
 import { getMapperToken, getRepositoryToken } from './tokens.js';
 

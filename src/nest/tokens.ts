@@ -1,5 +1,5 @@
 import { BigtableMapper } from '../repository/mapper.js';
-import type { Constructor } from '../metadata/declarations.js';
+import type { Constructor } from '../model/declarations.js';
 
 const repositoryTokens = new WeakMap<Function, symbol>();
 const namesInUse = new Map<string, number>();

@@ -1,5 +1,5 @@
-import { encodeRowKey } from '../codec/physical-key.js';
-import type { BigtableDriver, CallOptions, RowData } from '../driver/driver.js';
+import { encodeRowKey } from '../key/physical-key.js';
+import type { BigtableDriver, CallOptions, RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { hydrate } from '../scan/hydrate.js';
 import { planReadFilter } from '../scan/read-filter.js';

@@ -1,5 +1,5 @@
-import { encodeRowKey } from '../codec/physical-key.js';
-import type { BigtableDriver, CallOptions } from '../driver/driver.js';
+import { encodeRowKey } from '../key/physical-key.js';
+import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
-import type { BigtableDriver } from '../driver/driver.js';
+import type { BigtableDriver } from '../model/driver.js';
 import { createGoogleCloudDriver, type GoogleCloudDriverOptions } from '../driver/google-cloud-driver.js';
 import { compileEntity } from '../metadata/compile-entity.js';
-import type { Constructor } from '../metadata/declarations.js';
+import type { Constructor } from '../model/declarations.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { desiredTables } from '../schema/desired-schema.js';
 import { syncSchema, type SchemaSyncOptions, type SchemaSyncResult } from '../schema/schema-sync.js';
@@ -10,14 +10,14 @@ import { propagateToDependents, type MapperPropagationResult } from '../denormal
 import type { PropagateOptions } from '../denormalize/propagate.js';
 import type { SourceReader } from '../denormalize/source-reader.js';
 import { Repository } from './repository.js';
-import {
-  resolveTimeouts,
-  type OperationKind,
-  type TimeoutOverrides,
-  type TimeoutSettings,
-} from '../driver/timeouts.js';
+import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../model/timeouts.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
-import { runOperation, splitOperationOptions, type OperationContext, type OperationOptions } from './operation.js';
+import {
+  runOperation,
+  splitOperationOptions,
+  type OperationContext,
+  type OperationOptions,
+} from '../operation/operation.js';
 
 /** How long `close()` waits for aborted operations to settle before it closes the client anyway. */
 const CLOSE_GRACE_MS = 5_000;

@@ -1,29 +1,34 @@
 import type { Observable } from 'rxjs';
-import type { BigtableDriver, CallOptions } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import { EntityNotFoundError } from '../errors/not-found-error.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { compileCondition, type SaveCondition } from '../mutation/compile-condition.js';
 import { compileSave } from '../mutation/compile-save.js';
 import { compileDelete, compileUpdate } from '../mutation/compile-update.js';
-import type { CompiledMutation } from '../mutation/compiled-mutation.js';
-import { encodeRowKey } from '../codec/physical-key.js';
+import type { CompiledMutation } from '../model/mutation.js';
+import { encodeRowKey } from '../key/physical-key.js';
 import { planScan } from '../scan/plan-scan.js';
 import type { ReadOptions } from '../scan/read-options.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
 import type { ScanQuery } from '../scan/scan-query.js';
-import { iterableToObservable } from '../scan/to-observable.js';
+import { iterableToObservable } from '../stream/to-observable.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
 import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
-import { iterateScan, readPage, type Page } from './scan-ops.js';
+import { iterateScan, readPage, type Page } from '../scan/scan-ops.js';
 import type { EntityKey, EntityProperty } from '../metadata/key-type.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
 import { propagateCopies, type PropagateOptions, type PropagationProgress } from '../denormalize/propagate.js';
 import type { SourceReader, SourceResolver } from '../denormalize/source-reader.js';
 import { bulkWithCopies, withCopies } from '../denormalize/with-copies.js';
-import { DEFAULT_TIMEOUTS } from '../driver/timeouts.js';
-import { runOperation, splitOperationOptions, type OperationContext, type OperationOptions } from './operation.js';
+import { DEFAULT_TIMEOUTS } from '../model/timeouts.js';
+import {
+  runOperation,
+  splitOperationOptions,
+  type OperationContext,
+  type OperationOptions,
+} from '../operation/operation.js';
 
 /**
  * What `increment` resolves with for a counter property of type `V`: a

@@ -1,11 +1,11 @@
-import type { BigtableDriver, CallOptions } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import { PartialWriteError, type WriteFailure } from '../errors/partial-write-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { DEFAULT_BATCH_BYTES, resolveBatchLimits } from '../mutation/batch.js';
-import type { CompiledMutation } from '../mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../model/mutation.js';
 import { MAX_REQUEST_BYTES } from '../mutation/request-limits.js';
-import { sendBatches } from './send-batches.js';
-import { WriteBatchReader } from './write-batches.js';
+import { sendBatches } from '../write/send-batches.js';
+import { WriteBatchReader } from '../write/write-batches.js';
 
 /**
  * Options of bulk writes. A batch closes at `batchSize` rows or about

@@ -1,14 +1,14 @@
-import { decodeRowKey, isSaltedKey } from '../codec/physical-key.js';
-import { compareKeyValues } from '../codec/key-value-order.js';
+import { decodeRowKey, isSaltedKey } from '../key/physical-key.js';
+import { compareKeyValues } from '../key/key-value-order.js';
 import { compareBytesFrom } from '../util/compare-bytes.js';
-import type { BigtableDriver, CallOptions, RowData } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions, RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { mergeOrderedBatches } from './k-way-merge.js';
-import { singleSourceBatches } from './single-source.js';
-import { mapSource } from './mapped-source.js';
-import type { RowSource, RowSourceFactory } from './row-source.js';
+import { mergeOrderedBatches } from '../stream/k-way-merge.js';
+import { singleSourceBatches } from '../stream/single-source.js';
+import { mapSource } from '../stream/mapped-source.js';
+import type { RowSource, RowSourceFactory } from '../stream/row-source.js';
 import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
-import { mergeUnorderedBatches } from './unordered-merge.js';
+import { mergeUnorderedBatches } from '../stream/unordered-merge.js';
 
 /** A row read by a scan, with where it came from. @internal */
 export interface ScannedRow {

@@ -1,4 +1,4 @@
-import type { GcRule } from '../schema/gc-rule-types.js';
+import type { GcRule } from '../model/gc-rule.js';
 
 /**
  * Whether a cell survives a GC rule, given its position among its column's

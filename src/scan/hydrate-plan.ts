@@ -1,5 +1,5 @@
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
-import type { GcRule } from '../schema/gc-rule-types.js';
+import type { GcRule } from '../model/gc-rule.js';
 import { inheritedName } from './own-cells.js';
 
 /**

@@ -1,8 +1,9 @@
 import { decodeEmbedded } from '../codec/embedded-codec.js';
-import { decodeRowKey } from '../codec/physical-key.js';
-import type { CellData, RowData } from '../driver/driver.js';
-import type { EntitySchema, ValueCodec } from '../metadata/entity-schema.js';
-import type { GcRule } from '../schema/gc-rule-types.js';
+import { decodeRowKey } from '../key/physical-key.js';
+import type { CellData, RowData } from '../model/driver.js';
+import type { ValueCodec } from '../codec/codec-contracts.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import type { GcRule } from '../model/gc-rule.js';
 import { survivesGc } from './gc-enforce.js';
 import { hydratePlan, type ColumnHydration } from './hydrate-plan.js';
 import { ownColumn, ownFamily } from './own-cells.js';

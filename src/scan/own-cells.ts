@@ -1,4 +1,4 @@
-import type { CellData, RowData } from '../driver/driver.js';
+import type { CellData, RowData } from '../model/driver.js';
 
 const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 

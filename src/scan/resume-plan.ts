@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/validation-error.js';
-import type { KeyRange } from '../driver/driver.js';
+import type { KeyRange } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { decodeCursor } from './cursor.js';
 import type { ScanSource } from './scan-plan.js';

@@ -1,5 +1,5 @@
-import type { KeyRange } from '../driver/driver.js';
-import type { RowFilter } from '../driver/row-filter.js';
+import type { KeyRange } from '../model/driver.js';
+import type { RowFilter } from '../model/row-filter.js';
 
 /**
  * One physical key range of a scan: one salt bucket, the unsalted layout of a

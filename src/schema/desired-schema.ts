@@ -1,7 +1,7 @@
-import type { ActualFamily } from '../driver/driver.js';
+import type { ActualFamily } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { MetadataError } from '../errors/metadata-error.js';
-import { describeGcRule, gcRulesEqual } from './gc-rule.js';
+import { describeGcRule, gcRulesEqual } from '../metadata/gc-rule.js';
 
 /**
  * One table as the declared entities want it: the union of their families.

@@ -1,6 +1,6 @@
-import type { ActualFamily } from '../driver/driver.js';
-import type { GcRule } from './gc-rule-types.js';
-import { describeGcRule } from './gc-rule.js';
+import type { ActualFamily } from '../model/driver.js';
+import type { GcRule } from '../model/gc-rule.js';
+import { describeGcRule } from '../metadata/gc-rule.js';
 
 /**
  * One step that brings the instance in line with the declared entities. Each

@@ -1,8 +1,8 @@
-import type { ActualFamily } from '../driver/driver.js';
+import type { ActualFamily } from '../model/driver.js';
 import type { DesiredTable } from './desired-schema.js';
 import type { SchemaChange } from './schema-change.js';
 import { compare } from './desired-schema.js';
-import { gcRulesEqual } from './gc-rule.js';
+import { gcRulesEqual } from '../metadata/gc-rule.js';
 import { createFamilyChange, createTableChange, dropFamilyChange, updateGcChange } from './schema-change.js';
 
 export type { SchemaChange } from './schema-change.js';

@@ -1,4 +1,4 @@
-import type { ActualFamily, BigtableDriver, CallOptions } from '../driver/driver.js';
+import type { ActualFamily, BigtableDriver, CallOptions } from '../model/driver.js';
 import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../errors/operation-errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { DesiredTable } from './desired-schema.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setImmediate as macrotask } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { KeyRange, ReadRowsRequest } from '../../src/driver/driver.js';
+import type { KeyRange, ReadRowsRequest } from '../../src/model/driver.js';
 import { planRead, type ReadPlan } from '../../src/driver/read-plan.js';
 import { clientReadRetryPolicy } from '../../src/driver/read-retry.js';
 import { ReadRowsCall, type ReadRetryPolicy } from '../../src/driver/read-rows-call.js';

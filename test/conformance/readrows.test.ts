@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ChunkMerger, InvalidChunkError, type ReadRowsChunk } from '../../src/driver/chunk-merger.js';
-import type { RowData } from '../../src/driver/driver.js';
+import type { RowData } from '../../src/model/driver.js';
 
 /**
  * Google's ReadRows conformance cases (`data/readrows.json`, see the README)

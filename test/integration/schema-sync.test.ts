@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ActualFamily } from '../../src/driver/driver.js';
+import type { ActualFamily } from '../../src/model/driver.js';
 import { createGoogleCloudDriver } from '../../src/driver/google-cloud-driver.js';
 import { DriverError } from '../../src/errors/index.js';
-import type { GcPolicy } from '../../src/metadata/declarations.js';
+import type { GcPolicy } from '../../src/model/declarations.js';
 import type { EntitySchema } from '../../src/metadata/entity-schema.js';
-import { gcRuleFromPolicy } from '../../src/schema/gc-rule.js';
+import { gcRuleFromPolicy } from '../../src/metadata/gc-rule.js';
 import { syncSchema } from '../../src/schema/schema-sync.js';
 import type { SchemaSyncDriver } from '../../src/schema/schema-sync.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../support/emulator.js';

@@ -1,4 +1,4 @@
-import { withItemIterator, type BatchedRowSource } from '../../src/scan/batch-source.js';
+import { withItemIterator, type BatchedRowSource } from '../../src/stream/batch-source.js';
 
 /**
  * A batch source over fixed batches, as the built-in driver's reads are:

@@ -8,12 +8,12 @@ import type {
   ReadRowsRequest,
   RowData,
   RowMutationFailure,
-} from '../../src/driver/driver.js';
-import type { RowFilter } from '../../src/driver/row-filter.js';
+} from '../../src/model/driver.js';
+import type { RowFilter } from '../../src/model/row-filter.js';
 import { DriverError } from '../../src/errors/driver-error.js';
-import type { CellMutation, CompiledMutation } from '../../src/mutation/compiled-mutation.js';
-import { fromAsyncIterable, type RowSource } from '../../src/scan/row-source.js';
-import type { GcRule } from '../../src/schema/gc-rule-types.js';
+import type { CellMutation, CompiledMutation } from '../../src/model/mutation.js';
+import { fromAsyncIterable, type RowSource } from '../../src/stream/row-source.js';
+import type { GcRule } from '../../src/model/gc-rule.js';
 
 /** gRPC status codes the fake uses. @example `GrpcCode.NotFound // 5` */
 export const GrpcCode = Object.freeze({

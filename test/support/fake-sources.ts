@@ -1,5 +1,5 @@
-import { fromAsyncIterable } from '../../src/scan/row-source.js';
-import type { RowSource, RowSourceFactory } from '../../src/scan/row-source.js';
+import { fromAsyncIterable } from '../../src/stream/row-source.js';
+import type { RowSource, RowSourceFactory } from '../../src/stream/row-source.js';
 
 /**
  * Counts how many fake sources are open at the same time.

@@ -1,8 +1,8 @@
-import { flattenBatches } from '../../src/scan/flatten-batches.js';
-import { mergeOrderedBatches, type OrderedMergeOptions } from '../../src/scan/k-way-merge.js';
-import type { RowSource, RowSourceFactory } from '../../src/scan/row-source.js';
-import { singleSourceBatches } from '../../src/scan/single-source.js';
-import { mergeUnorderedBatches, type UnorderedMergeOptions } from '../../src/scan/unordered-merge.js';
+import { flattenBatches } from '../../src/stream/flatten-batches.js';
+import { mergeOrderedBatches, type OrderedMergeOptions } from '../../src/stream/k-way-merge.js';
+import type { RowSource, RowSourceFactory } from '../../src/stream/row-source.js';
+import { singleSourceBatches } from '../../src/stream/single-source.js';
+import { mergeUnorderedBatches, type UnorderedMergeOptions } from '../../src/stream/unordered-merge.js';
 
 /**
  * The scan's merges read one item at a time, as `execute-scan` flattens them

@@ -1,6 +1,6 @@
 import { createKeyCodec } from '../../src/codec/key-codecs.js';
-import type { KeySchema } from '../../src/codec/row-key.js';
-import type { KeyPartOptions } from '../../src/metadata/declarations.js';
+import type { KeySchema } from '../../src/key/row-key.js';
+import type { KeyPartOptions } from '../../src/model/declarations.js';
 import type { KeyComponentSchema } from '../../src/metadata/entity-schema.js';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyPredicate } from '../../../src/denormalize/copy-predicate.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
-import type { CellMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CellMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId } from '../../support/emulator.js';
 import { denormalizedEntities } from './entities.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckAndMutateRequest, RowData } from '../../../src/driver/driver.js';
+import type { CheckAndMutateRequest, RowData } from '../../../src/model/driver.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
-import type { RowFilter } from '../../../src/driver/row-filter.js';
+import type { RowFilter } from '../../../src/model/row-filter.js';
 import { DriverError, ValidationError } from '../../../src/errors/index.js';
-import type { CellMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CellMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });

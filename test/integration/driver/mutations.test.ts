@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RowData } from '../../../src/driver/driver.js';
+import type { RowData } from '../../../src/model/driver.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import {
   DeadlineExceededError,
@@ -7,7 +7,7 @@ import {
   OperationAbortedError,
   ValidationError,
 } from '../../../src/errors/index.js';
-import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });

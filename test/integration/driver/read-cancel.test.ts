@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
-import type { RowData } from '../../../src/driver/driver.js';
+import type { RowData } from '../../../src/model/driver.js';
 import { READ_BUFFER_LIMITS } from '../../../src/driver/read-stream.js';
-import type { BatchedRowSource } from '../../../src/scan/batch-source.js';
+import type { BatchedRowSource } from '../../../src/stream/batch-source.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });

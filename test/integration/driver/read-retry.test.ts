@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
-import type { ReadRowsRequest } from '../../../src/driver/driver.js';
+import type { ReadRowsRequest } from '../../../src/model/driver.js';
 import { DriverError } from '../../../src/errors/driver-error.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KeyRange, ReadRowsRequest, RowData } from '../../../src/driver/driver.js';
+import type { KeyRange, ReadRowsRequest, RowData } from '../../../src/model/driver.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import { DriverError, ValidationError } from '../../../src/errors/index.js';
-import type { CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });

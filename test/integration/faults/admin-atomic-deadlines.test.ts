@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckAndMutateRequest } from '../../../src/driver/driver.js';
+import type { CheckAndMutateRequest } from '../../../src/model/driver.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { GoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import { DeadlineExceededError, OperationAbortedError } from '../../../src/errors/index.js';

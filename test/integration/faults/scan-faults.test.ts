@@ -2,7 +2,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BigtableMapper, type Repository } from '../../../src/index.js';
 import type { GoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
-import type { CallOptions } from '../../../src/driver/driver.js';
+import type { CallOptions } from '../../../src/model/driver.js';
 import { DeadlineExceededError, OperationAbortedError } from '../../../src/errors/operation-errors.js';
 import { closeMapper, makeEntities, openMapper } from '../../fixtures/entities.js';
 import { emulatorHost, testInstanceId } from '../../support/emulator.js';

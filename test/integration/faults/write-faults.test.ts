@@ -1,10 +1,10 @@
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RowData } from '../../../src/driver/driver.js';
+import type { RowData } from '../../../src/model/driver.js';
 import { createGoogleCloudDriver, type GoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import { DeadlineExceededError, DriverError } from '../../../src/errors/index.js';
-import type { CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 

@@ -1,7 +1,7 @@
 import { connect, createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { GoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';

@@ -10,7 +10,7 @@ import {
   javaStringHashSignedBucket,
 } from '../../../src/codec/java-hash.js';
 import { md5Bucket, md5Digest, md5Int32Bucket } from '../../../src/codec/md5.js';
-import type { SaltHashPreset } from '../../../src/metadata/declarations.js';
+import type { SaltHashPreset } from '../../../src/model/declarations.js';
 
 describe('java hash helpers', () => {
   it('computes String.hashCode() over UTF-16 code units with int32 overflow', () => {

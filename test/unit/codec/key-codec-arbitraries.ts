@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { KeyPartOptions } from '../../../src/metadata/declarations.js';
+import type { KeyPartOptions } from '../../../src/model/declarations.js';
 
 /**
  * A key component configuration with a generator of its valid values and

@@ -4,7 +4,7 @@ import { DECODE_FIX, keyError, type KeyCodecContext } from '../../../src/codec/k
 import { createDigitsCodec, type DigitsMapping } from '../../../src/codec/key-codec-digits.js';
 import { createKeyCodec } from '../../../src/codec/key-codecs.js';
 import { resolveKeyOptions } from '../../../src/codec/key-codec-options.js';
-import type { KeyPartOptions } from '../../../src/metadata/declarations.js';
+import type { KeyPartOptions } from '../../../src/model/declarations.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_DATE_MS = 8_640_000_000_000_000n;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createKeyCodec } from '../../../src/codec/key-codecs.js';
-import type { KeyPartOptions } from '../../../src/metadata/declarations.js';
+import type { KeyPartOptions } from '../../../src/model/declarations.js';
 
 interface KeyVector {
   type: KeyPartOptions['type'];

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DECODE_FIX } from '../../../src/codec/key-codec-context.js';
-import { compileSalt } from '../../../src/codec/compile-salt.js';
-import { decodeRowKey } from '../../../src/codec/physical-key.js';
-import { bucketText } from '../../../src/codec/salt.js';
-import { decodeLogicalKey, encodeKeyComponents, joinLogicalKey, type KeySchema } from '../../../src/codec/row-key.js';
-import { describeKeyLayout } from '../../../src/codec/row-key-components.js';
+import { compileSalt } from '../../../src/metadata/compile-salt.js';
+import { decodeRowKey } from '../../../src/key/physical-key.js';
+import { bucketText } from '../../../src/key/salt.js';
+import { decodeLogicalKey, encodeKeyComponents, joinLogicalKey, type KeySchema } from '../../../src/key/row-key.js';
+import { describeKeyLayout } from '../../../src/key/row-key-components.js';
 import { preview } from '../../../src/errors/bigtable-mapper-error.js';
 import { KeyEncodingError, ValidationError } from '../../../src/errors/index.js';
 import { keySchema, type KeyPartSpec } from '../../support/key-schema.js';
@@ -119,12 +119,10 @@ const bytesCaseArb = fc
         fc
           .constantFrom('row', 'é', '', '\ud800', '1')
           .map((literal) => ({ spec: () => ({ literal }) as KeyPartSpec, combo: undefined as KeyCombo | undefined })),
-        fc
-          .oneof(fc.constantFrom(...DIGIT_COMBOS), fc.constantFrom(...KEY_COMBOS))
-          .map((combo) => ({
-            spec: (i: number): KeyPartSpec => ({ property: `p${i}`, options: combo.options }),
-            combo,
-          })),
+        fc.oneof(fc.constantFrom(...DIGIT_COMBOS), fc.constantFrom(...KEY_COMBOS)).map((combo) => ({
+          spec: (i: number): KeyPartSpec => ({ property: `p${i}`, options: combo.options }),
+          combo,
+        })),
       ),
       { minLength: 1, maxLength: 3 },
     ),

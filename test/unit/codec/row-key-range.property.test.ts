@@ -5,11 +5,11 @@ import {
   joinLogicalKey,
   type KeyRangeCondition,
   type KeySchema,
-  type LogicalKeyRange,
-} from '../../../src/codec/row-key.js';
-import { planKeyRange } from '../../../src/codec/row-key-range.js';
+} from '../../../src/key/row-key.js';
+import type { LogicalKeyRange } from '../../../src/model/key-range.js';
+import { planKeyRange } from '../../../src/key/row-key-range.js';
 import { ValidationError } from '../../../src/errors/validation-error.js';
-import type { KeyPartOptions } from '../../../src/metadata/declarations.js';
+import type { KeyPartOptions } from '../../../src/model/declarations.js';
 import { keySchema } from '../../support/key-schema.js';
 
 interface Part {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { logicalKeyRange, type LogicalKeyRange } from '../../../src/codec/row-key.js';
+import { logicalKeyRange } from '../../../src/key/row-key.js';
+import type { LogicalKeyRange } from '../../../src/model/key-range.js';
 import { ValidationError } from '../../../src/errors/validation-error.js';
 import { keySchema } from '../../support/key-schema.js';
 

@@ -6,7 +6,7 @@ import {
   encodeKeyComponents,
   joinLogicalKey,
   prefixEnd,
-} from '../../../src/codec/row-key.js';
+} from '../../../src/key/row-key.js';
 import { KeyEncodingError } from '../../../src/errors/key-encoding-error.js';
 import { ValidationError } from '../../../src/errors/validation-error.js';
 import { keySchema } from '../../support/key-schema.js';

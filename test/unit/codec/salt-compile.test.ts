@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileSalt } from '../../../src/codec/compile-salt.js';
+import { compileSalt } from '../../../src/metadata/compile-salt.js';
 import { MetadataError } from '../../../src/errors/metadata-error.js';
-import type { SaltOptions } from '../../../src/metadata/declarations.js';
+import type { SaltOptions } from '../../../src/model/declarations.js';
 import { keyComponents } from './salt-fixtures.js';
 
 const postKey = keyComponents('userId', 'site', 'ts:timestamp');

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { KeyPartType, SaltHashPreset } from '../../../src/metadata/declarations.js';
+import type { KeyPartType, SaltHashPreset } from '../../../src/model/declarations.js';
 import type { KeyComponentSchema } from '../../../src/metadata/entity-schema.js';
 
 /** Hand-built key components for salt tests: `'=event'` is a literal, `'ts:timestamp'` a typed property. */

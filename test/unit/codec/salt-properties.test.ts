@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileSalt } from '../../../src/codec/compile-salt.js';
+import { compileSalt } from '../../../src/metadata/compile-salt.js';
 import { SALT_HASH_PRESETS } from '../../../src/codec/hash-presets.js';
-import { bucketText, parseSaltSegment, saltSegment, scanSegments } from '../../../src/codec/salt.js';
+import { bucketText, parseSaltSegment, saltSegment, scanSegments } from '../../../src/key/salt.js';
 import { keyComponents } from './salt-fixtures.js';
 
 const saltArb = fc

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileSalt } from '../../../src/codec/compile-salt.js';
-import { parseSaltSegment, saltSegment } from '../../../src/codec/salt.js';
+import { compileSalt } from '../../../src/metadata/compile-salt.js';
+import { parseSaltSegment, saltSegment } from '../../../src/key/salt.js';
 import { keyComponents, readRepoFile, saltVectors, type SaltedKeyVector } from './salt-fixtures.js';
 
 function physicalKey(v: SaltedKeyVector): { key: string; bucketSegment: string; salt: ReturnType<typeof compileSalt> } {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createValueCodec } from '../../../src/codec/value-codecs.js';
-import type { ColumnScalarType } from '../../../src/metadata/declarations.js';
+import type { ColumnScalarType } from '../../../src/model/declarations.js';
 
 interface ValueVector {
   type: ColumnScalarType;

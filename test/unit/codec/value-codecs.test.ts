@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createValueCodec } from '../../../src/codec/value-codecs.js';
 import { MetadataError } from '../../../src/errors/metadata-error.js';
 import { ValueEncodingError } from '../../../src/errors/value-encoding-error.js';
-import type { ColumnScalarType, Constructor } from '../../../src/metadata/declarations.js';
+import type { ColumnScalarType, Constructor } from '../../../src/model/declarations.js';
 
 class Point {
   lat = 0;

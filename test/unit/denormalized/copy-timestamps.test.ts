@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CellTimestamp, Column, Denormalized, Entity, Family, KeyPart, compileEntity } from '../../../src/index.js';
-import type { RowData } from '../../../src/driver/driver.js';
+import type { RowData } from '../../../src/model/driver.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import { hydrate } from '../../../src/scan/hydrate.js';
 import { resolveRead } from '../../../src/scan/read-options.js';

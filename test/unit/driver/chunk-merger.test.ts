@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChunkMerger, InvalidChunkError, type ReadRowsChunk } from '../../../src/driver/chunk-merger.js';
-import type { RowData } from '../../../src/driver/driver.js';
+import type { RowData } from '../../../src/model/driver.js';
 
 // ---------------------------------------------------------------------------
 // Helpers

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toRawEntry, toRawMutation } from '../../../src/driver/client-mutation.js';
-import type { CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../../../src/model/mutation.js';
 
 const mutation: CompiledMutation = {
   table: 't',

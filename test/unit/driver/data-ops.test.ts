@@ -4,7 +4,7 @@ import { Bigtable, type Table } from '@google-cloud/bigtable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toRawEntry } from '../../../src/driver/client-mutation.js';
 import { mutateManyRows } from '../../../src/driver/data-ops.js';
-import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
 
 const set = (value: string): CellMutation => ({
   kind: 'setCell',

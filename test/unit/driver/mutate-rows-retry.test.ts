@@ -2,7 +2,7 @@ import type { Bigtable } from '@google-cloud/bigtable';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mutateManyRows, mutateOneRow, type WriteFailure } from '../../../src/driver/data-ops.js';
 import { DeadlineExceededError, DriverError, OperationAbortedError } from '../../../src/errors/index.js';
-import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
 import { DEFAULT_WRITE_RETRY } from '../../../src/driver/write-retry.js';
 import { isTransientStatus, retryDelayInDetails } from '../../../src/driver/retry-rules.js';
 import { fakeMutateRowsClient } from '../../support/fake-mutate-rpc.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InvalidChunkError } from '../../../src/driver/chunk-merger.js';
-import type { CallOptions, RowData } from '../../../src/driver/driver.js';
+import type { CallOptions, RowData } from '../../../src/model/driver.js';
 import { DeadlineExceededError, OperationAbortedError } from '../../../src/errors/operation-errors.js';
 import { planRead, type ReadPlan } from '../../../src/driver/read-plan.js';
 import { clientReadRetryPolicy, isRetryableReadError } from '../../../src/driver/read-retry.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DriverError } from '../../../src/errors/driver-error.js';
 import { openReadRows, OpenReads, READ_BUFFER_LIMITS } from '../../../src/driver/read-stream.js';
-import type { CallOptions } from '../../../src/driver/driver.js';
+import type { CallOptions } from '../../../src/model/driver.js';
 import { DeadlineExceededError, OperationAbortedError } from '../../../src/errors/operation-errors.js';
 import { ReadRowsCall, type ReadRetryPolicy } from '../../../src/driver/read-rows-call.js';
 import { planRead } from '../../../src/driver/read-plan.js';

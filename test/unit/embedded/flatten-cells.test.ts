@@ -5,7 +5,7 @@ import { compileUpdate } from '../../../src/mutation/compile-update.js';
 import { resolveRead } from '../../../src/scan/read-options.js';
 import { planReadFilter } from '../../../src/scan/read-filter.js';
 import { hydrate } from '../../../src/scan/hydrate.js';
-import type { CellMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CellMutation } from '../../../src/model/mutation.js';
 import { Repository } from '../../../src/repository/repository.js';
 import { FakeDriver } from '../../support/fake-driver.js';
 import { Address, Geo, Profile } from './entities.js';

@@ -4,7 +4,7 @@ import { Column, Entity, Family, KeyPart } from '../../../src/decorators/index.j
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { ColumnSchema } from '../../../src/metadata/entity-schema.js';
 import { compileColumnValue, pushColumnCells } from '../../../src/mutation/compile-cells.js';
-import type { CellMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CellMutation } from '../../../src/model/mutation.js';
 import { Address, Profile } from '../embedded/entities.js';
 
 @Entity({ table: 'samples' })

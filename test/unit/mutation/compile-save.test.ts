@@ -4,7 +4,7 @@ import { KeyEncodingError, ValidationError, ValueEncodingError } from '../../../
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { Versioned } from '../../../src/metadata/versioned.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
-import type { CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../../../src/model/mutation.js';
 
 const NOW = 1_700_000_000_000; // 2023-11-14T22:13:20.000Z
 const NOW_MICROS = 1_700_000_000_000_000;

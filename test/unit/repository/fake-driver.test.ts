@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RowData } from '../../../src/driver/driver.js';
-import type { RowFilter } from '../../../src/driver/row-filter.js';
+import type { RowData } from '../../../src/model/driver.js';
+import type { RowFilter } from '../../../src/model/row-filter.js';
 import { DriverError } from '../../../src/errors/index.js';
-import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
 import { FakeDriver, GrpcCode } from '../../support/fake-driver.js';
 
 const set = (family: string, qualifier: string, value: string, timestampMicros: number): CellMutation => ({

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Column, Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
-import type { BigtableDriver, CallOptions, RowData } from '../../../src/driver/driver.js';
-import { DEFAULT_TIMEOUTS } from '../../../src/driver/timeouts.js';
+import type { BigtableDriver, CallOptions, RowData } from '../../../src/model/driver.js';
+import { DEFAULT_TIMEOUTS } from '../../../src/model/timeouts.js';
 import { DeadlineExceededError, OperationAbortedError, ValidationError } from '../../../src/errors/index.js';
 import { BigtableMapper } from '../../../src/repository/mapper.js';
-import type { RowSource } from '../../../src/scan/row-source.js';
+import type { RowSource } from '../../../src/stream/row-source.js';
 
 @Entity({ table: 'ops' })
 @Salt({ buckets: 4 })

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Column, Entity, Family, KeyPart } from '../../../src/decorators/index.js';
-import type { CallOptions, RowMutationFailure } from '../../../src/driver/driver.js';
+import type { CallOptions, RowMutationFailure } from '../../../src/model/driver.js';
 import { DeadlineExceededError, OperationAbortedError, PartialWriteError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
-import type { CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { Repository } from '../../../src/repository/repository.js';
 import { writeMany } from '../../../src/repository/save-many.js';
 import { abortError } from '../../../src/util/operation-signal.js';

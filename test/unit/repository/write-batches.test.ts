@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveBatchLimits, type BatchLimits } from '../../../src/mutation/batch.js';
-import type { CellMutation, CompiledMutation } from '../../../src/mutation/compiled-mutation.js';
-import { takeMutations, WriteBatchReader, type WriteBatch } from '../../../src/repository/write-batches.js';
+import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
+import { takeMutations, WriteBatchReader, type WriteBatch } from '../../../src/write/write-batches.js';
 
 /** An input item: `cells` cell mutations (or a compile error when negative), or one cell of `bytes` value bytes. */
 type Item = { id: number; cells: number; bytes?: number };

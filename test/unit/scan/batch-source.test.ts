@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isBatchSource, toBatchSource, withItemIterator } from '../../../src/scan/batch-source.js';
-import { fromAsyncIterable } from '../../../src/scan/row-source.js';
+import { isBatchSource, toBatchSource, withItemIterator } from '../../../src/stream/batch-source.js';
+import { fromAsyncIterable } from '../../../src/stream/row-source.js';
 import { collect } from '../../support/fake-sources.js';
 
 function counting(items: number[]) {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeOrderedBatches } from '../../../src/scan/k-way-merge.js';
-import { mergeUnorderedBatches } from '../../../src/scan/unordered-merge.js';
-import { singleSourceBatches } from '../../../src/scan/single-source.js';
+import { mergeOrderedBatches } from '../../../src/stream/k-way-merge.js';
+import { mergeUnorderedBatches } from '../../../src/stream/unordered-merge.js';
+import { singleSourceBatches } from '../../../src/stream/single-source.js';
 import { BatchedFake, splitInto } from '../../support/batched-source.js';
 import { byIdentity, byKey, collect, tagged } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';

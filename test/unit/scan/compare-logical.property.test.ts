@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RowData } from '../../../src/driver/driver.js';
+import type { RowData } from '../../../src/model/driver.js';
 import { compareLogical, type ScannedRow } from '../../../src/scan/execute-scan.js';
 
 const scanned = (segment: Uint8Array, logical: Uint8Array): ScannedRow => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flattenBatches } from '../../../src/scan/flatten-batches.js';
+import { flattenBatches } from '../../../src/stream/flatten-batches.js';
 import { collect } from '../../support/fake-sources.js';
 
 function batches(list: number[][], options: { failAt?: number } = {}) {

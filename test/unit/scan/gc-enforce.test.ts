@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gcFilterBounds, survivesGc } from '../../../src/scan/gc-enforce.js';
-import type { GcRule } from '../../../src/schema/gc-rule-types.js';
+import type { GcRule } from '../../../src/model/gc-rule.js';
 
 const NOW = 1_700_000_000_000_000; // microseconds
 const MINUTE = 60_000_000;

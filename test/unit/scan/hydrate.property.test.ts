@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEmbedded } from '../../../src/codec/embedded-codec.js';
-import { decodeRowKey } from '../../../src/codec/physical-key.js';
+import { decodeRowKey } from '../../../src/key/physical-key.js';
 import { CellTimestamp, Column, Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
-import type { CellData, RowData } from '../../../src/driver/driver.js';
+import type { CellData, RowData } from '../../../src/model/driver.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { ColumnSchema, EntitySchema } from '../../../src/metadata/entity-schema.js';
 import type { Versioned } from '../../../src/metadata/versioned.js';
 import { hydrate } from '../../../src/scan/hydrate.js';
 import { resolveRead, type ResolvedRead } from '../../../src/scan/read-options.js';
-import type { GcRule } from '../../../src/schema/gc-rule-types.js';
+import type { GcRule } from '../../../src/model/gc-rule.js';
 
 const NOW = 1_700_000_000_000_000;
 const SECOND = 1_000_000;

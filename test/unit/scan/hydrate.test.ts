@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CellTimestamp, Column, Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
-import type { CellData, RowData } from '../../../src/driver/driver.js';
+import type { CellData, RowData } from '../../../src/model/driver.js';
 import { KeyEncodingError, ValidationError, ValueEncodingError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { Versioned } from '../../../src/metadata/versioned.js';

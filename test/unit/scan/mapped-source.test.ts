@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fromAsyncIterable } from '../../../src/scan/row-source.js';
-import { mapSource } from '../../../src/scan/mapped-source.js';
+import { fromAsyncIterable } from '../../../src/stream/row-source.js';
+import { mapSource } from '../../../src/stream/mapped-source.js';
 
 function numbers(n: number, stallAt?: number) {
   const state = { cancelled: 0, produced: 0 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RowData } from '../../../src/driver/driver.js';
+import type { RowData } from '../../../src/model/driver.js';
 import { inheritedName, ownCells, ownColumn, ownFamily } from '../../../src/scan/own-cells.js';
 
 const cell = { value: Buffer.from('v'), timestampMicros: 1 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Column, Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
-import type { KeyRange } from '../../../src/driver/driver.js';
+import type { KeyRange } from '../../../src/model/driver.js';
 import { ValidationError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { encodeCursor } from '../../../src/scan/cursor.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fromAsyncIterable } from '../../../src/scan/row-source.js';
+import { fromAsyncIterable } from '../../../src/stream/row-source.js';
 
 async function* numbers(state: { closed: boolean; produced: number }): AsyncGenerator<number> {
   try {

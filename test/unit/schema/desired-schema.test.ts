@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MetadataError } from '../../../src/errors/index.js';
 import type { EntitySchema, FamilySchema } from '../../../src/metadata/entity-schema.js';
 import { desiredTables } from '../../../src/schema/desired-schema.js';
-import type { GcRule } from '../../../src/schema/gc-rule-types.js';
+import type { GcRule } from '../../../src/model/gc-rule.js';
 
 const v = (count: number): GcRule => ({ kind: 'maxVersions', count });
 const a = (seconds: number): GcRule => ({ kind: 'maxAge', seconds });

@@ -1,9 +1,10 @@
 import { Family } from '@google-cloud/bigtable/build/src/family.js';
 import { describe, expect, it } from 'vitest';
 import { SchemaSyncError, ValidationError } from '../../../src/errors/index.js';
-import { fromClientGcRule, gcRulesEqual, toClientGcRule } from '../../../src/schema/gc-rule.js';
-import type { ClientGcRuleMeta, ClientGcRuleOption } from '../../../src/schema/gc-rule.js';
-import type { GcRule } from '../../../src/schema/gc-rule-types.js';
+import { fromClientGcRule, toClientGcRule } from '../../../src/driver/gc-rule-client.js';
+import { gcRulesEqual } from '../../../src/metadata/gc-rule.js';
+import type { ClientGcRuleMeta, ClientGcRuleOption } from '../../../src/driver/gc-rule-client.js';
+import type { GcRule } from '../../../src/model/gc-rule.js';
 
 const v = (count: number): GcRule => ({ kind: 'maxVersions', count });
 const a = (seconds: number): GcRule => ({ kind: 'maxAge', seconds });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MetadataError } from '../../../src/errors/index.js';
-import type { Duration, GcPolicy } from '../../../src/metadata/declarations.js';
-import { formatDuration, parseDuration } from '../../../src/schema/duration.js';
-import { describeGcRule, gcRuleFromPolicy, gcRulesEqual } from '../../../src/schema/gc-rule.js';
-import type { GcRule } from '../../../src/schema/gc-rule-types.js';
+import type { Duration, GcPolicy } from '../../../src/model/declarations.js';
+import { formatDuration, parseDuration } from '../../../src/metadata/duration.js';
+import { describeGcRule, gcRuleFromPolicy, gcRulesEqual } from '../../../src/metadata/gc-rule.js';
+import type { GcRule } from '../../../src/model/gc-rule.js';
 
 const v = (count: number): GcRule => ({ kind: 'maxVersions', count });
 const a = (seconds: number): GcRule => ({ kind: 'maxAge', seconds });

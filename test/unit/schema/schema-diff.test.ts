@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ActualFamily } from '../../../src/driver/driver.js';
+import type { ActualFamily } from '../../../src/model/driver.js';
 import type { DesiredTable } from '../../../src/schema/desired-schema.js';
-import type { GcRule } from '../../../src/schema/gc-rule-types.js';
+import type { GcRule } from '../../../src/model/gc-rule.js';
 import { diffSchema } from '../../../src/schema/schema-diff.js';
 
 const v = (count: number): GcRule => ({ kind: 'maxVersions', count });

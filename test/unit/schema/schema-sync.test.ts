@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ActualFamily } from '../../../src/driver/driver.js';
+import type { ActualFamily } from '../../../src/model/driver.js';
 import { DriverError, SchemaSyncError } from '../../../src/errors/index.js';
 import type { EntitySchema, FamilySchema } from '../../../src/metadata/entity-schema.js';
-import type { GcRule } from '../../../src/schema/gc-rule-types.js';
+import type { GcRule } from '../../../src/model/gc-rule.js';
 import { syncSchema } from '../../../src/schema/schema-sync.js';
 import type { SchemaSyncDriver } from '../../../src/schema/schema-sync.js';
 

@@ -1,5 +1,5 @@
 import type { KeyPlan } from '../metadata/entity-schema.js';
-import { digitsBytesDecoder, type DigitsBytesDecoder } from './key-codec-digits.js';
+import { digitsBytesDecoder, type DigitsBytesDecoder } from '../codec/key-codec-digits.js';
 import type { KeySchema } from './row-key-components.js';
 import { sameBytesAt } from '../util/compare-bytes.js';
 

@@ -1,10 +1,8 @@
-import type { GcPolicy } from '../metadata/declarations.js';
-import type { GcRule } from './gc-rule-types.js';
+import type { GcPolicy } from '../model/declarations.js';
+import type { GcRule } from '../model/gc-rule.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/metadata-error.js';
 import { formatDuration, parseDuration } from './duration.js';
-
-export { fromClientGcRule, toClientGcRule, type ClientGcRuleMeta, type ClientGcRuleOption } from './gc-rule-client.js';
 
 const POLICY_KEYS = new Set(['maxVersions', 'maxAge', 'mode']);
 const MAX_VERSIONS_LIMIT = 2_147_483_647;

@@ -1,6 +1,6 @@
 import { closesBatch, type BatchFill, type ResolvedBatchLimits } from '../mutation/batch.js';
 import { rowMutationBytes } from '../mutation/request-limits.js';
-import type { CompiledMutation } from '../mutation/compiled-mutation.js';
+import type { CompiledMutation } from '../model/mutation.js';
 
 /**
  * One MutateRows batch of a bulk write: the compiled rows, and for each the

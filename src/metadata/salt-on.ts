@@ -1,6 +1,6 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/metadata-error.js';
-import type { KeyComponentSchema } from '../metadata/entity-schema.js';
+import type { KeyComponentSchema } from './entity-schema.js';
 
 /**
  * Hashed properties of a salt, in key order, and how many leading key

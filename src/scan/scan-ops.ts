@@ -1,16 +1,16 @@
-import type { BigtableDriver } from '../driver/driver.js';
+import type { BigtableDriver } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { encodeCursor, decodeCursor, type SourceCursorState } from '../scan/cursor.js';
-import { executeScan, logicalKey, type ScannedRow, type SourceProgress } from '../scan/execute-scan.js';
-import { flattenBatches } from '../scan/flatten-batches.js';
-import { hydrate } from '../scan/hydrate.js';
-import { planScan } from '../scan/plan-scan.js';
-import { resolveRead } from '../scan/read-options.js';
-import type { ScanQuery } from '../scan/scan-query.js';
+import { encodeCursor, decodeCursor, type SourceCursorState } from './cursor.js';
+import { executeScan, logicalKey, type ScannedRow, type SourceProgress } from './execute-scan.js';
+import { flattenBatches } from '../stream/flatten-batches.js';
+import { hydrate } from './hydrate.js';
+import { planScan } from './plan-scan.js';
+import { resolveRead } from './read-options.js';
+import type { ScanQuery } from './scan-query.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { abortableBatches } from './abortable-batches.js';
-import { startOperation, type OperationContext, type OperationOptions } from './operation.js';
+import { abortableBatches } from '../operation/abortable-batches.js';
+import { startOperation, type OperationContext, type OperationOptions } from '../operation/operation.js';
 
 /** One page of a scan. @example `const { items, cursor } = await repo.page({ where: { sensorId: 's1' }, limit: 100 });` */
 export interface Page<T> {

@@ -1,4 +1,4 @@
-import type { GcRule } from './gc-rule-types.js';
+import type { GcRule } from '../model/gc-rule.js';
 import { SchemaSyncError } from '../errors/schema-sync-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 

@@ -1,4 +1,4 @@
-import type { BigtableDriver, CallOptions, CheckAndMutateRequest } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions, CheckAndMutateRequest } from '../model/driver.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import { DeadlineExceededError, OperationAbortedError } from '../errors/operation-errors.js';
 import type { WriteFailure } from '../errors/partial-write-error.js';

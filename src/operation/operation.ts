@@ -1,5 +1,5 @@
-import type { CallOptions } from '../driver/driver.js';
-import { checkTimeoutMs, type OperationKind, type TimeoutSettings } from '../driver/timeouts.js';
+import type { CallOptions } from '../model/driver.js';
+import { checkTimeoutMs, type OperationKind, type TimeoutSettings } from '../model/timeouts.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { abortError, openOperation } from '../util/operation-signal.js';

@@ -1,4 +1,4 @@
-import type { KeyBound } from './row-key-range.js';
+import type { KeyBound } from '../model/key-range.js';
 import { prefixEnd } from './row-key-range.js';
 
 /**

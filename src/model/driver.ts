@@ -1,7 +1,7 @@
-import type { CompiledMutation, CellMutation } from '../mutation/compiled-mutation.js';
-import type { RowSource } from '../scan/row-source.js';
-import type { GcRule } from '../schema/gc-rule-types.js';
-import type { KeyBound, LogicalKeyRange } from '../codec/row-key-range.js';
+import type { CompiledMutation, CellMutation } from './mutation.js';
+import type { RowSource } from '../stream/row-source.js';
+import type { GcRule } from './gc-rule.js';
+import type { KeyBound, LogicalKeyRange } from './key-range.js';
 import type { RowFilter } from './row-filter.js';
 
 /**

@@ -1,8 +1,8 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/metadata-error.js';
-import type { SaltOptions } from '../metadata/declarations.js';
-import type { KeyComponentSchema, SaltSchema } from '../metadata/entity-schema.js';
-import { resolveSaltHash } from './hash-presets.js';
+import type { SaltOptions } from '../model/declarations.js';
+import type { KeyComponentSchema, SaltSchema } from './entity-schema.js';
+import { resolveSaltHash } from '../codec/hash-presets.js';
 import { resolveSaltOn } from './salt-on.js';
 
 const MAX_WIDTH = 16;

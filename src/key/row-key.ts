@@ -2,13 +2,7 @@ import { KeyEncodingError } from '../errors/key-encoding-error.js';
 
 export { encodeKeyComponents, joinLogicalKey, type KeySchema } from './row-key-components.js';
 export { decodeLogicalKey } from './row-key-decode.js';
-export {
-  logicalKeyRange,
-  prefixEnd,
-  type KeyBound,
-  type KeyRangeCondition,
-  type LogicalKeyRange,
-} from './row-key-range.js';
+export { logicalKeyRange, prefixEnd, type KeyRangeCondition } from './row-key-range.js';
 
 /**
  * Bigtable's row key size limit in bytes (4 KiB). The emulator does not

@@ -1,4 +1,4 @@
-import type { BigtableDriver, CallOptions, RowMutationFailure } from '../driver/driver.js';
+import type { BigtableDriver, CallOptions, RowMutationFailure } from '../model/driver.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import type { WriteFailure } from '../errors/partial-write-error.js';

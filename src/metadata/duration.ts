@@ -1,4 +1,4 @@
-import type { Duration } from '../metadata/declarations.js';
+import type { Duration } from '../model/declarations.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/metadata-error.js';
 

@@ -1,8 +1,9 @@
 import { KeyEncodingError } from '../errors/key-encoding-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
-import type { KeyComponentCodec, KeyComponentSchema } from '../metadata/entity-schema.js';
-import { DECODE_FIX } from './key-codec-context.js';
+import type { KeyComponentCodec } from '../codec/codec-contracts.js';
+import type { KeyComponentSchema } from '../metadata/entity-schema.js';
+import { DECODE_FIX } from '../codec/key-codec-context.js';
 import { describeKeyLayout, type KeySchema } from './row-key-components.js';
 
 /**

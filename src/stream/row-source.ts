@@ -1,4 +1,3 @@
-import type { BigtableDriver } from '../driver/driver.js';
 /**
  * A cancellable, pull-based source of items: one per key range (salt bucket) of a scan.
  * Items are produced only when the consumer calls `next()`; `cancel()` stops the

@@ -1,0 +1,70 @@
+// The allowed layer order of src/, lowest first: a folder may import only folders
+// listed before it (and itself). docs/architecture.md explains each layer.
+const LAYERS = [
+  'errors', // typed errors, no imports
+  'util', // byte, number and signal helpers
+  'stream', // the one stream shape: async batches with cancellation, merges, adapters
+  'model', // data the stages pass to each other: declarations, mutations, requests, rows, the driver seam
+  'codec', // value and key-component codecs, their contracts
+  'metadata', // decorator storage and the compile step: declarations -> frozen EntitySchema
+  'decorators', // the public decorators, recording raw arguments
+  'key', // row keys against a compiled schema: encode, decode, salt, ranges
+  'driver', // the only code that talks to @google-cloud/bigtable
+  'mutation', // plan writes: entity -> CompiledMutation
+  'schema', // plan and apply table/family changes
+  'operation', // deadlines, abort and options around one call
+  'write', // bulk-write batching and sending, shared by repository and denormalize
+  'scan', // plan, execute, merge and hydrate scans
+  'denormalize', // copies of source rows and their propagation
+  'repository', // the public Repository and BigtableMapper
+  'nest', // NestJS module
+  'testing', // emulator helpers for users' tests
+];
+
+const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
+  name: `layer-${layer}`,
+  comment: `src/${layer}/ may import only ${LAYERS.slice(0, index).join(', ') || 'nothing from src'}`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: { path: `^src/(${LAYERS.slice(index + 1).join('|')})/` },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'driver-implementation-only-from-the-root',
+      comment:
+        'Plans and scans talk to the BigtableDriver interface in model/; only the mapper, the testing helpers and the package root pick the implementation',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(driver|repository|testing)/|^src/index\\.ts$' },
+      to: { path: '^src/driver/' },
+    },
+    {
+      name: 'no-client-internals',
+      comment: 'Only the public API of @google-cloud/bigtable: its build/ folder may change in any release',
+      severity: 'error',
+      from: {},
+      to: { path: '@google-cloud/bigtable/build/', pathNot: '@google-cloud/bigtable/build/src/index\\.js$' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'src-stays-in-src',
+      comment: 'The library never imports tests, benchmarks, examples or scripts',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|examples|scripts)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

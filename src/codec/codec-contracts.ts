@@ -1,0 +1,67 @@
+import type { ColumnScalarType, Constructor, KeyPartType, TimestampKeyFormat } from '../model/declarations.js';
+
+/**
+ * Encodes one typed row-key component to text and back. Built per property by
+ * `compileEntity`; throws `KeyEncodingError` naming `Entity.property`.
+ *
+ * @example
+ * ```ts
+ * const text = schema.key.components[0].codec!.encode('sensor-1'); // 'sensor-1'
+ * ```
+ */
+export interface KeyComponentCodec {
+  /** The `@KeyPart` type. */
+  readonly type: KeyPartType;
+  /** Zero-padded digits for numeric/epoch encodings; undefined for strings and ISO timestamps. */
+  readonly width: number | undefined;
+  /** True when encoded newest/largest first (`10^width − 1 − value`). */
+  readonly descending: boolean;
+  /** Text form of a timestamp component (`iso` by default); undefined for other types. */
+  readonly format: TimestampKeyFormat | undefined;
+  /** Value → component text (already escaped, never contains the separator). */
+  encode(value: unknown): string;
+  /** Component text → value. */
+  decode(text: string): unknown;
+}
+
+/**
+ * Encodes a cell value to bytes and back. Built per column by `compileEntity`;
+ * throws `ValueEncodingError` naming `Entity.property`.
+ *
+ * @example
+ * ```ts
+ * const bytes = schema.columns[0].codec.encode(21.5);
+ * ```
+ */
+export interface ValueCodec {
+  /** The column type, or `class` for class-typed columns. */
+  readonly type: ColumnScalarType | 'class';
+  /** Value → cell bytes. */
+  encode(value: unknown): Buffer;
+  /** Cell bytes → value. */
+  decode(bytes: Buffer): unknown;
+}
+
+/**
+ * One field of a `flatten` column: its name in the class's plain form and the
+ * qualifier of its cell (holding the field's JSON).
+ *
+ * @example
+ * ```ts
+ * schema.columnsByProperty.address.fields; // [{ name: 'street', qualifier: 'address.street' }, ...]
+ * ```
+ */
+export interface EmbeddedFieldSchema {
+  /** Field name in the class's plain (`instanceToPlain`) form. */
+  readonly name: string;
+  /** Qualifier of the field's cell (`fieldPrefix` + name; default prefix `<qualifier>.`). */
+  readonly qualifier: string;
+}
+
+/** What the embedded codec needs of a compiled `flatten` column. @example `{ classType: Address, fields: [{ name: 'city', qualifier: 'address.city' }] }` */
+export interface EmbeddedColumn {
+  /** The embedded class. */
+  readonly classType: Constructor | undefined;
+  /** One cell per field. */
+  readonly fields: readonly EmbeddedFieldSchema[] | undefined;
+}
