@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import type { Constructor } from '../model/declarations.js';
-import { BigtableMapper } from '../repository/mapper.js';
+import type { BigtableMapper } from '../repository/mapper.js';
 import { getMapperToken, getRepositoryToken } from './tokens.js';
 
 /**

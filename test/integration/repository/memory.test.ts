@@ -69,7 +69,6 @@ describe('memory of a long scan with a slow consumer', () => {
       if (count % 10_000 === 0) peak = Math.max(peak, heap() - baseline);
     }
     const growthMb = peak / MB;
-    // eslint-disable-next-line no-console
     console.info(
       `memory test: ${count} rows, heap growth peak ${growthMb.toFixed(1)} MB (${gc ? 'after full GC' : 'without forced GC'})`,
     );

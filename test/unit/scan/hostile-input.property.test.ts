@@ -84,7 +84,9 @@ async function onlyMapperErrors(fn: () => unknown): Promise<void> {
     await fn();
   } catch (error) {
     if (!(error instanceof BigtableMapperError))
-      throw new Error(`threw ${Object.prototype.toString.call(error)}: ${String((error as Error)?.message ?? error)}`);
+      throw new Error(`threw ${Object.prototype.toString.call(error)}: ${String((error as Error)?.message ?? error)}`, {
+        cause: error,
+      });
   }
 }
 
