@@ -4,10 +4,13 @@ import { gcExposed } from './measure.js';
 import { resolveOptions, type BenchOptions, type ResolvedOptions, type WorkloadId } from './options.js';
 import type { BenchResults, WorkloadResult } from './results.js';
 import { checkTargets } from './targets.js';
+import { bucketScaling } from './workloads/bucket-scaling.js';
 import { bulkWrite } from './workloads/bulk-write.js';
 import { cpuCost } from './workloads/cpu-cost.js';
 import { bucketEvenness } from './workloads/evenness.js';
+import { findMany } from './workloads/find-many.js';
 import { memoryIterate } from './workloads/memory-iterate.js';
+import { nodeCeiling } from './workloads/node-ceiling.js';
 import { pointReads } from './workloads/point-reads.js';
 import { saltedScan } from './workloads/salted-scan.js';
 import { scanHydrate } from './workloads/scan-hydrate.js';
@@ -18,8 +21,11 @@ export type { BenchResults } from './results.js';
 const WORKLOADS: Readonly<Record<WorkloadId, (ctx: BenchContext) => Promise<WorkloadResult> | WorkloadResult>> = {
   'bulk-write': bulkWrite,
   'scan-hydrate': scanHydrate,
+  'node-ceiling': nodeCeiling,
   'salted-scan': saltedScan,
+  'bucket-scaling': bucketScaling,
   'point-reads': pointReads,
+  'find-many': findMany,
   cpu: cpuCost,
   evenness: bucketEvenness,
   memory: memoryIterate,

@@ -5,11 +5,12 @@ import { WORKLOAD_IDS, type BenchOptions, type BenchScale, type WorkloadId } fro
 export const USAGE = `Usage: npm run bench -- [options]
 
   --scale tiny|default   size preset (default: default, a few minutes on 2 cores)
-  --rows N               rows of bulk-write, scan-hydrate and salted-scan (default 100000)
+  --rows N               rows of bulk-write, scan-hydrate, node-ceiling, salted-scan
+                         and bucket-scaling (default 100000)
   --repeats N            timed runs per variant, alternated mapper/raw (default 3)
   --only W[,W...]        run only these workloads (repeatable): ${WORKLOAD_IDS.join(', ')}
   --recipe-rows N        rows of the one-row.save-per-entity recipe (default 5000)
-  --point-reads N        keys read by point-reads (default 1000)
+  --point-reads N        keys read by point-reads and find-many (default 1000)
   --cpu-iterations N     entities per timed pass of the CPU workload (default 100000)
   --evenness-keys N      sequential keys of the evenness workload (default 1000000)
   --memory-rows N        rows of the peak-memory iterate check (default 1000000)

@@ -23,7 +23,7 @@ export interface WideValues extends WideColumns {
 /** A wide-row entity class (unsalted key `row#<id, 10 digits>`). @example `new (defineWideRow('t'))()` */
 export type WideRowClass = new () => WideValues;
 
-/** A salted-event entity class (key `<bucket>#event#<id, 10 digits>`, 8 md5 buckets). @example `new (defineSaltedEvent('t'))()` */
+/** A salted-event entity class (key `<bucket>#event#<id, 10 digits>`, md5 buckets, 8 unless asked otherwise). @example `new (defineSaltedEvent('t'))()` */
 export type SaltedEventClass = new () => WideValues;
 
 /** A small-row entity class (key `m#<id, 10 digits>`, one 16-byte string column). @example `new (defineSmallRow('t'))()` */
@@ -43,11 +43,15 @@ export function defineWideRow(table: string): WideRowClass {
   return WideRow;
 }
 
-/** Defines the salted entity (8 buckets, md5, the seed 002 layout `07#event#…`) bound to `table`. @example `const Events = defineSaltedEvent(tableId);` */
-export function defineSaltedEvent(table: string): SaltedEventClass {
+/**
+ * Defines the salted entity (md5, the seed 002 layout `07#event#…`; 8 buckets
+ * by default, 32 or 64 for the bucket-scaling workload) bound to `table`.
+ * @example `const Events = defineSaltedEvent(tableId); const Events64 = defineSaltedEvent(otherTableId, 64);`
+ */
+export function defineSaltedEvent(table: string, buckets = 8): SaltedEventClass {
   @Entity({ table })
   @Family(FAMILY)
-  @Salt({ buckets: 8 })
+  @Salt({ buckets })
   @KeyPart(0, { literal: 'event' })
   class SaltedEvent extends WideBase {
     @KeyPart(1, { type: 'uint', width: 10 }) id!: number;

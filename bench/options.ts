@@ -2,8 +2,11 @@
 export const WORKLOAD_IDS = [
   'bulk-write',
   'scan-hydrate',
+  'node-ceiling',
   'salted-scan',
+  'bucket-scaling',
   'point-reads',
+  'find-many',
   'cpu',
   'evenness',
   'memory',
@@ -17,7 +20,7 @@ export type BenchScale = 'tiny' | 'default';
 
 /** Sizes of every workload. @example `SCALES.default.rows // 100000` */
 export interface BenchSizes {
-  /** Rows written and scanned by bulk-write, scan-hydrate and salted-scan. */
+  /** Rows written and scanned by bulk-write, scan-hydrate, node-ceiling, salted-scan and bucket-scaling. */
   readonly rows: number;
   /** Rows of the seeds' one-`row.save`-per-entity recipe (it is slow). */
   readonly recipeRows: number;
@@ -25,7 +28,7 @@ export interface BenchSizes {
   readonly repeats: number;
   /** Untimed rows each variant runs once before the timed runs (JIT, channel, caches). */
   readonly warmupRows: number;
-  /** Keys read one by one in point-reads. */
+  /** Keys read one by one in point-reads, and by one `findMany` (and the raw loop it is compared with) in find-many. */
   readonly pointReads: number;
   /** Entities per measured loop of the CPU-only workload. */
   readonly cpuIterations: number;

@@ -1,4 +1,5 @@
 import type { EvennessResult, MemoryResult, TargetCheck, ThroughputResult, WorkloadResult } from './results.js';
+import { orderedVariantId, SCALING_BUCKETS } from './workloads/bucket-scaling.js';
 
 function ratioOf(workloads: readonly WorkloadResult[], workload: string, id: string): number | undefined {
   const w = workloads.find((x) => x.id === workload) as ThroughputResult | undefined;
@@ -11,11 +12,40 @@ function atLeast(id: string, description: string, measured: number | undefined, 
 }
 
 /**
+ * Peak heap of one variant over another's (their median peak heapUsed above
+ * the pre-read baseline) must stay at most `threshold`; `undefined` when the
+ * workload did not run, `null` measured (a miss) when the denominator's peak
+ * is not above 0.
+ */
+function peakHeapAtMost(
+  workloads: readonly WorkloadResult[],
+  id: string,
+  description: string,
+  workload: string,
+  numerator: string,
+  denominator: string,
+  threshold: number,
+): TargetCheck[] {
+  const w = workloads.find((x) => x.id === workload) as ThroughputResult | undefined;
+  if (w === undefined) return [];
+  const peak = (variant: string): number | undefined =>
+    w.variants.find((v) => v.id === variant)?.median.peakHeapDeltaMB;
+  const a = peak(numerator);
+  const b = peak(denominator);
+  const measured = a === undefined || b === undefined || b <= 0 ? null : Math.round((a / b) * 1000) / 1000;
+  return [
+    { id, description, measured, threshold: `<= ${threshold}`, pass: measured !== null && measured <= threshold },
+  ];
+}
+
+/**
  * Checks the issue's targets against one run's results (targets whose
- * workload did not run are left out): write, scan and salted-scan ratios,
- * bounded iterate memory, and max/min <= 1.05 at 16 buckets for the
- * non-negative presets (the signed Java preset is reported, not targeted:
- * its prefix 0 collects remainders of both signs by construction).
+ * workload did not run are left out): write, scan, Node-ceiling,
+ * salted-scan, bucket-scaling and findMany ratios, the ordered merge's peak
+ * heap against the raw unsalted scan's, bounded iterate memory, and max/min
+ * <= 1.05 at 16 buckets for the non-negative presets (the signed Java preset
+ * is reported, not targeted: its prefix 0 collects remainders of both signs
+ * by construction).
  * @example `checkTargets(results.workloads).filter((t) => !t.pass)`
  */
 export function checkTargets(workloads: readonly WorkloadResult[]): TargetCheck[] {
@@ -33,6 +63,12 @@ export function checkTargets(workloads: readonly WorkloadResult[]): TargetCheck[
       0.9,
     ),
     ...atLeast(
+      'save-many-vs-tuned',
+      "saveMany >= 0.95x the pre-built loop with the mapper's two client workarounds",
+      ratioOf(workloads, 'bulk-write', 'mapper-save-many/raw-mutate-tuned'),
+      0.95,
+    ),
+    ...atLeast(
       'scan-hydrate',
       'scan + hydrate >= 0.9x raw',
       ratioOf(workloads, 'scan-hydrate', 'mapper-iterate/raw-read-stream'),
@@ -43,6 +79,35 @@ export function checkTargets(workloads: readonly WorkloadResult[]): TargetCheck[
       'ordered salted scan >= 0.9x raw unsalted scan',
       ratioOf(workloads, 'salted-scan', 'mapper-ordered/raw-unsalted'),
       0.9,
+    ),
+    ...peakHeapAtMost(
+      workloads,
+      'salted-ordered-peak-heap',
+      "ordered 8-bucket merge: peak heap <= 2x the raw unsalted scan's (mapper / raw)",
+      'salted-scan',
+      'mapper-ordered',
+      'raw-unsalted',
+      2,
+    ),
+    ...atLeast(
+      'node-ceiling',
+      "iterate >= 0.85x a bare ReadRows loop counting rows (Node's ceiling)",
+      ratioOf(workloads, 'node-ceiling', 'mapper-iterate/raw-bare-read-rows'),
+      0.85,
+    ),
+    ...SCALING_BUCKETS.flatMap((buckets) =>
+      atLeast(
+        `bucket-scaling-${buckets}`,
+        `ordered salted scan over ${buckets} buckets >= 0.9x raw unsalted scan`,
+        ratioOf(workloads, 'bucket-scaling', `${orderedVariantId(buckets)}/raw-unsalted`),
+        0.9,
+      ),
+    ),
+    ...atLeast(
+      'find-many',
+      'findMany >= 5x a raw row.get loop, 16 in flight',
+      ratioOf(workloads, 'find-many', 'mapper-find-many/raw-row-get'),
+      5,
     ),
   ];
   const memory = workloads.find((w) => w.id === 'memory') as MemoryResult | undefined;

@@ -1,7 +1,12 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBench, type BenchResults } from '../../../bench/bench.js';
 import { WORKLOAD_IDS } from '../../../bench/options.js';
 import type { ThroughputResult, WorkloadResult } from '../../../bench/results.js';
+import { orderedVariantId, SCALING_BUCKETS } from '../../../bench/workloads/bucket-scaling.js';
+import { writeResults } from '../../../bench/write-results.js';
 import { emulatorHost } from '../../support/emulator.js';
 
 const SIZES = {
@@ -20,7 +25,33 @@ const EXPECTED_ROWS: Record<string, number> = {
   'seed-row-save': SIZES.recipeRows,
   'mapper-find-one': SIZES.pointReads,
   'raw-row-get': SIZES.pointReads,
+  'mapper-find-many': SIZES.pointReads,
 };
+
+/** Ratio ids each throughput workload must report (others may follow). */
+const EXPECTED_RATIOS: Record<string, readonly string[]> = {
+  'bulk-write': ['mapper-save-many/raw-mutate-tuned'],
+  'node-ceiling': ['mapper-iterate/raw-bare-read-rows'],
+  'bucket-scaling': SCALING_BUCKETS.map((b) => `${orderedVariantId(b)}/raw-unsalted`),
+  'find-many': ['mapper-find-many/raw-row-get'],
+};
+
+/** Every target a full run checks (the 16-bucket evenness targets of three presets included). */
+const EXPECTED_TARGETS = [
+  'save-many-vs-objects',
+  'save-many-vs-prebuilt',
+  'save-many-vs-tuned',
+  'scan-hydrate',
+  'salted-ordered',
+  'salted-ordered-peak-heap',
+  'node-ceiling',
+  ...SCALING_BUCKETS.map((b) => `bucket-scaling-${b}`),
+  'find-many',
+  'iterate-memory',
+  'evenness-md5-16',
+  'evenness-md5-int32-16',
+  'evenness-java-string-hashcode-16',
+];
 
 function expectPositive(value: number | undefined, what: string): void {
   expect(Number.isFinite(value), `${what} is finite`).toBe(true);
@@ -52,6 +83,36 @@ function checkThroughput(w: ThroughputResult): void {
   }
   expect(w.ratios.length).toBeGreaterThan(0);
   for (const r of w.ratios) expectPositive(r.value, `${w.id} ratio ${r.id}`);
+  for (const id of EXPECTED_RATIOS[w.id] ?? []) expect(w.ratios.map((r) => r.id)).toContain(id);
+}
+
+/** `latest.json` as written by the CLI, read back: it must say what the run measured. */
+async function checkWrittenJson(results: BenchResults): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+  try {
+    const files = await writeResults(results, dir);
+    expect(files).toEqual(['latest.json', 'latest.md']);
+    const written = JSON.parse(await readFile(join(dir, 'latest.json'), 'utf8')) as BenchResults;
+    expect(written.version).toBe(1);
+    expect(written.startedAt).toBe(results.startedAt);
+    expect(written.workloads.map((w) => w.id)).toEqual(results.workloads.map((w) => w.id));
+    const ratios = (r: BenchResults): { workload: string; id: string; value: number }[] =>
+      r.workloads.flatMap((w) =>
+        'ratios' in w ? w.ratios.map((x) => ({ workload: w.id, id: x.id, value: x.value })) : [],
+      );
+    expect(ratios(written).length).toBeGreaterThan(0);
+    expect(ratios(written)).toEqual(ratios(results));
+    const targets = (r: BenchResults): { id: string; measured: unknown; pass: boolean }[] =>
+      r.targets.map((t) => ({ id: t.id, measured: t.measured, pass: t.pass }));
+    expect(targets(written).map((t) => t.id)).toEqual(EXPECTED_TARGETS);
+    expect(targets(written)).toEqual(targets(results));
+    // Nothing lost or changed on the way (a NaN or Infinity would come back as null).
+    expect(written).toEqual(results);
+    const markdown = await readFile(join(dir, 'latest.md'), 'utf8');
+    for (const t of results.targets) expect(markdown).toContain(t.description.replace(/\|/g, '\\|'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 function check(w: WorkloadResult): void {
@@ -101,8 +162,8 @@ describe('npm run bench (tiny, in process)', () => {
     expect(results.machine.cores).toBeGreaterThan(0);
     expectPositive(results.machine.totalMemoryGiB, 'total memory');
     expect(results.machine.node).toBe(process.version);
-    expect(results.targets.length).toBeGreaterThanOrEqual(8);
+    expect(results.targets.map((t) => t.id)).toEqual(EXPECTED_TARGETS);
     for (const t of results.targets) expect(typeof t.pass).toBe('boolean');
-    expect(() => JSON.parse(JSON.stringify(results)) as unknown).not.toThrow();
+    await checkWrittenJson(results);
   });
 });
