@@ -37,11 +37,11 @@ export interface EntryStatus {
 }
 
 /**
- * The response stream of one MutateRows RPC attempt (`bigtable.request({ method: 'mutateRows' })`).
+ * The response stream of one MutateRows RPC attempt (the generated client's `mutateRows`).
  * @internal
  * @example
  * ```ts
- * const stream: MutateAttemptStream = bigtable.request({ client: 'BigtableClient', method: 'mutateRows', reqOpts });
+ * const stream: MutateAttemptStream = data.mutateRows(message, attempt);
  * ```
  */
 export interface MutateAttemptStream extends AbortableRead {
