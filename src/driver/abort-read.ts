@@ -1,28 +1,25 @@
 /**
- * The part of a ReadRows response stream (`bigtable.request({ method: 'readRows' })`)
- * that cancels it.
+ * The part of a response stream of the generated client (`readRows`,
+ * `mutateRows`) that ends its RPC.
  * @internal
  * @example
  * ```ts
- * const stream: AbortableRead = bigtable.request({ client: 'BigtableClient', method: 'readRows', reqOpts });
+ * const stream: AbortableRead = client.readRows(message, options);
  * ```
  */
 export interface AbortableRead {
-  abort(): unknown;
+  cancel(): unknown;
   destroy(): unknown;
 }
 
-const LATE_START_MS = 100;
-
 /**
- * Cancels a read's gRPC call. Only `abort()` does that; `destroy()` leaves the
- * call running. The client creates the gRPC call asynchronously (once the
- * stream is first read, after a project-id lookup), and an `abort()` issued
- * before that cancels nothing: the server then streams the whole rest of the
- * read, which nobody reads. So `abort()` is repeated once the client has had
- * the chance to start the call (two event-loop turns later) and once more after
- * a short, unref'd delay; repeated calls are harmless. The stream is destroyed
- * after the first.
+ * Cancels an RPC's gRPC call, then destroys its stream. Only `cancel()` ends
+ * the call (on the server too); `destroy()` alone leaves it running, and the
+ * server would stream the whole rest of a read that nobody reads. The
+ * generated client starts the call once its channel is ready: a `cancel()`
+ * before that is remembered and the call is never made. The stream is
+ * destroyed on the next microtask, so its events do not run inside the
+ * caller's own bookkeeping.
  * @internal
  * @example
  * ```ts
@@ -30,17 +27,12 @@ const LATE_START_MS = 100;
  * ```
  */
 export function abortRead(stream: AbortableRead): void {
-  const abort = (): void => {
-    try {
-      stream.abort();
-    } catch {
-      return;
-    }
-  };
-  abort();
+  try {
+    stream.cancel();
+  } catch {
+    // A stream that cannot be cancelled any more has no call left to end.
+  }
   Promise.resolve()
     .then(() => stream.destroy())
     .catch(() => undefined);
-  setImmediate(() => setImmediate(abort));
-  setTimeout(abort, LATE_START_MS).unref();
 }

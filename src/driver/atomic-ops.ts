@@ -1,69 +1,29 @@
-import type { Bigtable } from '@google-cloud/bigtable';
 import type { CallOptions, CheckAndMutateRequest, IncrementRule, RowData } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError } from '../errors/driver-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { toClientFilter } from './client-filter.js';
-import type { ClientFilter } from './client-filter.js';
+import { toRowFilterMessage } from './row-filter-message.js';
 import { toRawMutation } from './client-mutation.js';
 import { fromProtoRow } from './client-row.js';
-import type { ProtoRow } from './client-row.js';
 import { boundedCall, type GaxCallOptions } from './bounded-call.js';
-
-/**
- * The client's own filter compiler (`Filter.parse`): client filter objects →
- * `google.bigtable.v2.RowFilter` proto.
- * @internal
- * @example
- * ```ts
- * const parse: ParseFilter = (filter) => Filter.parse(filter);
- * ```
- */
-export type ParseFilter = (filter: ClientFilter) => unknown;
+import type { DataRpc, DataTable } from './data-client.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /**
- * One unary gapic call through the client (`bigtable.request`) with the
- * method's default call settings (CheckAndMutateRow and ReadModifyWriteRow
- * are configured without retries) plus `gax`: the attempt's gRPC deadline and
- * the signal that cancels it.
- * @internal
- * @example
- * ```ts
- * const resp = await unaryCall<{ predicateMatched: boolean }>(bigtable, 'checkAndMutateRow', reqOpts, { timeout: 20_000, signal });
- * ```
- */
-export function unaryCall<T>(
-  bigtable: Bigtable,
-  method: string,
-  reqOpts: Record<string, unknown>,
-  gax: GaxCallOptions,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    bigtable.request<T>({ client: 'BigtableClient', method, reqOpts, gaxOpts: gax }, (err, resp) =>
-      err ? reject(err) : resolve(resp as T),
-    );
-  });
-}
-
-/**
  * Sends a never-retried unary call once within `call` (an attempt timeout
- * fails it with `DeadlineExceededError` of kind `'attempt'`); client failures
- * become `DriverError`.
+ * fails it with `DeadlineExceededError` of kind `'attempt'`), with the
+ * method's call settings plus the attempt's gRPC deadline and cancelling
+ * signal; client failures become `DriverError`.
  */
 async function sendOnce<T>(
-  bigtable: Bigtable,
-  method: string,
-  reqOpts: Record<string, unknown>,
   operation: string,
   call: CallOptions | undefined,
+  send: (gax: GaxCallOptions) => Promise<T>,
 ): Promise<T> {
   try {
-    return await boundedCall(operation, call, (gax) => unaryCall<T>(bigtable, method, reqOpts, gax), {
-      retryAttemptTimeouts: false,
-    });
+    return await boundedCall(operation, call, send, { retryAttemptTimeouts: false });
   } catch (err) {
     if (err instanceof BigtableMapperError) throw err;
     throw new DriverError(operation, err);
@@ -71,39 +31,32 @@ async function sendOnce<T>(
 }
 
 /**
- * CheckAndMutateRow with raw true/false mutations (the client's `row.filter()`
- * cannot send raw mutations) and our predicate compiled by the client's
- * `Filter.parse`. No predicate means "the row has any cell". Never retried;
- * bounded and cancelled by `call` (a cut call may or may not have been applied).
+ * CheckAndMutateRow with raw true/false mutations and our predicate as a
+ * `RowFilter` message. No predicate means "the row has any cell". Never
+ * retried; bounded and cancelled by `call` (a cut call may or may not have
+ * been applied).
  * @internal
  * @example
  * ```ts
- * const matched = await checkAndMutateRow(bigtable, table.name, request, (f) => Filter.parse(f));
+ * const matched = await checkAndMutateRow(data, { id: 't', name, appProfileId: undefined }, request);
  * ```
  */
 export async function checkAndMutateRow(
-  bigtable: Bigtable,
-  tableName: string,
+  rpc: DataRpc,
+  table: DataTable,
   request: CheckAndMutateRequest,
-  parse: ParseFilter,
   call?: CallOptions,
 ): Promise<boolean> {
   const operation = `checkAndMutate ${JSON.stringify(request.table)} row ${JSON.stringify(request.rowKey.toString('utf8'))}`;
-  const reqOpts = {
-    tableName,
-    appProfileId: bigtable.appProfileId,
+  const message = {
+    tableName: table.name,
+    appProfileId: table.appProfileId,
     rowKey: request.rowKey,
-    predicateFilter: request.predicate === undefined ? null : parse(toClientFilter(request.predicate)),
+    predicateFilter: request.predicate === undefined ? null : toRowFilterMessage(request.predicate),
     trueMutations: request.onMatch.map(toRawMutation),
     falseMutations: request.onNoMatch.map(toRawMutation),
   };
-  const response = await sendOnce<{ predicateMatched?: boolean | null }>(
-    bigtable,
-    'checkAndMutateRow',
-    reqOpts,
-    operation,
-    call,
-  );
+  const response = await sendOnce(operation, call, (gax) => rpc.checkAndMutateRow(message, gax));
   return response.predicateMatched === true;
 }
 
@@ -115,18 +68,18 @@ export async function checkAndMutateRow(
  * @internal
  * @example
  * ```ts
- * const row = await incrementCells(bigtable, table.name, 'counters', key, [{ family: 'c', qualifier: 'a.b', amount: 1n }]);
+ * const row = await incrementCells(data, { id: 'counters', name, appProfileId: undefined }, key, [{ family: 'c', qualifier: 'a.b', amount: 1n }]);
  * row.cells.c?.['a.b']?.[0]?.value.readBigInt64BE(); // 1n
  * ```
  */
 export async function incrementCells(
-  bigtable: Bigtable,
-  tableName: string,
-  table: string,
+  rpc: DataRpc,
+  target: DataTable,
   rowKey: Buffer,
   rules: readonly IncrementRule[],
   call?: CallOptions,
 ): Promise<RowData> {
+  const table = target.id;
   const operation = `increment ${JSON.stringify(table)} row ${JSON.stringify(rowKey.toString('utf8'))}`;
   if (rules.length === 0)
     throw new ValidationError(`${operation}: no rules. Fix: pass at least one IncrementRule.`, { table });
@@ -142,9 +95,9 @@ export async function incrementCells(
       );
     }
   }
-  const reqOpts = {
-    tableName,
-    appProfileId: bigtable.appProfileId,
+  const message = {
+    tableName: target.name,
+    appProfileId: target.appProfileId,
     rowKey,
     rules: rules.map((rule) => ({
       familyName: rule.family,
@@ -152,7 +105,7 @@ export async function incrementCells(
       incrementAmount: rule.amount.toString(),
     })),
   };
-  const response = await sendOnce<{ row?: ProtoRow | null }>(bigtable, 'readModifyWriteRow', reqOpts, operation, call);
+  const response = await sendOnce(operation, call, (gax) => rpc.readModifyWriteRow(message, gax));
   try {
     return fromProtoRow(response.row, rowKey);
   } catch (err) {

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors/validation-error.js';
 import type { RowFilter } from '../model/row-filter.js';
+import { escapeRe2 } from './row-filter-message.js';
 
 /**
  * One filter object in the client's filter language (`Filter.parse` reads only
@@ -30,23 +31,12 @@ export type ClientFilterObject =
  */
 export type ClientFilter = ClientFilterObject | readonly ClientFilterObject[];
 
-const RE2_META = /[\\^$.|?*+()[\]{}-]/g;
-
 /**
- * Escapes RE2 metacharacters so a family name matches only itself
- * (full-match semantics: `g.x` must not match `gax`).
- * @internal
- * @example
- * ```ts
- * escapeRe2('g.x'); // 'g\\.x'
- * ```
- */
-export function escapeRe2(text: string): string {
-  return text.replace(RE2_META, '\\$&');
-}
-
-/**
- * Converts our {@link RowFilter} to the client's filter objects exactly: chains
+ * Converts our {@link RowFilter} to the filter language of the client's own
+ * `Table` API (`createReadStream({ filter })`), for code that reads through
+ * the client directly, such as a baseline next to the mapper: the client
+ * compiles it to the same `RowFilter` message the driver sends
+ * ({@link toRowFilterMessage}; a test pins the two equal). Chains
  * become flat arrays, family names are escaped, qualifiers and values are sent
  * as `Buffer`s (which the client escapes), time bounds as `Date`s (numbers are
  * silently ignored by the client). Empty `qualifiers`/`interleave` block

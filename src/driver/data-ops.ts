@@ -1,4 +1,3 @@
-import type { Table } from '@google-cloud/bigtable';
 import type { CompiledMutation } from '../model/mutation.js';
 import type { CallOptions, RowMutationFailure } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
@@ -7,6 +6,7 @@ import { ValidationError } from '../errors/validation-error.js';
 import { toRawEntry } from './client-mutation.js';
 import type { RawEntry } from './client-mutation.js';
 import { mutateWithRetries, type EntryFailure, type MutateAttemptStream } from './mutate-rows-call.js';
+import type { DataRpc, DataTable, MutateRowsMessage } from './data-client.js';
 
 /**
  * A failed entry of {@link mutateManyRows}: a {@link RowMutationFailure} with
@@ -33,10 +33,15 @@ export interface WriteFailure extends RowMutationFailure {
  * @internal
  * @example
  * ```ts
- * await mutateOneRow(instance.table('readings'), repo.compileSave(reading), { deadline: Date.now() + 60_000 });
+ * await mutateOneRow(data, { id: 'readings', name, appProfileId: undefined }, repo.compileSave(reading), { deadline: Date.now() + 60_000 });
  * ```
  */
-export async function mutateOneRow(table: Table, mutation: CompiledMutation, call?: CallOptions): Promise<void> {
+export async function mutateOneRow(
+  rpc: DataRpc,
+  table: DataTable,
+  mutation: CompiledMutation,
+  call?: CallOptions,
+): Promise<void> {
   if (mutation.mutations.length === 0) return;
   const operation = `mutateRow ${JSON.stringify(table.id)} row ${JSON.stringify(mutation.rowKeyText)}`;
   const entries = [toRawEntry(mutation)];
@@ -45,7 +50,7 @@ export async function mutateOneRow(table: Table, mutation: CompiledMutation, cal
       operation,
       entries,
       idempotent: () => mutation.idempotent,
-      open: attemptOpener(table),
+      open: attemptOpener(rpc, table),
       call,
     })
   )[0];
@@ -70,11 +75,12 @@ export async function mutateOneRow(table: Table, mutation: CompiledMutation, cal
  * @internal
  * @example
  * ```ts
- * const failures = await mutateManyRows(instance.table('readings'), batch, call); // [{ index: 3, grpcCode: 13, message }]
+ * const failures = await mutateManyRows(data, { id: 'readings', name, appProfileId: undefined }, batch, call); // [{ index: 3, grpcCode: 13, message }]
  * ```
  */
 export async function mutateManyRows(
-  table: Table,
+  rpc: DataRpc,
+  table: DataTable,
   mutations: readonly CompiledMutation[],
   call?: CallOptions,
 ): Promise<WriteFailure[]> {
@@ -94,7 +100,7 @@ export async function mutateManyRows(
     positions.push(index);
     idempotent.push(mutation.idempotent);
   }
-  return sendEntries(table, entries, positions, idempotent, call);
+  return sendEntries(rpc, table, entries, positions, idempotent, call);
 }
 
 /**
@@ -103,7 +109,8 @@ export async function mutateManyRows(
  * while the RPC runs.
  */
 async function sendEntries(
-  table: Table,
+  rpc: DataRpc,
+  table: DataTable,
   entries: RawEntry[],
   positions: readonly number[],
   idempotent: readonly boolean[],
@@ -115,7 +122,7 @@ async function sendEntries(
     operation,
     entries,
     idempotent: (position) => idempotent[position] === true,
-    open: attemptOpener(table),
+    open: attemptOpener(rpc, table),
     call,
   });
   return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));
@@ -131,25 +138,12 @@ function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {
   return out;
 }
 
-/**
- * Starts MutateRows attempts through the client's `request()` (its channel,
- * credentials and project id) with the client's own retries off: the
- * entries go as they are (raw, pre-built: the client's deep copy passes
- * them by reference), `attempt` in the `bigtable-attempt` header as the
- * client sends it. `retryOpts.currentRetryAttempt` stays 0: retry-request
- * delays the first request of a stream by a backoff of its own when it is
- * above 0 (and its timer then fails on a stream already cancelled).
- */
-function attemptOpener(table: Table): (entries: readonly RawEntry[], attempt: number) => MutateAttemptStream {
-  const { bigtable } = table;
+/** Starts one MutateRows attempt per call, the entries sent as they are (pre-built raw protos). */
+function attemptOpener(
+  rpc: DataRpc,
+  table: DataTable,
+): (entries: readonly RawEntry[], attempt: number) => MutateAttemptStream {
   const base: { tableName: string; appProfileId?: string } = { tableName: table.name };
-  if (bigtable.appProfileId !== undefined) base.appProfileId = bigtable.appProfileId;
-  return (entries, attempt) =>
-    bigtable.request({
-      client: 'BigtableClient',
-      method: 'mutateRows',
-      reqOpts: { ...base, entries },
-      gaxOpts: { otherArgs: { headers: { 'bigtable-attempt': attempt } } },
-      retryOpts: { currentRetryAttempt: 0, noResponseRetries: 0, shouldRetryFn: () => false },
-    }) as unknown as MutateAttemptStream;
+  if (table.appProfileId !== undefined) base.appProfileId = table.appProfileId;
+  return (entries, attempt) => rpc.mutateRows({ ...base, entries } satisfies MutateRowsMessage, attempt);
 }

@@ -1,5 +1,4 @@
 import { Bigtable } from '@google-cloud/bigtable';
-import { Filter } from '@google-cloud/bigtable/build/src/filter.js';
 import type { BigtableOptions, Instance, Table } from '@google-cloud/bigtable';
 import type {
   ActualFamily,
@@ -17,7 +16,7 @@ import type { GcRule } from '../model/gc-rule.js';
 import { checkAndMutateRow, incrementCells } from './atomic-ops.js';
 import { planRead } from './read-plan.js';
 import { ReadRowsCall } from './read-rows-call.js';
-import { requestReadRows, toReadRowsMessage } from './read-rows-rpc.js';
+import { toReadRowsMessage } from './read-rows-message.js';
 import { clientReadRetryPolicy } from './read-retry.js';
 import { mutateManyRows, mutateOneRow } from './data-ops.js';
 import { openReadRows, OpenReads } from './read-stream.js';
@@ -33,11 +32,16 @@ import {
   readFamilies,
   replaceFamilyGc,
 } from './admin-ops.js';
-import { clientEndpoint, EndpointProbe } from './endpoint-probe.js';
+import { clientEndpoint, ENDPOINT_PROBE_TIMEOUT_MS, EndpointProbe, probeEndpoint } from './endpoint-probe.js';
+import { DataClient, type DataTable } from './data-client.js';
 
 /**
  * How {@link createGoogleCloudDriver} gets its client: an existing `Bigtable`
  * (never closed by the driver), client options, or a loopback emulator address.
+ * Of an existing client the driver reuses its options for the data API
+ * (endpoint, credentials, channel settings), its project id and app profile,
+ * and the client itself for table admin calls; reads and writes go through a
+ * data channel of the driver's own, which `close()` closes.
  *
  * @example
  * ```ts
@@ -68,9 +72,11 @@ export type GoogleCloudDriverOptions =
 
 /**
  * The Bigtable driver on top of `@google-cloud/bigtable` 7.x: the only module
- * that loads the client. Client errors become `DriverError`s with the gRPC code.
- * Writes are sent as pre-encoded raw mutations; reads are pull-based streams
- * that `cancel()` ends on the server.
+ * that loads the client. Table admin goes through the `Bigtable` client; reads
+ * and writes through the package's generated data client (`v2.BigtableClient`),
+ * set up as the `Bigtable` client's own. Client errors become `DriverError`s
+ * with the gRPC code. Writes are sent as pre-encoded raw mutations; reads are
+ * pull-based streams that `cancel()` ends on the server.
  *
  * @example
  * ```ts
@@ -87,14 +93,16 @@ export class GoogleCloudDriver implements BigtableDriver {
   readonly #instance: Instance;
   readonly #ownsClient: boolean;
   readonly #reads = new OpenReads();
+  readonly #data: DataClient;
   readonly #dataProbe: EndpointProbe;
   readonly #adminProbe: EndpointProbe;
 
   /**
    * Wraps a client; {@link createGoogleCloudDriver} is the usual way to get a driver.
-   * Nothing connects yet: the first call probes the client's endpoint.
+   * Nothing connects yet: the first call probes the client's endpoint (and
+   * looks the project id up when the client was given none).
    *
-   * @param bigtable - The client every call goes through.
+   * @param bigtable - The client whose settings, and admin API, every call uses.
    * @param instanceId - Bigtable instance id.
    * @param ownsClient - Whether `close()` closes the client (false for a client the caller keeps using).
    */
@@ -103,7 +111,16 @@ export class GoogleCloudDriver implements BigtableDriver {
     this.instanceId = instanceId;
     this.#instance = bigtable.instance(instanceId);
     this.#ownsClient = ownsClient;
-    this.#dataProbe = new EndpointProbe(clientEndpoint(bigtable, 'BigtableClient'));
+    const data = new DataClient(bigtable);
+    this.#data = data;
+    this.#dataProbe = new EndpointProbe(
+      clientEndpoint(bigtable, 'BigtableClient'),
+      ENDPOINT_PROBE_TIMEOUT_MS,
+      async (endpoint, timeoutMs) => {
+        await probeEndpoint(endpoint, timeoutMs);
+        await data.resolveProjectId();
+      },
+    );
     const adminEndpoint = clientEndpoint(bigtable, 'BigtableTableAdminClient');
     this.#adminProbe = adminEndpoint === this.#dataProbe.endpoint ? this.#dataProbe : new EndpointProbe(adminEndpoint);
   }
@@ -122,13 +139,14 @@ export class GoogleCloudDriver implements BigtableDriver {
   }
 
   /**
-   * Resolves once the data endpoint has accepted a TCP connection: probed on
-   * the first call (3 s connect timeout), remembered after a success, probed
-   * again on the next call after a failure. Rejects with `UnreachableError`
-   * naming the endpoint, or with the typed error of `call`'s signal or
-   * deadline if they end the wait first. Read and write paths await it before
-   * their first attempt, so a dead endpoint fails fast instead of through
-   * minutes of retries.
+   * Resolves once the data endpoint has accepted a TCP connection (and the
+   * project id is known): probed on the first call (3 s connect timeout),
+   * remembered after a success, probed again on the next call after a
+   * failure. Rejects with `UnreachableError` naming the endpoint, a
+   * `DriverError` when the project id cannot be looked up, or with the typed
+   * error of `call`'s signal or deadline if they end the wait first. Read and
+   * write paths await it before their first attempt, so a dead endpoint fails
+   * fast instead of through minutes of retries.
    * @internal
    * @example
    * ```ts
@@ -137,6 +155,18 @@ export class GoogleCloudDriver implements BigtableDriver {
    */
   ready(call?: CallOptions, operation?: string): Promise<void> {
     return this.#dataProbe.ready(call, operation);
+  }
+
+  /**
+   * The driver's data client: reads and writes go through its methods.
+   * @internal
+   * @example
+   * ```ts
+   * const stream = driver.data.readRows(message, 0);
+   * ```
+   */
+  get data(): DataClient {
+    return this.#data;
   }
 
   /**
@@ -188,13 +218,14 @@ export class GoogleCloudDriver implements BigtableDriver {
 
   /**
    * Cancels every read still open (its source then rejects with
-   * `OperationAbortedError`, as does any read pulled later), then closes the
-   * client when the driver created it. Without the cancel, an abandoned read
-   * keeps its gRPC call, and the process, alive: closing the client does not
-   * end calls in flight.
+   * `OperationAbortedError`, as does any read pulled later), closes the
+   * driver's data channel, then the `Bigtable` client when the driver created
+   * it. Without the cancel, an abandoned read keeps its gRPC call, and the
+   * process, alive: closing the client does not end calls in flight.
    */
   async close(): Promise<void> {
     this.#reads.closeAll('the driver was closed');
+    await callClient('close', () => this.#data.close());
     if (this.#ownsClient) await callClient('close', () => this.bigtable.close());
   }
 
@@ -213,7 +244,7 @@ export class GoogleCloudDriver implements BigtableDriver {
 
   async mutateRow(mutation: CompiledMutation, call?: CallOptions): Promise<void> {
     await this.#dataProbe.ready(call, 'mutateRow');
-    return mutateOneRow(this.table(mutation.table), mutation, call);
+    return mutateOneRow(this.#data, this.#dataTable(mutation.table), mutation, call);
   }
 
   async mutateRows(
@@ -222,13 +253,14 @@ export class GoogleCloudDriver implements BigtableDriver {
     call?: CallOptions,
   ): Promise<RowMutationFailure[]> {
     await this.#dataProbe.ready(call, 'mutateRows');
-    return mutateManyRows(this.table(table), mutations, call);
+    return mutateManyRows(this.#data, this.#dataTable(table), mutations, call);
   }
 
   readRows(request: ReadRowsRequest, options?: CallOptions): RowSource<RowData> {
     const plan = planRead(request);
     const table = this.table(request.table);
-    const { bigtable } = this;
+    const data = this.#data;
+    const { appProfileId } = this.bigtable;
     const operation = `readRows ${JSON.stringify(request.table)}`;
     const open =
       plan === undefined
@@ -237,7 +269,7 @@ export class GoogleCloudDriver implements BigtableDriver {
             new ReadRowsCall(
               plan,
               (part, attempt) =>
-                requestReadRows(bigtable, toReadRowsMessage(part, table.name, bigtable.appProfileId), attempt),
+                data.readRows(toReadRowsMessage(part, data.tableName(table.name), appProfileId), attempt),
               clientReadRetryPolicy(table.maxRetries),
               options,
               operation,
@@ -248,13 +280,7 @@ export class GoogleCloudDriver implements BigtableDriver {
 
   async checkAndMutate(request: CheckAndMutateRequest, call?: CallOptions): Promise<boolean> {
     await this.#dataProbe.ready(call, 'checkAndMutate');
-    return checkAndMutateRow(
-      this.bigtable,
-      this.table(request.table).name,
-      request,
-      (filter) => Filter.parse(filter),
-      call,
-    );
+    return checkAndMutateRow(this.#data, this.#dataTable(request.table), request, call);
   }
 
   async increment(
@@ -264,7 +290,12 @@ export class GoogleCloudDriver implements BigtableDriver {
     call?: CallOptions,
   ): Promise<RowData> {
     await this.#dataProbe.ready(call, 'increment');
-    return incrementCells(this.bigtable, this.table(table).name, table, rowKey, rules, call);
+    return incrementCells(this.#data, this.#dataTable(table), rowKey, rules, call);
+  }
+
+  /** How the data calls address table `id`; only once the data endpoint is ready (the project id is then known). */
+  #dataTable(id: string): DataTable {
+    return { id, name: this.#data.tableName(this.table(id).name), appProfileId: this.bigtable.appProfileId };
   }
 }
 

@@ -3,7 +3,7 @@ import type { AbortableRead } from './abort-read.js';
 import { abortRead } from './abort-read.js';
 import { DEFAULT_WRITE_RETRY, type WriteRetryPolicy } from './write-retry.js';
 import { isTransientStatus, retryDelayInDetails } from './retry-rules.js';
-import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
+import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { abortError, delay } from '../util/operation-signal.js';
@@ -37,11 +37,11 @@ export interface EntryStatus {
 }
 
 /**
- * The response stream of one MutateRows RPC attempt (`bigtable.request({ method: 'mutateRows' })`).
+ * The response stream of one MutateRows RPC attempt (the generated client's `mutateRows`).
  * @internal
  * @example
  * ```ts
- * const stream: MutateAttemptStream = bigtable.request({ client: 'BigtableClient', method: 'mutateRows', reqOpts });
+ * const stream: MutateAttemptStream = data.mutateRows(message, attempt);
  * ```
  */
 export interface MutateAttemptStream extends AbortableRead {
@@ -162,7 +162,7 @@ export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promi
   const failPendingWith = (error: BigtableMapperError): void => failPending((position) => cutFailure(position, error));
 
   let batch: number[] = Array.from(entries.keys());
-  let end: AttemptEnd = { kind: 'ended' };
+  let end: AttemptEnd;
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0 && call?.deadline !== undefined && Date.now() >= call.deadline) {
       const error = new DeadlineExceededError(operation, totalMs, 'total');

@@ -1,60 +1,60 @@
 import type { KeyRange, ReadRowsRequest } from '../model/driver.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { toClientFilter, type ClientFilter } from './client-filter.js';
+import { toRowFilterMessage, type RowFilterMessage } from './row-filter-message.js';
 
 /**
- * A range bound in the client's form (`Filter.createRange`: `inclusive` defaults to true).
+ * One bound of a planned row range.
  * @internal
  * @example
  * ```ts
- * const bound: ClientBound = { value: Buffer.from('a#'), inclusive: true };
+ * const bound: PlanBound = { value: Buffer.from('a#'), inclusive: true };
  * ```
  */
-export interface ClientBound {
+export interface PlanBound {
   readonly value: Buffer;
   readonly inclusive: boolean;
 }
 
 /**
- * A row range in the client's form; a missing bound is open.
+ * A planned row range; a missing bound is open.
  * @internal
  * @example
  * ```ts
- * const range: ClientRange = { start: { value: Buffer.from('a'), inclusive: true } };
+ * const range: PlanRange = { start: { value: Buffer.from('a'), inclusive: true } };
  * ```
  */
-export interface ClientRange {
-  start?: ClientBound;
-  end?: ClientBound;
+export interface PlanRange {
+  start?: PlanBound;
+  end?: PlanBound;
 }
 
 /**
- * Converts a {@link KeyRange} to the client's range, or `undefined` when it
+ * Converts a {@link KeyRange} to a planned range, or `undefined` when it
  * cannot contain any row (start after end, or an empty end). An empty start
- * key means "from the first row" and is left open, since the client would send
- * an empty closed start.
+ * key means "from the first row" and is left open rather than sent as an
+ * empty closed start.
  * @internal
  * @example
  * ```ts
- * toClientRange({ start: { key: Buffer.from('a'), inclusive: true }, end: undefined }); // { start: { value: <61>, inclusive: true } }
+ * toPlanRange({ start: { key: Buffer.from('a'), inclusive: true }, end: undefined }); // { start: { value: <61>, inclusive: true } }
  * ```
  */
-export function toClientRange(range: KeyRange): ClientRange | undefined {
+export function toPlanRange(range: KeyRange): PlanRange | undefined {
   const { start, end } = range;
   if (end !== undefined) {
     if (end.key.length === 0) return undefined;
     const order = Buffer.compare(start.key, end.key);
     if (order > 0 || (order === 0 && !(start.inclusive && end.inclusive))) return undefined;
   }
-  const out: ClientRange = {};
+  const out: PlanRange = {};
   if (start.key.length > 0) out.start = { value: start.key, inclusive: start.inclusive };
   if (end !== undefined) out.end = { value: end.key, inclusive: end.inclusive };
   return out;
 }
 
 /**
- * What one ReadRows call asks for, in the client's terms: row ranges and keys
- * (both empty: the whole table), the row limit and the client filter. Plans
+ * What one ReadRows call asks for: row ranges and keys (both empty: the whole
+ * table), the row limit and the `RowFilter` message, compiled once. Plans
  * are immutable; {@link resumeReadPlan} derives the rest of a read after a
  * failed attempt.
  * @internal
@@ -64,10 +64,10 @@ export function toClientRange(range: KeyRange): ClientRange | undefined {
  * ```
  */
 export interface ReadPlan {
-  readonly ranges: readonly ClientRange[];
+  readonly ranges: readonly PlanRange[];
   readonly keys: readonly Buffer[];
   readonly limit: number | undefined;
-  readonly filter: ClientFilter | undefined;
+  readonly filter: RowFilterMessage | undefined;
 }
 
 /**
@@ -79,7 +79,7 @@ export interface ReadPlan {
  * @example
  * ```ts
  * const plan = planRead({ table: 't', keys: [Buffer.from('k')], limit: 1 });
- * if (plan) send(toReadRowsMessage(plan, table.name));
+ * if (plan) send(toReadRowsMessage(plan, tableName, undefined));
  * ```
  */
 export function planRead(request: ReadRowsRequest): ReadPlan | undefined {
@@ -91,14 +91,14 @@ export function planRead(request: ReadRowsRequest): ReadPlan | undefined {
     );
   }
   if (limit === 0) return undefined;
-  let ranges: ClientRange[] = [{}];
+  let ranges: PlanRange[] = [{}];
   let keys: Buffer[] = [];
   if (request.ranges !== undefined || request.keys !== undefined) {
-    ranges = (request.ranges ?? []).map(toClientRange).filter((r): r is ClientRange => r !== undefined);
+    ranges = (request.ranges ?? []).map(toPlanRange).filter((r): r is PlanRange => r !== undefined);
     keys = (request.keys ?? []).filter((key) => key.length > 0);
     if (ranges.length === 0 && keys.length === 0) return undefined;
   }
-  return { ranges, keys, limit, filter: request.filter === undefined ? undefined : toClientFilter(request.filter) };
+  return { ranges, keys, limit, filter: request.filter === undefined ? undefined : toRowFilterMessage(request.filter) };
 }
 
 /**
@@ -115,7 +115,7 @@ export function planRead(request: ReadRowsRequest): ReadPlan | undefined {
 export function resumeReadPlan(plan: ReadPlan, lastKey: Buffer, rowsRead: number): ReadPlan | undefined {
   const limit = plan.limit === undefined ? undefined : plan.limit - rowsRead;
   if (limit !== undefined && limit <= 0) return undefined;
-  const ranges: ClientRange[] = [];
+  const ranges: PlanRange[] = [];
   for (const range of plan.ranges) {
     if (range.end !== undefined && Buffer.compare(range.end.value, lastKey) <= 0) continue;
     if (range.start === undefined || Buffer.compare(range.start.value, lastKey) <= 0)

@@ -21,11 +21,11 @@ export interface ReadRowsResponse {
 }
 
 /**
- * The response stream of one ReadRows RPC attempt (`bigtable.request({ method: 'readRows' })`).
+ * The response stream of one ReadRows RPC attempt (the generated client's `readRows`).
  * @internal
  * @example
  * ```ts
- * const stream: ReadAttemptStream = bigtable.request({ client: 'BigtableClient', method: 'readRows', reqOpts });
+ * const stream: ReadAttemptStream = data.readRows(message, attempt);
  * ```
  */
 export interface ReadAttemptStream extends AbortableRead {

@@ -68,7 +68,7 @@ describe('mutate-rows-retry-test.json (nodejs-bigtable conformance) against muta
         idempotent: () => true,
         retry: { maxAttempts: testCase.max_retries + 1, delayMs: () => 0 },
         open: (batch, attempt) => {
-          const request: FakeMutateRequest = { keys: [...batch], attemptHeader: attempt, aborts: 0 };
+          const request: FakeMutateRequest = { keys: [...batch], attemptHeader: attempt, cancels: 0 };
           requests.push(request);
           return fakeMutateAttempt(
             batch,

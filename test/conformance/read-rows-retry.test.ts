@@ -5,7 +5,7 @@ import type { KeyRange, ReadRowsRequest } from '../../src/model/driver.js';
 import { planRead, type ReadPlan } from '../../src/driver/read-plan.js';
 import { clientReadRetryPolicy } from '../../src/driver/read-retry.js';
 import { ReadRowsCall, type ReadRetryPolicy } from '../../src/driver/read-rows-call.js';
-import { toReadRowsMessage } from '../../src/driver/read-rows-rpc.js';
+import { toReadRowsMessage } from '../../src/driver/read-rows-message.js';
 import { fakeAttempt, responseOf, type FakeAttempt } from '../support/fake-read-attempt.js';
 
 /**

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { Bigtable, type Table } from '@google-cloud/bigtable';
+import { Bigtable } from '@google-cloud/bigtable';
+import { DataClient, type DataTable, type GeneratedDataClient } from '../../src/driver/data-client.js';
 
 /** A per-entry status as the server sends it: a bare code, or a code with a message and status details. */
 export type FakeStatus =
@@ -9,7 +10,7 @@ export type FakeStatus =
  * How one MutateRows attempt answers, by position in the batch that attempt sent:
  * `statuses[i]` for entry i (`undefined`: no status for it), sent at once in one
  * response (so it is read before any timer can fire); then the stream ends (`'end'`, the default), fails with `error`, or stalls
- * (sends nothing more and never ends, until aborted).
+ * (sends nothing more and never ends, until cancelled).
  */
 export interface FakeAttemptReply {
   readonly statuses?: readonly (FakeStatus | undefined)[];
@@ -31,10 +32,10 @@ export interface FakeMutateRequest {
   readonly keys: string[];
   /** The `bigtable-attempt` header, when sent. */
   readonly attemptHeader: unknown;
-  /** `retryOpts.currentRetryAttempt`: retry-request delays a stream's first request when it is above 0. */
+  /** `retryRequestOptions.currentRetryAttempt`: retry-request delays a stream's first request when it is above 0. */
   readonly retryRequestAttempt?: unknown;
-  /** How many times the attempt's stream was aborted. */
-  aborts: number;
+  /** How many times the attempt's stream was cancelled. */
+  cancels: number;
 }
 
 /** A fake MutateRows RPC: the requests it got, and `reply` deciding each attempt's answer from the keys it sent. */
@@ -50,7 +51,7 @@ export function fakeMutateAttempt(
   request: FakeMutateRequest,
 ): PassThrough {
   const stream = new PassThrough({ objectMode: true });
-  Object.assign(stream, { abort: () => (request.aborts += 1) });
+  Object.assign(stream, { cancel: () => (request.cancels += 1) });
   const entries = (reply.statuses ?? [])
     .map((status, index) =>
       status === undefined
@@ -76,34 +77,46 @@ export function fakeMutateAttempt(
 }
 
 /**
- * A real client whose `bigtable.request` answers MutateRows locally through
- * {@link FakeMutateRpc} (every other call fails), and a `Table` of it.
- * Close the client after the test.
+ * A {@link DataClient} over a fake generated client that answers MutateRows
+ * locally through {@link FakeMutateRpc} (every other call fails), and a table
+ * to address. Close `data` after the test.
  */
 export function fakeMutateRowsClient(reply: FakeMutateRpc['reply'] = (keys) => ({ statuses: keys.map(() => 0) })): {
-  bigtable: Bigtable;
-  table: Table;
+  data: DataClient;
+  table: DataTable;
   rpc: FakeMutateRpc;
 } {
-  const bigtable = new Bigtable({ projectId: 'p', apiEndpoint: '127.0.0.1:1' });
   const rpc: FakeMutateRpc = { requests: [], reply };
-  bigtable.request = ((config: {
-    method: string;
-    reqOpts: { entries: { rowKey: Buffer }[] };
-    gaxOpts?: { otherArgs?: { headers?: Record<string, unknown> } };
-    retryOpts?: { currentRetryAttempt?: unknown };
-  }) => {
-    if (config.method !== 'mutateRows')
-      throw new Error(`the fake client only answers mutateRows, not ${config.method}`);
-    const keys = config.reqOpts.entries.map((entry) => entry.rowKey.toString());
-    const request: FakeMutateRequest = {
-      keys,
-      attemptHeader: config.gaxOpts?.otherArgs?.headers?.['bigtable-attempt'],
-      retryRequestAttempt: config.retryOpts?.currentRetryAttempt,
-      aborts: 0,
-    };
-    rpc.requests.push(request);
-    return fakeMutateAttempt(keys, rpc.reply(keys, rpc.requests.length - 1), request);
-  }) as unknown as typeof bigtable.request;
-  return { bigtable, table: bigtable.instance('i').table('t'), rpc };
+  const generated = {
+    mutateRows: (
+      message: { entries: { rowKey: Buffer }[] },
+      options?: {
+        otherArgs?: { headers?: Record<string, unknown> };
+        retryRequestOptions?: { currentRetryAttempt?: unknown };
+      },
+    ) => {
+      const keys = message.entries.map((entry) => entry.rowKey.toString());
+      const request: FakeMutateRequest = {
+        keys,
+        attemptHeader: options?.otherArgs?.headers?.['bigtable-attempt'],
+        retryRequestAttempt: options?.retryRequestOptions?.currentRetryAttempt,
+        cancels: 0,
+      };
+      rpc.requests.push(request);
+      return fakeMutateAttempt(keys, rpc.reply(keys, rpc.requests.length - 1), request);
+    },
+    close: () => Promise.resolve(),
+  };
+  const unexpected = (method: string) => () => {
+    throw new Error(`the fake client only answers mutateRows, not ${method}`);
+  };
+  const fake = {
+    readRows: unexpected('readRows'),
+    checkAndMutateRow: unexpected('checkAndMutateRow'),
+    readModifyWriteRow: unexpected('readModifyWriteRow'),
+    getProjectId: unexpected('getProjectId'),
+    ...generated,
+  } as unknown as GeneratedDataClient;
+  const data = new DataClient(new Bigtable({ projectId: 'p', apiEndpoint: '127.0.0.1:1' }), () => fake);
+  return { data, table: { id: 't', name: 'projects/p/instances/i/tables/t', appProfileId: undefined }, rpc };
 }

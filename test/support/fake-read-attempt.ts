@@ -45,18 +45,18 @@ export function fakeRows(from: number, n: number, valueBytes = 4): FakeRow[] {
 /** An RPC attempt's response stream, driven by the test: write responses, end it, or destroy it with an error. */
 export interface FakeAttempt {
   readonly stream: PassThrough;
-  readonly calls: { abort: number; destroy: number };
+  readonly calls: { cancel: number; destroy: number };
   readonly attempt: ReadAttemptStream;
 }
 
-/** A fresh fake attempt stream that counts `abort()` and `destroy()` calls. */
+/** A fresh fake attempt stream that counts `cancel()` and `destroy()` calls. */
 export function fakeAttempt(): FakeAttempt {
   const stream = new PassThrough({ objectMode: true, highWaterMark: 1 });
-  const calls = { abort: 0, destroy: 0 };
+  const calls = { cancel: 0, destroy: 0 };
   const destroy = stream.destroy.bind(stream);
   Object.assign(stream, {
-    abort: () => {
-      calls.abort += 1;
+    cancel: () => {
+      calls.cancel += 1;
     },
     destroy: (error?: Error) => {
       calls.destroy += 1;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { RowData } from '../../../src/model/driver.js';
@@ -16,16 +16,17 @@ const VALUE = Buffer.alloc(1_000, 0x61);
 /** Counts ReadRows response messages received from the server while `run` is active. */
 async function countReadResponses(run: () => Promise<void>): Promise<number> {
   let messages = 0;
-  const original = driver.bigtable.request.bind(driver.bigtable);
-  driver.bigtable.request = ((config: { method?: string }, callback?: never) => {
-    const result = original(config, callback) as unknown as NodeJS.ReadableStream | undefined;
-    if (config.method === 'readRows' && result !== undefined) result.on('data', () => (messages += 1));
-    return result;
-  }) as unknown as typeof driver.bigtable.request;
+  const data = driver.data;
+  const original = data.readRows.bind(data);
+  const readRows = vi.spyOn(data, 'readRows').mockImplementation((message, attempt) => {
+    const stream = original(message, attempt);
+    stream.on('data', () => (messages += 1));
+    return stream;
+  });
   try {
     await run();
   } finally {
-    driver.bigtable.request = original;
+    readRows.mockRestore();
   }
   return messages;
 }

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { ReadRowsRequest } from '../../../src/model/driver.js';
+import type { ReadRowsMessage } from '../../../src/driver/read-rows-message.js';
 import { DriverError } from '../../../src/errors/driver-error.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
@@ -9,14 +10,6 @@ const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance:
 const table = uniqueTableId('drv-retry');
 const ROWS = 300;
 const keyOf = (i: number): string => `k${String(i).padStart(4, '0')}`;
-
-interface SentRequest {
-  readonly rows: {
-    readonly rowKeys: readonly Buffer[];
-    readonly rowRanges: readonly Record<string, Buffer | undefined>[];
-  };
-  readonly rowsLimit?: number;
-}
 
 /**
  * Runs `read` while the real client's ReadRows calls fail with `error` after
@@ -27,30 +20,29 @@ async function withFailures(
   after: readonly number[],
   error: () => Error,
   read: () => Promise<void>,
-): Promise<SentRequest[]> {
-  const sent: SentRequest[] = [];
-  const original = driver.bigtable.request.bind(driver.bigtable);
-  driver.bigtable.request = ((config: { method?: string; reqOpts?: SentRequest }, callback?: never) => {
-    const stream = original(config as never, callback) as unknown as
-      (NodeJS.ReadableStream & { abort(): void; destroy(error: Error): void }) | undefined;
-    if (config.method !== 'readRows' || stream === undefined) return stream;
+): Promise<ReadRowsMessage[]> {
+  const sent: ReadRowsMessage[] = [];
+  const data = driver.data;
+  const original = data.readRows.bind(data);
+  const readRows = vi.spyOn(data, 'readRows').mockImplementation((message, attempt) => {
+    const stream = original(message, attempt) as ReturnType<typeof original> & { destroy(error: Error): void };
     const failAfter = after[sent.length];
-    sent.push(config.reqOpts as SentRequest);
+    sent.push(message);
     let responses = 0;
     if (failAfter !== undefined) {
       stream.on('data', () => {
         responses += 1;
         if (responses !== failAfter) return;
-        stream.abort();
+        stream.cancel();
         stream.destroy(error());
       });
     }
     return stream;
-  }) as unknown as typeof driver.bigtable.request;
+  });
   try {
     await read();
   } finally {
-    driver.bigtable.request = original;
+    readRows.mockRestore();
   }
   return sent;
 }

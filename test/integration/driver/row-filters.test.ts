@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowData } from '../../../src/model/driver.js';
-import { toClientFilter } from '../../../src/driver/client-filter.js';
+import { toRowFilterMessage } from '../../../src/driver/row-filter-message.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { RowFilter } from '../../../src/model/row-filter.js';
 import type { CellMutation } from '../../../src/model/mutation.js';
@@ -82,29 +82,29 @@ afterAll(async () => {
   await driver.close();
 });
 
-describe('RowFilter → client filter, against the emulator', () => {
+describe('RowFilter → RowFilter message, against the emulator', () => {
   it('family: matches the exact name only (regex metacharacters escaped)', async () => {
-    expect(toClientFilter(family('g.x'))).toEqual({ family: 'g\\.x' });
+    expect(toRowFilterMessage(family('g.x'))).toEqual({ familyNameRegexFilter: 'g\\.x' });
     expect(await view(family('g.x'))).toEqual(only('r1 g.x:q'));
     expect(await view(family('gax'))).toEqual(only('r1 gax:q'));
   });
 
   it('qualifiers: exact names, one or several; none blocks everything', async () => {
-    expect(toClientFilter(qualifiers('a.b'))).toEqual({ column: Buffer.from('a.b') });
+    expect(toRowFilterMessage(qualifiers('a.b'))).toEqual({ columnQualifierRegexFilter: Buffer.from('a\\.b') });
     expect(await view(qualifiers('a.b'))).toEqual(only('r1 f:a.b'));
     expect(await view(qualifiers('a-b', 'e'))).toEqual(only('r1 f:a-b', 'r1 f:e'));
     expect(await view(qualifiers())).toEqual({});
   });
 
   it('cellsPerColumn: the newest versions only', async () => {
-    expect(toClientFilter({ kind: 'cellsPerColumn', limit: 1 })).toEqual({ column: { cellLimit: 1 } });
+    expect(toRowFilterMessage({ kind: 'cellsPerColumn', limit: 1 })).toEqual({ cellsPerColumnLimitFilter: 1 });
     expect((await view({ kind: 'cellsPerColumn', limit: 1 }))['r1 f:a']).toEqual(['v2@T2']);
     expect((await view({ kind: 'cellsPerColumn', limit: 2 }))['r1 f:a']).toEqual(['v2@T2', 'v1@T1']);
   });
 
-  it('timestampRange: [start, end) sent as Dates; either bound may be open', async () => {
-    expect(toClientFilter({ kind: 'timestampRange', startMicros: T1, endMicros: T2 })).toEqual({
-      time: { start: new Date(T1 / 1000), end: new Date(T2 / 1000) },
+  it('timestampRange: [start, end) sent in whole milliseconds; either bound may be open', async () => {
+    expect(toRowFilterMessage({ kind: 'timestampRange', startMicros: T1, endMicros: T2 })).toEqual({
+      timestampRangeFilter: { startTimestampMicros: T1, endTimestampMicros: T2 },
     });
     const atT1 = only('r1 f:a.b', 'r1 f:axb', 'r1 f:a-b', 'r1 f:e', 'r2 f:a');
     expect(await view({ kind: 'timestampRange', startMicros: T1, endMicros: T2 })).toEqual({
@@ -124,7 +124,9 @@ describe('RowFilter → client filter, against the emulator', () => {
   });
 
   it('valueEquals: the exact bytes, including metacharacters, binary and empty values', async () => {
-    expect(toClientFilter({ kind: 'valueEquals', value: Buffer.from('x.y') })).toEqual({ value: Buffer.from('x.y') });
+    expect(toRowFilterMessage({ kind: 'valueEquals', value: Buffer.from('x.y') })).toEqual({
+      valueRegexFilter: Buffer.from('x\\.y'),
+    });
     expect(await view({ kind: 'valueEquals', value: Buffer.from('x.y') })).toEqual(only('r1 f:a.b', 'r2 f:a'));
     expect(await view({ kind: 'valueEquals', value: BIN })).toEqual(only('r1 f:a-b'));
     expect(await view({ kind: 'valueEquals', value: Buffer.alloc(0) })).toEqual(only('r1 f:e'));
@@ -148,11 +150,15 @@ describe('RowFilter → client filter, against the emulator', () => {
       kind: 'chain',
       filters: [family('f'), qualifiers('a'), { kind: 'cellsPerColumn', limit: 1 }],
     };
-    expect(toClientFilter(chain)).toEqual([
-      { family: 'f' },
-      { column: Buffer.from('a') },
-      { column: { cellLimit: 1 } },
-    ]);
+    expect(toRowFilterMessage(chain)).toEqual({
+      chain: {
+        filters: [
+          { familyNameRegexFilter: 'f' },
+          { columnQualifierRegexFilter: Buffer.from('a') },
+          { cellsPerColumnLimitFilter: 1 },
+        ],
+      },
+    });
     expect(await view(chain)).toEqual({ 'r1 f:a': ['v2@T2'], 'r2 f:a': ['x.y@T1'] });
     const nested: RowFilter = {
       kind: 'chain',
@@ -161,7 +167,7 @@ describe('RowFilter → client filter, against the emulator', () => {
         { kind: 'cellsPerColumn', limit: 1 },
       ],
     };
-    expect(toClientFilter(nested)).toEqual(toClientFilter(chain));
+    expect(toRowFilterMessage(nested)).toEqual(toRowFilterMessage(chain));
     expect(await view({ kind: 'chain', filters: [] })).toEqual(ALL);
     expect(
       await view({ kind: 'chain', filters: [family('f'), { kind: 'valueEquals', value: Buffer.from('x.y') }] }),
@@ -176,5 +182,75 @@ describe('RowFilter → client filter, against the emulator', () => {
     expect(await view(union)).toEqual(only('r1 g.x:q', 'r1 f:axb'));
     expect(await view({ kind: 'interleave', filters: [] })).toEqual({});
     expect(await view({ kind: 'interleave', filters: [family('gax')] })).toEqual(only('r1 gax:q'));
+  });
+});
+
+describe('hostile names and values match exactly themselves', () => {
+  const hostile = uniqueTableId('drv-filter-hostile');
+  const QUALIFIERS = [
+    '.',
+    '*',
+    '\\',
+    'a-b',
+    'x|y',
+    '(a)',
+    '[a-z]',
+    '^a$',
+    '{1}',
+    '+?',
+    'é',
+    'ñ.ü',
+    '😀',
+    'a\nb',
+    'plain',
+  ];
+  const VALUES: Record<string, Buffer> = {
+    'not-utf8': Buffer.from([0xc3, 0x2a, 0xff, 0x5c]),
+    meta: Buffer.from('(.*)|[^-]'),
+    backslash: Buffer.from('\\'),
+    utf8: Buffer.from('é*'),
+  };
+
+  /** `{ 'f:q': ['value (hex)'] }` of the one row, under `filter`. */
+  async function cells(filter: RowFilter): Promise<Record<string, string[]>> {
+    const out: Record<string, string[]> = {};
+    for await (const row of driver.readRows({ table: hostile, filter })) {
+      for (const [fam, columns] of Object.entries(row.cells))
+        for (const [qualifier, versions] of Object.entries(columns))
+          out[`${fam}:${qualifier}`] = versions.map((c) => c.value.toString('hex'));
+    }
+    return out;
+  }
+
+  beforeAll(async () => {
+    await driver.createTable(hostile, [
+      { name: 'f', gc: undefined },
+      { name: 'v', gc: undefined },
+    ]);
+    const mutations: CellMutation[] = [
+      ...QUALIFIERS.map((q) => set('f', q, `q:${q}`)),
+      ...Object.entries(VALUES).map(([q, value]) => set('v', q, value)),
+    ];
+    const row = { table: hostile, rowKey: Buffer.from('h'), rowKeyText: 'h', mutations, idempotent: true };
+    expect(await driver.mutateRows(hostile, [row])).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await driver.deleteTable(hostile).catch(() => undefined);
+  });
+
+  it('a qualifier filter matches only that qualifier, alone or among several', async () => {
+    for (const q of QUALIFIERS) {
+      expect(await cells(qualifiers(q)), JSON.stringify(q)).toEqual({
+        [`f:${q}`]: [Buffer.from(`q:${q}`).toString('hex')],
+      });
+    }
+    expect(Object.keys(await cells(qualifiers('*', '\\', 'é')))).toEqual(['f:*', 'f:\\', 'f:é']);
+  });
+
+  it('a value filter matches only those bytes, UTF-8 or not', async () => {
+    for (const [q, value] of Object.entries(VALUES)) {
+      expect(await cells({ kind: 'valueEquals', value }), q).toEqual({ [`v:${q}`]: [value.toString('hex')] });
+    }
   });
 });

@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
-import { Bigtable, type Table } from '@google-cloud/bigtable';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toRawEntry } from '../../../src/driver/client-mutation.js';
 import { mutateManyRows } from '../../../src/driver/data-ops.js';
+import type { DataRpc, DataTable, MutateRowsMessage } from '../../../src/driver/data-client.js';
+import type { MutateAttemptStream } from '../../../src/driver/mutate-rows-call.js';
 import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
 
 const set = (value: string): CellMutation => ({
@@ -21,24 +22,19 @@ const row = (key: string, mutations: CellMutation[]): CompiledMutation => ({
   idempotent: true,
 });
 
-/** One MutateRows request the stubbed `bigtable.request` received. */
+/** One MutateRows request the stubbed data client received. */
 interface Sent {
   entries: unknown[];
 }
 
-const clients: Bigtable[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-});
+const TABLE: DataTable = { id: 't', name: 'projects/p/instances/i/tables/t', appProfileId: undefined };
 
-/** A real client `Table` whose `bigtable.request` answers MutateRows locally with the given code per sent entry (0 = ok). */
-function stubbedTable(codes: (entry: { rowKey: Buffer }) => number): { table: Table; sent: Sent[] } {
-  const bigtable = new Bigtable({ projectId: 'p', apiEndpoint: '127.0.0.1:1' });
-  clients.push(bigtable);
+/** A data client whose MutateRows answers locally with the given code per sent entry (0 = ok). */
+function stubbedRpc(codes: (entry: { rowKey: Buffer }) => number): { rpc: DataRpc; sent: Sent[] } {
   const sent: Sent[] = [];
-  bigtable.request = ((config: { reqOpts: { entries: { rowKey: Buffer }[] } }) => {
-    const entries = config.reqOpts.entries;
-    sent.push({ entries });
+  const mutateRows = (message: MutateRowsMessage): MutateAttemptStream => {
+    const entries = message.entries;
+    sent.push({ entries: [...entries] });
     const stream = new PassThrough({ objectMode: true });
     setImmediate(() => {
       stream.write({
@@ -49,16 +45,16 @@ function stubbedTable(codes: (entry: { rowKey: Buffer }) => number): { table: Ta
       });
       stream.end();
     });
-    return stream;
-  }) as unknown as typeof bigtable.request;
-  return { table: bigtable.instance('i').table('t'), sent };
+    return Object.assign(stream, { cancel: () => undefined });
+  };
+  return { rpc: { mutateRows } as unknown as DataRpc, sent };
 }
 
 describe('mutateManyRows', () => {
   it('hands the client its entries as one flat list, skipping rows without mutations', async () => {
-    const { table, sent } = stubbedTable(() => 0);
+    const { rpc, sent } = stubbedRpc(() => 0);
     const batch = [row('a', [set('1')]), row('empty', []), row('b', [set('2'), set('3')])];
-    expect(await mutateManyRows(table, batch)).toEqual([]);
+    expect(await mutateManyRows(rpc, TABLE, batch)).toEqual([]);
     expect(sent).toHaveLength(1);
     const entries = sent[0]?.entries as { rowKey: Buffer; mutations: unknown[] }[];
     expect(entries.map((e) => e.rowKey.toString())).toEqual(['a', 'b']);
@@ -66,7 +62,7 @@ describe('mutateManyRows', () => {
   });
 
   it('maps entry failures back to the input indexes, rows without mutations included', async () => {
-    const { table } = stubbedTable((entry) => (entry.rowKey.toString().startsWith('bad') ? 3 : 0));
+    const { rpc } = stubbedRpc((entry) => (entry.rowKey.toString().startsWith('bad') ? 3 : 0));
     const batch = [
       row('empty', []),
       row('bad-1', [set('x')]),
@@ -74,7 +70,7 @@ describe('mutateManyRows', () => {
       row('empty-2', []),
       row('bad-4', [set('z')]),
     ];
-    expect(await mutateManyRows(table, batch)).toEqual([
+    expect(await mutateManyRows(rpc, TABLE, batch)).toEqual([
       { index: 1, grpcCode: 3, message: 'failed bad-1' },
       { index: 4, grpcCode: 3, message: 'failed bad-4' },
     ]);

@@ -1,4 +1,3 @@
-import type { Bigtable } from '@google-cloud/bigtable';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mutateManyRows, mutateOneRow, type WriteFailure } from '../../../src/driver/data-ops.js';
 import { DeadlineExceededError, DriverError, OperationAbortedError } from '../../../src/errors/index.js';
@@ -6,6 +5,7 @@ import type { CellMutation, CompiledMutation } from '../../../src/model/mutation
 import { DEFAULT_WRITE_RETRY } from '../../../src/driver/write-retry.js';
 import { isTransientStatus, retryDelayInDetails } from '../../../src/driver/retry-rules.js';
 import { fakeMutateRowsClient } from '../../support/fake-mutate-rpc.js';
+import type { DataClient } from '../../../src/driver/data-client.js';
 
 const cell: CellMutation = {
   kind: 'setCell',
@@ -32,7 +32,7 @@ const settleIo = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-const clients: Bigtable[] = [];
+const clients: DataClient[] = [];
 afterEach(async () => {
   vi.useRealTimers();
   for (const client of clients.splice(0)) await client.close();
@@ -40,24 +40,24 @@ afterEach(async () => {
 
 function fake(reply: Parameters<typeof fakeMutateRowsClient>[0]) {
   const made = fakeMutateRowsClient(reply);
-  clients.push(made.bigtable);
+  clients.push(made.data);
   return made;
 }
 
 describe('mutateManyRows retries per entry', () => {
   it('retries an entry whose status is INTERNAL RST_STREAM', async () => {
-    const { table, rpc } = fake((keys, attempt) => ({
+    const { data, table, rpc } = fake((keys, attempt) => ({
       statuses: keys.map((k) => (attempt === 0 && k === 'b' ? rstStream : 0)),
     }));
-    expect(await mutateManyRows(table, [row('a'), row('b')])).toEqual([]);
+    expect(await mutateManyRows(data, table, [row('a'), row('b')])).toEqual([]);
     expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'b'], ['b']]);
   });
 
   it('after an RPC-level RST_STREAM error resends only the entries without a final status', async () => {
-    const { table, rpc } = fake((keys, attempt) =>
+    const { data, table, rpc } = fake((keys, attempt) =>
       attempt === 0 ? { statuses: [0, undefined, 3], then: { error: rstStream } } : { statuses: keys.map(() => 0) },
     );
-    const failures = await mutateManyRows(table, [row('a'), row('b'), row('c'), row('d')]);
+    const failures = await mutateManyRows(data, table, [row('a'), row('b'), row('c'), row('d')]);
     expect(failures).toEqual([{ index: 2, grpcCode: 3, message: 'failed c' }]);
     expect(rpc.requests.map((r) => r.keys)).toEqual([
       ['a', 'b', 'c', 'd'],
@@ -66,19 +66,19 @@ describe('mutateManyRows retries per entry', () => {
   });
 
   it('reports an entry for which the server sent no status as failed, never as written', async () => {
-    const { table } = fake(() => ({ statuses: [0, undefined, 0] }));
-    const failures = await mutateManyRows(table, [row('a'), row('b'), row('c')]);
+    const { data, table } = fake(() => ({ statuses: [0, undefined, 0] }));
+    const failures = await mutateManyRows(data, table, [row('a'), row('b'), row('c')]);
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ index: 1, grpcCode: undefined });
     expect(failures[0]?.message).toMatch(/no status received/);
   });
 
   it('never reports an entry confirmed OK as failed when the RPC then fails for good', async () => {
-    const { table, rpc } = fake(() => ({
+    const { data, table, rpc } = fake(() => ({
       statuses: [0, undefined, 0],
       then: { error: { code: 3, message: '3 INVALID_ARGUMENT: bad request' } },
     }));
-    const failures = await mutateManyRows(table, [row('a'), row('b'), row('c'), row('d')]);
+    const failures = await mutateManyRows(data, table, [row('a'), row('b'), row('c'), row('d')]);
     expect(failures.map(withoutCause)).toEqual([
       { index: 1, grpcCode: 3, message: '3 INVALID_ARGUMENT: bad request' },
       { index: 3, grpcCode: 3, message: '3 INVALID_ARGUMENT: bad request' },
@@ -88,8 +88,8 @@ describe('mutateManyRows retries per entry', () => {
   });
 
   it('retries the idempotent entries of a mixed batch; a non-idempotent entry with a transient status fails with it', async () => {
-    const { table, rpc } = fake((keys, attempt) => ({ statuses: keys.map(() => (attempt === 0 ? 14 : 0)) }));
-    const failures = await mutateManyRows(table, [row('a'), row('n', false), row('b')]);
+    const { data, table, rpc } = fake((keys, attempt) => ({ statuses: keys.map(() => (attempt === 0 ? 14 : 0)) }));
+    const failures = await mutateManyRows(data, table, [row('a'), row('n', false), row('b')]);
     expect(failures).toEqual([{ index: 1, grpcCode: 14, message: 'failed n' }]);
     expect(rpc.requests.map((r) => r.keys)).toEqual([
       ['a', 'n', 'b'],
@@ -98,12 +98,12 @@ describe('mutateManyRows retries per entry', () => {
   });
 
   it('after a transient RPC failure retries only the idempotent entries without a status; the others fail with the RPC code', async () => {
-    const { table, rpc } = fake((keys, attempt) =>
+    const { data, table, rpc } = fake((keys, attempt) =>
       attempt === 0
         ? { statuses: [0], then: { error: { code: 14, message: '14 UNAVAILABLE: Connection dropped' } } }
         : { statuses: keys.map(() => 0) },
     );
-    const failures = await mutateManyRows(table, [row('a', false), row('n', false), row('b')]);
+    const failures = await mutateManyRows(data, table, [row('a', false), row('n', false), row('b')]);
     expect(failures.map(withoutCause)).toEqual([
       { index: 1, grpcCode: 14, message: '14 UNAVAILABLE: Connection dropped' },
     ]);
@@ -111,16 +111,18 @@ describe('mutateManyRows retries per entry', () => {
   });
 
   it('rejects a non-retryable whole-RPC failure with DriverError when no entry was written', async () => {
-    const { table, rpc } = fake(() => ({ then: { error: { code: 5, message: '5 NOT_FOUND: table not found' } } }));
-    const error = await mutateManyRows(table, [row('a'), row('b')]).catch((e: unknown) => e);
+    const { data, table, rpc } = fake(() => ({
+      then: { error: { code: 5, message: '5 NOT_FOUND: table not found' } },
+    }));
+    const error = await mutateManyRows(data, table, [row('a'), row('b')]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBe(5);
     expect(rpc.requests).toHaveLength(1);
   });
 
   it('numbers its attempts in the bigtable-attempt header, never in retry-request (which would delay them)', async () => {
-    const { table, rpc } = fake((keys, attempt) => ({ statuses: keys.map(() => (attempt < 2 ? 14 : 0)) }));
-    expect(await mutateManyRows(table, [row('a')])).toEqual([]);
+    const { data, table, rpc } = fake((keys, attempt) => ({ statuses: keys.map(() => (attempt < 2 ? 14 : 0)) }));
+    expect(await mutateManyRows(data, table, [row('a')])).toEqual([]);
     expect(rpc.requests.map((r) => r.attemptHeader)).toEqual([0, 1, 2]);
     expect(rpc.requests.map((r) => r.retryRequestAttempt)).toEqual([0, 0, 0]);
   });
@@ -128,12 +130,12 @@ describe('mutateManyRows retries per entry', () => {
   it('waits at least the RetryInfo delay the server asks for before retrying', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const retryInfo = { retryDelay: { seconds: 3, nanos: 0 } };
-    const { table, rpc } = fake((keys, attempt) =>
+    const { data, table, rpc } = fake((keys, attempt) =>
       attempt === 0
         ? { then: { error: { code: 8, message: '8 RESOURCE_EXHAUSTED: slow down', statusDetails: [retryInfo] } } }
         : { statuses: keys.map(() => 0) },
     );
-    const done = mutateManyRows(table, [row('a')]);
+    const done = mutateManyRows(data, table, [row('a')]);
     await settleIo();
     await vi.advanceTimersByTimeAsync(2_900);
     expect(rpc.requests).toHaveLength(1);
@@ -147,8 +149,8 @@ describe('mutateManyRows retries per entry', () => {
     'settles at the deadline under a stall: entries confirmed OK are not failures, the unconfirmed ones fail with DEADLINE_EXCEEDED',
     { timeout: 5_000 },
     async () => {
-      const { table, rpc } = fake(() => ({ statuses: [0], then: 'stall' }));
-      const failures = await mutateManyRows(table, [row('a'), row('b'), row('c', false)], {
+      const { data, table, rpc } = fake(() => ({ statuses: [0], then: 'stall' }));
+      const failures = await mutateManyRows(data, table, [row('a'), row('b'), row('c', false)], {
         deadline: Date.now() + 150,
       });
       expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([
@@ -156,7 +158,7 @@ describe('mutateManyRows retries per entry', () => {
         [2, 4],
       ]);
       expect(failures[0]?.cause).toBeInstanceOf(DeadlineExceededError);
-      expect(rpc.requests[0]?.aborts).toBeGreaterThan(0);
+      expect(rpc.requests[0]?.cancels).toBeGreaterThan(0);
     },
   );
 
@@ -164,16 +166,16 @@ describe('mutateManyRows retries per entry', () => {
     'cuts a stalled attempt after attemptTimeoutMs and retries its idempotent entries',
     { timeout: 5_000 },
     async () => {
-      const { table, rpc } = fake((keys, attempt) =>
+      const { data, table, rpc } = fake((keys, attempt) =>
         attempt === 0 ? { then: 'stall' } : { statuses: keys.map(() => 0) },
       );
-      const failures = await mutateManyRows(table, [row('a'), row('n', false)], {
+      const failures = await mutateManyRows(data, table, [row('a'), row('n', false)], {
         attemptTimeoutMs: 100,
         deadline: Date.now() + 4_000,
       });
       expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([[1, 4]]);
       expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'n'], ['a']]);
-      expect(rpc.requests[0]?.aborts).toBeGreaterThan(0);
+      expect(rpc.requests[0]?.cancels).toBeGreaterThan(0);
     },
   );
 
@@ -181,25 +183,25 @@ describe('mutateManyRows retries per entry', () => {
     'on abort cancels the stream and reports the unconfirmed entries failed with the abort error as cause',
     { timeout: 5_000 },
     async () => {
-      const { table, rpc } = fake(() => ({ statuses: [0], then: 'stall' }));
+      const { data, table, rpc } = fake(() => ({ statuses: [0], then: 'stall' }));
       const controller = new AbortController();
-      const done = mutateManyRows(table, [row('a'), row('b')], { signal: controller.signal });
+      const done = mutateManyRows(data, table, [row('a'), row('b')], { signal: controller.signal });
       setTimeout(() => controller.abort(new Error('user gave up')), 50);
       const failures = await done;
       expect(failures.map((f) => f.index)).toEqual([1]);
       expect(failures[0]?.cause).toBeInstanceOf(OperationAbortedError);
-      expect(rpc.requests[0]?.aborts).toBeGreaterThan(0);
+      expect(rpc.requests[0]?.cancels).toBeGreaterThan(0);
     },
   );
 
   it('sends nothing and rejects with the typed error when the signal is already aborted or the deadline passed', async () => {
-    const { table, rpc } = fake(() => ({}));
+    const { data, table, rpc } = fake(() => ({}));
     const controller = new AbortController();
     controller.abort();
-    await expect(mutateManyRows(table, [row('a')], { signal: controller.signal })).rejects.toBeInstanceOf(
+    await expect(mutateManyRows(data, table, [row('a')], { signal: controller.signal })).rejects.toBeInstanceOf(
       OperationAbortedError,
     );
-    await expect(mutateManyRows(table, [row('a')], { deadline: Date.now() - 1 })).rejects.toBeInstanceOf(
+    await expect(mutateManyRows(data, table, [row('a')], { deadline: Date.now() - 1 })).rejects.toBeInstanceOf(
       DeadlineExceededError,
     );
     expect(rpc.requests).toEqual([]);
@@ -208,16 +210,16 @@ describe('mutateManyRows retries per entry', () => {
 
 describe('mutateOneRow', () => {
   it('retries an idempotent row after RST_STREAM', async () => {
-    const { table, rpc } = fake((_keys, attempt) =>
+    const { data, table, rpc } = fake((_keys, attempt) =>
       attempt === 0 ? { then: { error: rstStream } } : { statuses: [0] },
     );
-    await mutateOneRow(table, row('a'));
+    await mutateOneRow(data, table, row('a'));
     expect(rpc.requests).toHaveLength(2);
   });
 
   it('sends a non-idempotent row once and rejects with the gRPC code', async () => {
-    const { table, rpc } = fake(() => ({ statuses: [14] }));
-    const error = await mutateOneRow(table, row('n', false)).catch((e: unknown) => e);
+    const { data, table, rpc } = fake(() => ({ statuses: [14] }));
+    const error = await mutateOneRow(data, table, row('n', false)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBe(14);
     expect(rpc.requests).toHaveLength(1);
@@ -227,16 +229,16 @@ describe('mutateOneRow', () => {
     'rejects with DeadlineExceededError at the deadline and with the abort error on abort',
     { timeout: 5_000 },
     async () => {
-      const { table, rpc } = fake(() => ({ then: 'stall' }));
-      await expect(mutateOneRow(table, row('a'), { deadline: Date.now() + 100 })).rejects.toBeInstanceOf(
+      const { data, table, rpc } = fake(() => ({ then: 'stall' }));
+      await expect(mutateOneRow(data, table, row('a'), { deadline: Date.now() + 100 })).rejects.toBeInstanceOf(
         DeadlineExceededError,
       );
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
-      await expect(mutateOneRow(table, row('a'), { signal: controller.signal })).rejects.toBeInstanceOf(
+      await expect(mutateOneRow(data, table, row('a'), { signal: controller.signal })).rejects.toBeInstanceOf(
         OperationAbortedError,
       );
-      expect(rpc.requests.map((r) => r.aborts > 0)).toEqual([true, true]);
+      expect(rpc.requests.map((r) => r.cancels > 0)).toEqual([true, true]);
     },
   );
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Bigtable } from '@google-cloud/bigtable';
+import { Bigtable } from '@google-cloud/bigtable';
 import { encodeFeatureFlags, READ_FEATURE_FLAGS } from '../../../src/driver/feature-flags.js';
-import { requestReadRows, toReadRowsMessage } from '../../../src/driver/read-rows-rpc.js';
+import { toReadRowsMessage } from '../../../src/driver/read-rows-message.js';
+import { DataClient, type GeneratedDataClient } from '../../../src/driver/data-client.js';
 import { planRead, type ReadPlan } from '../../../src/driver/read-plan.js';
 
 describe('the bigtable-features header', () => {
@@ -18,13 +19,16 @@ describe('the bigtable-features header', () => {
   });
 
   it('goes out with every ReadRows attempt, next to bigtable-attempt', () => {
-    const configs: { gaxOpts?: { otherArgs?: { headers?: Record<string, unknown> } } }[] = [];
-    const bigtable = { request: (config: (typeof configs)[number]) => configs.push(config) } as unknown as Bigtable;
-    requestReadRows(
-      bigtable,
+    const options: { otherArgs?: { headers?: Record<string, unknown> } }[] = [];
+    const generated = { readRows: (_message: unknown, sent: (typeof options)[number]) => options.push(sent) };
+    const data = new DataClient(
+      new Bigtable({ projectId: 'p', apiEndpoint: '127.0.0.1:1', metricsEnabled: false }),
+      () => generated as unknown as GeneratedDataClient,
+    );
+    data.readRows(
       toReadRowsMessage(planRead({ table: 't' }) as ReadPlan, 'projects/p/instances/i/tables/t', undefined),
       3,
     );
-    expect(configs[0]?.gaxOpts?.otherArgs?.headers).toEqual({ 'bigtable-attempt': 3, 'bigtable-features': 'IAE=' });
+    expect(options[0]?.otherArgs?.headers).toEqual({ 'bigtable-attempt': 3, 'bigtable-features': 'IAE=' });
   });
 });

@@ -47,7 +47,7 @@ describe('planRead', () => {
     expect(plan?.ranges).toEqual([{ end: { value: b('m'), inclusive: false } }]);
     expect(plan?.keys).toEqual([b('z')]);
     expect(plan?.limit).toBe(5);
-    expect(plan?.filter).toEqual({ column: { cellLimit: 1 } });
+    expect(plan?.filter).toEqual({ cellsPerColumnLimitFilter: 1 });
   });
 
   it('rejects a negative or fractional limit with a ValidationError that says how to fix it', () => {

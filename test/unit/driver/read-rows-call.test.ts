@@ -193,7 +193,7 @@ describe('ReadRowsCall', () => {
     h.call.cancel();
     h.last().stream.write(responseOf(fakeRows(0, 1)));
     await wait();
-    expect(h.last().calls.abort).toBeGreaterThanOrEqual(1);
+    expect(h.last().calls.cancel).toBeGreaterThanOrEqual(1);
     expect(h.rows).toHaveLength(0);
     expect(h.outcome).toEqual({ ended: false, error: undefined });
   });
@@ -290,7 +290,7 @@ describe('ReadRowsCall time bounds', () => {
       await advance(999);
       expect(h.attempts).toHaveLength(1);
       await advance(1);
-      expect(h.attempts[0]?.fake.calls.abort).toBeGreaterThanOrEqual(1);
+      expect(h.attempts[0]?.fake.calls.cancel).toBeGreaterThanOrEqual(1);
       await advance(5);
       expect(h.attempts).toHaveLength(2);
       expect(h.attempts[1]?.plan.ranges).toEqual([{ start: { value: Buffer.from('k00001'), inclusive: false } }]);
@@ -325,7 +325,7 @@ describe('ReadRowsCall time bounds', () => {
       await advance(999);
       expect(h.attempts).toHaveLength(1);
       await advance(10);
-      expect(h.attempts[0]?.fake.calls.abort).toBeGreaterThanOrEqual(1);
+      expect(h.attempts[0]?.fake.calls.cancel).toBeGreaterThanOrEqual(1);
     });
   });
 
@@ -338,7 +338,7 @@ describe('ReadRowsCall time bounds', () => {
       await advance(1_000);
       expect(h.outcome.error).toBeInstanceOf(DeadlineExceededError);
       expect(h.outcome.error).toMatchObject({ kind: 'idle', timeoutMs: 1_000, operation: 'readRows "t"' });
-      expect(h.attempts[1]?.fake.calls.abort).toBeGreaterThanOrEqual(1);
+      expect(h.attempts[1]?.fake.calls.cancel).toBeGreaterThanOrEqual(1);
     });
   });
 
@@ -351,7 +351,7 @@ describe('ReadRowsCall time bounds', () => {
       }
       await advance(5);
       expect(h.attempts).toHaveLength(2);
-      expect(h.attempts[0]?.fake.calls.abort).toBeGreaterThanOrEqual(1);
+      expect(h.attempts[0]?.fake.calls.cancel).toBeGreaterThanOrEqual(1);
       expect(h.attempts[1]?.plan.ranges).toEqual([{ start: { value: Buffer.from('k00003'), inclusive: false } }]);
     });
   });
@@ -372,7 +372,7 @@ describe('ReadRowsCall time bounds', () => {
       await advance(2_000);
       expect(h.outcome.error).toBeInstanceOf(DeadlineExceededError);
       expect(h.outcome.error).toMatchObject({ kind: 'total', timeoutMs: 2_000 });
-      expect(h.last().calls.abort).toBeGreaterThanOrEqual(1);
+      expect(h.last().calls.cancel).toBeGreaterThanOrEqual(1);
       await advance(60_000);
       expect(h.attempts).toHaveLength(1);
       expect(h.keys()).toEqual(['k00000']);
@@ -422,7 +422,7 @@ describe('ReadRowsCall abort', () => {
     controller.abort();
     expect(h.outcome.error).toBeInstanceOf(OperationAbortedError);
     expect((h.outcome.error as OperationAbortedError).operation).toBe('readRows "t"');
-    expect(h.last().calls.abort).toBeGreaterThanOrEqual(1);
+    expect(h.last().calls.cancel).toBeGreaterThanOrEqual(1);
     h.last().stream.write(responseOf(fakeRows(1, 1)));
     await wait();
     expect(h.keys()).toEqual(['k00000']);

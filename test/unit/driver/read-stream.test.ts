@@ -118,7 +118,7 @@ describe('openReadRows (the driver read source)', () => {
     source.cancel();
     expect(await pending).toBeUndefined();
     await tick();
-    expect(calls.abort).toBeGreaterThanOrEqual(1);
+    expect(calls.cancel).toBeGreaterThanOrEqual(1);
     expect(calls.destroy).toBeGreaterThanOrEqual(1);
     expect(counter.active).toBe(0);
     expect(await source.nextBatch()).toBeUndefined();
@@ -166,7 +166,7 @@ describe('openReadRows (the driver read source)', () => {
       /readRows "t" failed: invalid ReadRows response: a chunk with valueSize set cannot commit its row/,
     );
     await expect(first).rejects.toBeInstanceOf(DriverError);
-    expect(calls.abort).toBeGreaterThanOrEqual(1);
+    expect(calls.cancel).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -180,7 +180,7 @@ describe('openReadRows: abort, deadline and close', () => {
     await tick();
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(OperationAbortedError);
-    expect(calls.abort).toBeGreaterThanOrEqual(1);
+    expect(calls.cancel).toBeGreaterThanOrEqual(1);
     expect(reads.active).toBe(0);
   });
 
@@ -231,12 +231,12 @@ describe('openReadRows: abort, deadline and close', () => {
     expect((failure as OperationAbortedError).operation).toBe('readRows "a"');
     expect((failure as Error).message).toMatch(/the driver was closed/);
     await expect(second.nextBatch()).rejects.toBeInstanceOf(OperationAbortedError);
-    expect(one.calls.abort).toBeGreaterThanOrEqual(1);
-    expect(two.calls.abort).toBeGreaterThanOrEqual(1);
+    expect(one.calls.cancel).toBeGreaterThanOrEqual(1);
+    expect(two.calls.cancel).toBeGreaterThanOrEqual(1);
     const late = fakeRead();
     const third = openReadRows(late.open, 'readRows "c"', reads);
     await expect(third.nextBatch()).rejects.toBeInstanceOf(OperationAbortedError);
-    expect(late.calls.abort).toBe(0);
+    expect(late.calls.cancel).toBe(0);
   });
 
   it('closeAll() leaves a source cancelled or never pulled alone: cancelled ends, unpulled fails on its first pull', async () => {
