@@ -6,7 +6,8 @@ import type { ColumnScalarType, Constructor, KeyPartType, TimestampKeyFormat } f
  *
  * @example
  * ```ts
- * const text = schema.key.components[0].codec!.encode('sensor-1'); // 'sensor-1'
+ * const codec = createKeyCodec('Reading', 'sensorId', { type: 'string' }, '#');
+ * codec.encode('sensor-1'); // 'sensor-1'
  * ```
  */
 export interface KeyComponentCodec {

@@ -68,14 +68,14 @@ function byteLayout(plan: KeyPlan): ByteLayout | null {
   const steps: ByteStep[] = [];
   for (const component of plan.components) {
     if (component.kind === 'literal') {
-      const literal = Buffer.from(component.literal as string, 'utf8');
+      const literal = Buffer.from(component.literal, 'utf8');
       if (literal.toString('utf8') !== component.literal) return null;
       steps.push({ literal });
       continue;
     }
-    const decode = component.codec === undefined ? undefined : digitsBytesDecoder(component.codec);
+    const decode = digitsBytesDecoder(component.codec);
     if (decode === undefined) return null;
-    steps.push({ property: component.property as string, decode });
+    steps.push({ property: component.property, decode });
   }
   return { separator: plan.separator.charCodeAt(0), steps };
 }

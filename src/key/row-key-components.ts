@@ -1,4 +1,4 @@
-import type { EntitySchema } from '../metadata/entity-schema.js';
+import type { EntitySchema, KeyComponentSchema } from '../metadata/entity-schema.js';
 import { ValidationError } from '../errors/validation-error.js';
 
 /**
@@ -47,17 +47,39 @@ export function encodeKeyComponents(
   values: Readonly<Record<string, unknown>>,
   mode: 'full' | 'prefix',
 ): string[] {
+  return encodeKey(schema, values, mode).encoded;
+}
+
+/**
+ * {@link encodeKeyComponents} in `prefix` mode, and the key property right
+ * after the prefix (`undefined` when every property is given).
+ * @internal
+ */
+export function encodeKeyPrefix(
+  schema: KeySchema,
+  values: Readonly<Record<string, unknown>>,
+): { encoded: string[]; next: PropertyComponent | undefined } {
+  return encodeKey(schema, values, 'prefix');
+}
+
+type PropertyComponent = Extract<KeyComponentSchema, { kind: 'property' }>;
+
+function encodeKey(
+  schema: KeySchema,
+  values: Readonly<Record<string, unknown>>,
+  mode: 'full' | 'prefix',
+): { encoded: string[]; next: PropertyComponent | undefined } {
   const { components } = schema.key;
   const encoded: string[] = [];
   for (const [index, component] of components.entries()) {
     if (component.kind === 'literal') {
-      encoded.push(component.literal as string);
+      encoded.push(component.literal);
       continue;
     }
-    const property = component.property as string;
+    const { property } = component;
     const value = values[property];
     if (value !== undefined) {
-      encoded.push((component.codec as NonNullable<typeof component.codec>).encode(value));
+      encoded.push(component.codec.encode(value));
       continue;
     }
     const layout = describeKeyLayout(schema);
@@ -67,18 +89,17 @@ export function encodeKeyComponents(
         property,
       });
     }
-    const later = components
-      .slice(index + 1)
-      .find((c) => c.kind === 'property' && values[c.property as string] !== undefined);
-    if (later !== undefined) {
-      throw new ValidationError(
-        `${schema.name}: key prefix gives "${later.property}" but not "${property}", which comes before it in the key (${layout}). Fix: also pass "${property}", or leave out "${later.property}".`,
-        { entity: schema.name, property, given: later.property },
-      );
+    for (const later of components.slice(index + 1)) {
+      if (later.kind === 'property' && values[later.property] !== undefined) {
+        throw new ValidationError(
+          `${schema.name}: key prefix gives "${later.property}" but not "${property}", which comes before it in the key (${layout}). Fix: also pass "${property}", or leave out "${later.property}".`,
+          { entity: schema.name, property, given: later.property },
+        );
+      }
     }
-    return encoded;
+    return { encoded, next: component };
   }
-  return encoded;
+  return { encoded, next: undefined };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { KeyEncodingError } from '../errors/key-encoding-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
-import type { KeyComponentCodec } from '../codec/codec-contracts.js';
 import type { KeyComponentSchema } from '../metadata/entity-schema.js';
 import { DECODE_FIX } from '../codec/key-codec-context.js';
 import { describeKeyLayout, type KeySchema } from './row-key-components.js';
@@ -33,11 +32,11 @@ export function decodeLogicalKey(schema: KeySchema, text: string): Record<string
     if (end < 0) return decodeSplit(schema, text);
     const component = components[index] as KeyComponentSchema;
     if (component.kind === 'literal') {
-      const literal = component.literal as string;
+      const { literal } = component;
       if (end - start !== literal.length || !text.startsWith(literal, start)) return decodeSplit(schema, text);
     } else {
       try {
-        values[component.property as string] = (component.codec as KeyComponentCodec).decode(text.slice(start, end));
+        values[component.property] = component.codec.decode(text.slice(start, end));
       } catch {
         return decodeSplit(schema, text);
       }
@@ -66,7 +65,7 @@ function decodeSplit(schema: KeySchema, text: string): Record<string, unknown> {
         );
       continue;
     }
-    values[component.property as string] = decodeComponent(schema, component, index, part, text);
+    values[component.property] = decodeComponent(schema, component, index, part, text);
   }
   return values;
 }
@@ -74,18 +73,18 @@ function decodeSplit(schema: KeySchema, text: string): Record<string, unknown> {
 /** One property component's value; a codec `KeyEncodingError` is rethrown naming the whole key text. */
 function decodeComponent(
   schema: KeySchema,
-  component: KeyComponentSchema,
+  component: Extract<KeyComponentSchema, { kind: 'property' }>,
   index: number,
   part: string,
   text: string,
 ): unknown {
   try {
-    return (component.codec as KeyComponentCodec).decode(part);
+    return component.codec.decode(part);
   } catch (err) {
     if (!(err instanceof KeyEncodingError)) throw err;
     throw new KeyEncodingError(
       schema.name,
-      component.property as string,
+      component.property,
       text,
       `is not a valid row key: component ${index} ${preview(part)} ${String(err.details.reason)}`,
       DECODE_FIX,

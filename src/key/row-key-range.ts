@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/validation-error.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { compareKeyValues } from './key-value-order.js';
-import { describeKeyLayout, encodeKeyComponents, joinLogicalKey, type KeySchema } from './row-key-components.js';
+import { describeKeyLayout, encodeKeyPrefix, joinLogicalKey, type KeySchema } from './row-key-components.js';
 import type { KeyBound, LogicalKeyRange } from '../model/key-range.js';
 import { stringLowerBound, stringUpperBound } from './string-range-bounds.js';
 
@@ -102,13 +102,13 @@ export function planKeyRange(
   range?: KeyRangeCondition,
 ): PlannedKeyRange {
   const { components, separator } = schema.key;
-  const encoded = encodeKeyComponents(schema, fixed, 'prefix');
+  const { encoded, next } = encodeKeyPrefix(schema, fixed);
   const invalid = (problem: string, fix: string): ValidationError =>
     new ValidationError(`${schema.name}: ${problem} (key order ${describeKeyLayout(schema)}). Fix: ${fix}.`, {
       entity: schema.name,
       property: range?.property,
     });
-  if (encoded.length === components.length) {
+  if (next === undefined) {
     if (range !== undefined)
       throw invalid(
         `cannot range over "${range.property}": every key part is already fixed`,
@@ -120,7 +120,6 @@ export function planKeyRange(
   const prefix = Buffer.from(joinLogicalKey(separator, encoded, false), 'utf8');
   if (range === undefined)
     return { range: { start: { key: prefix, inclusive: true }, end: openEnd(prefix) }, exact: true };
-  const next = components[encoded.length] as (typeof components)[number];
   if (range.property !== next.property) {
     throw invalid(
       `a key range must be on "${next.property}", the key part right after the fixed ones, not on "${range.property}"`,
@@ -131,7 +130,7 @@ export function planKeyRange(
     throw invalid(`the range on "${range.property}" gives both gt and gte`, 'give only one lower bound');
   if (range.lt !== undefined && range.lte !== undefined)
     throw invalid(`the range on "${range.property}" gives both lt and lte`, 'give only one upper bound');
-  const codec = next.codec as NonNullable<typeof next.codec>;
+  const { codec } = next;
   const texts = encodeBounds(codec, range);
   checkNotInverted(range, invalid);
   const isLast = encoded.length === components.length - 1;

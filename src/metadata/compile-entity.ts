@@ -21,7 +21,7 @@ const cache = new WeakMap<Function, EntitySchema>();
  * @example
  * ```ts
  * const schema = compileEntity(Reading);
- * schema.key.components.map((c) => c.property ?? c.literal); // ['sensorId', 'ts']
+ * schema.key.properties; // ['sensorId', 'ts']
  * ```
  */
 export function compileEntity<T>(target: Constructor<T>): EntitySchema<T> {

@@ -1,6 +1,7 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/metadata-error.js';
 import type { ColumnSchema, EntitySchema, KeyPlan } from './entity-schema.js';
+import { keyPropertyComponent } from './compile-key-plan.js';
 
 /** The JS kind a key part or column value has, for compatibility checks. */
 type ValueKind = 'string' | 'number' | 'bigint' | 'date' | 'other';
@@ -95,12 +96,11 @@ function checkTarget(d: DependentKeyMap, source: EntitySchema, sourcePart: strin
       `map it to one of ${choices}`,
     );
   }
-  const sourceKind =
-    KEY_KINDS[source.key.components.find((c) => c.property === sourcePart)?.codec?.type ?? ''] ?? 'other';
-  const keyPart = d.key.components.find((c) => c.property === target);
+  const sourceKind = keyKind(source.key, sourcePart) ?? 'other';
+  const keyPartKind = keyKind(d.key, target);
   const column = d.columns.find((c) => c.property === target);
   let kind: ValueKind;
-  if (keyPart !== undefined) kind = KEY_KINDS[keyPart.codec?.type ?? ''] ?? 'other';
+  if (keyPartKind !== undefined) kind = keyPartKind;
   else if (column !== undefined && !column.versioned && !d.copies.includes(target))
     kind = COLUMN_KINDS[column.type] ?? 'other';
   else {
@@ -126,4 +126,10 @@ function checkTarget(d: DependentKeyMap, source: EntitySchema, sourcePart: strin
     );
   }
   return target;
+}
+
+/** The value kind of a key property; `undefined` when `property` is not one. */
+function keyKind(key: KeyPlan, property: string): ValueKind | undefined {
+  const component = keyPropertyComponent(key.components, property);
+  return component === undefined ? undefined : (KEY_KINDS[component.codec.type] ?? 'other');
 }

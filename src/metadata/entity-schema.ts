@@ -2,31 +2,39 @@ import type { EmbeddedFieldSchema, KeyComponentCodec, ValueCodec } from '../code
 
 import type { GcRule } from '../model/gc-rule.js';
 import type { DenormalizedSchema } from './denormalized-schema.js';
-import type {
-  ColumnLayout,
-  ColumnScalarType,
-  Constructor,
-  KeyPartType,
-  SaltHashPreset,
-  TimestampKeyFormat,
-} from '../model/declarations.js';
+import type { ColumnLayout, ColumnScalarType, Constructor, SaltHashPreset } from '../model/declarations.js';
 
 export type { EmbeddedFieldSchema } from '../codec/codec-contracts.js';
 export type { DenormalizedSchema, PropagationStrategy } from './denormalized-schema.js';
 
-/** One component of the logical row key. @example `{ position: 0, kind: 'literal', literal: 'event' }` */
-export interface KeyComponentSchema {
-  /** Position in the key, from 0 (the `@KeyPart` index). */
-  readonly position: number;
-  /** `property`: the value of an entity property; `literal`: constant text. */
-  readonly kind: 'literal' | 'property';
-  /** Property name (property components). */
-  readonly property: string | undefined;
-  /** Constant text (literal components). */
-  readonly literal: string | undefined;
-  /** Codec (property components). */
-  readonly codec: KeyComponentCodec | undefined;
-}
+/**
+ * One component of the logical row key: constant text (`literal`) or the
+ * value of an entity property (`property`), told apart by `kind`.
+ *
+ * @example
+ * ```ts
+ * schema.key.components.map((c) => (c.kind === 'literal' ? c.literal : c.property)); // ['event', 'source', 'at']
+ * ```
+ */
+export type KeyComponentSchema =
+  | {
+      /** Constant text. */
+      readonly kind: 'literal';
+      /** Position in the key, from 0 (the `@KeyPart` index). */
+      readonly position: number;
+      /** The text. */
+      readonly literal: string;
+    }
+  | {
+      /** The value of an entity property. */
+      readonly kind: 'property';
+      /** Position in the key, from 0 (the `@KeyPart` index). */
+      readonly position: number;
+      /** Property name. */
+      readonly property: string;
+      /** Encodes the property's values to component text and back. */
+      readonly codec: KeyComponentCodec;
+    };
 
 /** A compiled `@Salt`. @example `schema.key.salt?.bucketOf('user42#web')` */
 export interface SaltSchema {
@@ -59,7 +67,7 @@ export interface SaltSchema {
     | undefined;
 }
 
-/** The compiled row-key layout. @example `schema.key.components.map(c => c.property ?? c.literal)` */
+/** The compiled row-key layout. @example `schema.key.properties // ['sensorId', 'ts']` */
 export interface KeyPlan {
   /** Only the text format exists today; a binary format may be added beside it. */
   readonly format: 'text';

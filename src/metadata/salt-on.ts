@@ -30,8 +30,8 @@ export interface SaltSpan {
  * @internal
  */
 export function resolveSaltOn(entity: string, on: unknown, components: readonly KeyComponentSchema[]): SaltSpan {
-  const properties = components.filter((c) => c.kind === 'property');
-  const names = properties.map((c) => c.property ?? '');
+  const properties = components.flatMap((c) => (c.kind === 'property' ? [c] : []));
+  const names = properties.map((c) => c.property);
   const keyList = names.join(', ');
   if (properties.length === 0) {
     throw new MetadataError(

@@ -28,12 +28,11 @@ export type KeyPartSpec = { literal: string } | { property: string; options: Key
 export function keySchema(name: string, parts: readonly KeyPartSpec[], separator = '#'): KeySchema {
   const components: KeyComponentSchema[] = parts.map((part, position) =>
     'literal' in part
-      ? { position, kind: 'literal', property: undefined, literal: part.literal, codec: undefined }
+      ? { kind: 'literal', position, literal: part.literal }
       : {
-          position,
           kind: 'property',
+          position,
           property: part.property,
-          literal: undefined,
           codec: createKeyCodec(name, part.property, part.options, separator),
         },
   );
@@ -43,7 +42,7 @@ export function keySchema(name: string, parts: readonly KeyPartSpec[], separator
       format: 'text',
       separator,
       components,
-      properties: components.flatMap((c) => (c.property === undefined ? [] : [c.property])),
+      properties: components.flatMap((c) => (c.kind === 'property' ? [c.property] : [])),
       salt: undefined,
     },
   };

@@ -33,9 +33,9 @@ function referenceDecode(schema: KeySchema, text: string): Record<string, unknow
         throw mismatch(`has ${preview(part)} at position ${index}, expected the literal ${preview(component.literal)}`);
       continue;
     }
-    const property = component.property as string;
+    const { property } = component;
     try {
-      values[property] = (component.codec as NonNullable<typeof component.codec>).decode(part);
+      values[property] = component.codec.decode(part);
     } catch (err) {
       if (!(err instanceof KeyEncodingError)) throw err;
       throw new KeyEncodingError(
