@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/validation-error.js';
-import type { KeyRangeCondition } from '../key/row-key.js';
+import type { KeyRangeCondition } from '../key/key-ranges.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { KeyPartRange } from './key-part-range.js';
 

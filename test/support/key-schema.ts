@@ -1,5 +1,5 @@
 import { createKeyCodec } from '../../src/codec/key-codecs.js';
-import type { KeySchema } from '../../src/key/row-key.js';
+import type { KeySchema } from '../../src/key/logical-key.js';
 import type { KeyPartOptions } from '../../src/model/declarations.js';
 import type { KeyComponentSchema } from '../../src/metadata/entity-schema.js';
 

@@ -4,8 +4,13 @@ import { DECODE_FIX } from '../../../src/codec/key-codec-context.js';
 import { compileSalt } from '../../../src/metadata/compile-salt.js';
 import { decodeRowKey } from '../../../src/key/physical-key.js';
 import { bucketText } from '../../../src/key/salt.js';
-import { decodeLogicalKey, encodeKeyComponents, joinLogicalKey, type KeySchema } from '../../../src/key/row-key.js';
-import { describeKeyLayout } from '../../../src/key/row-key-components.js';
+import {
+  decodeLogicalKey,
+  describeKeyLayout,
+  encodeKeyComponents,
+  joinLogicalKey,
+  type KeySchema,
+} from '../../../src/key/logical-key.js';
 import { preview } from '../../../src/errors/bigtable-mapper-error.js';
 import { KeyEncodingError, ValidationError } from '../../../src/errors/index.js';
 import { keySchema, type KeyPartSpec } from '../../support/key-schema.js';
