@@ -23,6 +23,14 @@ export interface KeyComponentCodec {
   encode(value: unknown): string;
   /** Component text → value. */
   decode(text: string): unknown;
+  /**
+   * What `decode` returns for the UTF-8 text of `bytes[start, end)`, read
+   * from the bytes; `undefined` when the text must decide (not exactly
+   * `width` ASCII digits, or no exact number path). Only `uint` and epoch
+   * timestamp codecs have it.
+   * @internal
+   */
+  readonly decodeBytes?: (bytes: Uint8Array, start: number, end: number) => unknown;
 }
 
 /**

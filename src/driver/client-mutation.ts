@@ -35,25 +35,9 @@ export interface RawEntry {
   readonly mutations: readonly RawMutation[];
 }
 
-const QUALIFIER_CACHE_LIMIT = 10_000;
-const qualifierCache = new Map<string, Buffer>();
-
 /**
- * The UTF-8 bytes of a qualifier, shared between entries: qualifiers come from
- * entity schemas, so a few buffers serve every row (the client and protobufjs
- * only read them). Past a cap, new qualifiers are encoded each time.
- */
-function qualifierBytes(qualifier: string): Buffer {
-  let bytes = qualifierCache.get(qualifier);
-  if (bytes === undefined) {
-    bytes = Buffer.from(qualifier, 'utf8');
-    if (qualifierCache.size < QUALIFIER_CACHE_LIMIT) qualifierCache.set(qualifier, bytes);
-  }
-  return bytes;
-}
-
-/**
- * Converts one {@link CellMutation} to its raw proto; qualifiers become UTF-8 bytes.
+ * Converts one {@link CellMutation} to its raw proto; qualifiers become UTF-8
+ * bytes (those the compiled schema holds, when the mutation carries them).
  * @internal
  * @example
  * ```ts
@@ -67,13 +51,18 @@ export function toRawMutation(mutation: CellMutation): RawMutation {
       return {
         setCell: {
           familyName: mutation.family,
-          columnQualifier: qualifierBytes(mutation.qualifier),
+          columnQualifier: mutation.qualifierBytes ?? Buffer.from(mutation.qualifier, 'utf8'),
           timestampMicros: mutation.timestampMicros,
           value: mutation.value,
         },
       };
     case 'deleteFromColumn':
-      return { deleteFromColumn: { familyName: mutation.family, columnQualifier: qualifierBytes(mutation.qualifier) } };
+      return {
+        deleteFromColumn: {
+          familyName: mutation.family,
+          columnQualifier: mutation.qualifierBytes ?? Buffer.from(mutation.qualifier, 'utf8'),
+        },
+      };
     case 'deleteFromFamily':
       return { deleteFromFamily: { familyName: mutation.family } };
     case 'deleteFromRow':

@@ -2,7 +2,13 @@ import { createKeyCodec } from '../codec/key-codecs.js';
 import { compileSalt } from './compile-salt.js';
 import { MetadataError } from '../errors/metadata-error.js';
 import type { KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
-import type { KeyComponentSchema, KeyPlan } from './entity-schema.js';
+import {
+  withCompiled,
+  type KeyByteLayout,
+  type KeyByteStep,
+  type KeyComponentSchema,
+  type KeyPlan,
+} from './entity-schema.js';
 import { checkDesignType } from './design-type.js';
 
 /**
@@ -57,13 +63,46 @@ export function compileKeyPlan(
     );
   }
   const frozen = Object.freeze(components);
-  return {
+  return withCompiledKey({
     format: 'text',
     separator,
     components: frozen,
     properties: Object.freeze(components.flatMap((c) => (c.kind === 'property' ? [c.property] : []))),
     salt: salt === undefined ? undefined : compileSalt(entity, salt, frozen, separator),
-  };
+  });
+}
+
+/**
+ * Gives a key plan, not yet frozen, what the compile pass derives from it:
+ * its byte layout.
+ * @internal
+ */
+export function withCompiledKey(plan: KeyPlan): KeyPlan {
+  return withCompiled(plan, { byteLayout: keyByteLayout(plan) });
+}
+
+/**
+ * The layout the logical key decodes by straight from its bytes: only
+ * literals and components whose codec decodes bytes (`uint`, epoch
+ * timestamps), split by a one-byte ASCII separator. `undefined` when any part
+ * needs the text, or a literal does not survive UTF-8 (a lone surrogate).
+ */
+function keyByteLayout(plan: KeyPlan): KeyByteLayout | undefined {
+  const { separator, components } = plan;
+  if (separator.length !== 1 || separator.charCodeAt(0) >= 0x80 || components.length === 0) return undefined;
+  const steps: KeyByteStep[] = [];
+  for (const component of components) {
+    if (component.kind === 'literal') {
+      const literal = Buffer.from(component.literal, 'utf8');
+      if (literal.toString('utf8') !== component.literal) return undefined;
+      steps.push({ literal });
+      continue;
+    }
+    const decode = component.codec.decodeBytes;
+    if (decode === undefined) return undefined;
+    steps.push({ property: component.property, decode });
+  }
+  return { separator: separator.charCodeAt(0), steps };
 }
 
 function describe(d: KeyPartDeclaration): string {

@@ -1,5 +1,7 @@
 import { MetadataError } from '../errors/metadata-error.js';
 
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 /**
  * Property names an entity cannot map: every member of `Object.prototype`
  * (`__proto__`, `constructor`, `toString`, `hasOwnProperty`, ...) and
@@ -13,10 +15,18 @@ import { MetadataError } from '../errors/metadata-error.js';
  * RESERVED_PROPERTY_NAMES.has('__proto__'); // true
  * ```
  */
-export const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([
-  ...Object.getOwnPropertyNames(Object.prototype),
-  'prototype',
-]);
+export const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([...PROTOTYPE_NAMES, 'prototype']);
+
+/**
+ * Whether plain property access on a row's cells could return something the
+ * row does not hold: the name of an `Object.prototype` member (`constructor`,
+ * `toString`, `__proto__`, ...). Cells under such names are looked up as own
+ * properties only.
+ * @internal
+ */
+export function inheritedName(name: string): boolean {
+  return PROTOTYPE_NAMES.has(name);
+}
 
 /**
  * Throws `MetadataError` when a mapped property (key part, column, cell

@@ -1,6 +1,6 @@
 import { encodeRowKey } from '../key/physical-key.js';
 import { ValidationError } from '../errors/validation-error.js';
-import type { EntitySchema } from '../metadata/entity-schema.js';
+import { COMPILED, type EntitySchema } from '../metadata/entity-schema.js';
 import { pushColumnCells, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
@@ -36,9 +36,8 @@ export function compileSave<T>(
   const copyMicros = schema.cellTimestamp !== undefined && schema.denormalized.length > 0 ? now * 1000 : micros;
   const cells: CellMutation[] = [];
   let writes = false;
-  for (const column of schema.columns) {
-    const at = copyMicros !== micros && isCopy(schema, column.property) ? copyMicros : micros;
-    if (pushColumnCells(schema, column, record[column.property], at, cells)) writes = true;
+  for (const { column, copy } of schema[COMPILED].columns) {
+    if (pushColumnCells(schema, column, record[column.property], copy ? copyMicros : micros, cells)) writes = true;
   }
   if (!writes) {
     throw new ValidationError(
@@ -56,10 +55,6 @@ export function compileSave<T>(
   }
   checkRowSize(schema.name, text, key, mutations);
   return freezeMutation({ table: schema.table, rowKey: key, rowKeyText: text, mutations, idempotent: true });
-}
-
-function isCopy(schema: EntitySchema, property: string): boolean {
-  return schema.denormalized.some((copy) => copy.property === property);
 }
 
 /**

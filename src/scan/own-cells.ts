@@ -1,25 +1,9 @@
 import type { CellData, RowData } from '../model/driver.js';
 
-const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/**
- * Whether plain property access on a row's cells could return something the
- * row does not hold: the name of an `Object.prototype` member (`constructor`,
- * `toString`, `__proto__`, ...). Only such names need {@link ownCells}.
- * @internal
- * @example
- * ```ts
- * inheritedName('constructor'); // true
- * inheritedName('temperature'); // false
- * ```
- */
-export function inheritedName(name: string): boolean {
-  return PROTOTYPE_NAMES.has(name);
-}
-
 /**
  * A family's columns in a row, counting only what the row holds: a family
- * named `constructor` that the row lacks is `undefined`, not `Object`.
+ * named `constructor` that the row lacks is `undefined`, not `Object`
+ * (see `inheritedName`).
  * @internal
  * @example
  * ```ts
