@@ -6,8 +6,8 @@ import type { ColumnScalarType, Constructor, KeyPartType, TimestampKeyFormat } f
  *
  * @example
  * ```ts
- * const codec = createKeyCodec('Reading', 'sensorId', { type: 'string' }, '#');
- * codec.encode('sensor-1'); // 'sensor-1'
+ * const sensorId = compileEntity(Reading).key.components[0];
+ * if (sensorId?.kind === 'property') sensorId.codec.encode('sensor-1'); // 'sensor-1'
  * ```
  */
 export interface KeyComponentCodec {
@@ -67,7 +67,7 @@ export interface EmbeddedFieldSchema {
   readonly qualifier: string;
 }
 
-/** What the embedded codec needs of a compiled `flatten` column. @example `{ classType: Address, fields: [{ name: 'city', qualifier: 'address.city' }] }` */
+/** What the embedded codec needs of a compiled `flatten` column. @internal */
 export interface EmbeddedColumn {
   /** The embedded class. */
   readonly classType: Constructor | undefined;

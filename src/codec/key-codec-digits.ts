@@ -6,11 +6,6 @@ import { digitBytesValue, digitsValue } from '../util/ascii-digits.js';
 /**
  * Conversions between a component's values and the non-negative "ascending"
  * integer that is written as digits. Both throw `KeyEncodingError`.
- *
- * @example
- * ```ts
- * const uint: DigitsMapping = { toAscending: (v) => BigInt(v as number), fromAscending: (a) => Number(a) };
- * ```
  * @internal
  */
 export interface DigitsMapping {
@@ -34,13 +29,6 @@ const MAX_NUMBER_WIDTH = 15;
  * codecs: `encode` pads the ascending value to `width` digits (reversed as
  * `10^width − 1 − v` when descending); `decode` accepts exactly `width` ASCII
  * digits.
- *
- * @example
- * ```ts
- * const mapping: DigitsMapping = { toAscending: (v) => BigInt(v as number), fromAscending: (a) => Number(a) };
- * const codec = createDigitsCodec(ctx, { type: 'uint', width: 4, descending: false, format: undefined }, mapping);
- * codec.encode(42); // '0042'
- * ```
  * @internal
  */
 export function createDigitsCodec(

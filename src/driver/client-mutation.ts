@@ -3,13 +3,8 @@ import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 /**
  * A `google.bigtable.v2.Mutation` as the client sends it with `rawMutation: true`
  * (protobufjs object form: `Buffer` bytes, `number` int64 timestamps).
- * @internal
- * @example
- * ```ts
- * const m: RawMutation = { deleteFromFamily: { familyName: 'm' } };
- * ```
  */
-export type RawMutation =
+type RawMutation =
   | {
       readonly setCell: {
         readonly familyName: string;
@@ -25,10 +20,6 @@ export type RawMutation =
 /**
  * One MutateRows entry (`google.bigtable.v2.MutateRowsRequest.Entry`).
  * @internal
- * @example
- * ```ts
- * const entry: RawEntry = { rowKey: Buffer.from('k'), mutations: [{ deleteFromRow: {} }] };
- * ```
  */
 export interface RawEntry {
   readonly rowKey: Buffer;
@@ -39,11 +30,6 @@ export interface RawEntry {
  * Converts one {@link CellMutation} to its raw proto; qualifiers become UTF-8
  * bytes (those the compiled schema holds, when the mutation carries them).
  * @internal
- * @example
- * ```ts
- * toRawMutation({ kind: 'deleteFromColumn', family: 'm', qualifier: 'temp' });
- * // { deleteFromColumn: { familyName: 'm', columnQualifier: <Buffer 74 65 6d 70> } }
- * ```
  */
 export function toRawMutation(mutation: CellMutation): RawMutation {
   switch (mutation.kind) {
@@ -88,10 +74,6 @@ class ClientEntry implements RawEntry {
  * Builds a fresh raw MutateRows entry (a new object on every call, so the
  * client's per-entry bookkeeping can map results back by identity).
  * @internal
- * @example
- * ```ts
- * await table.mutate([toRawEntry(compiled)], { rawMutation: true });
- * ```
  */
 export function toRawEntry(mutation: CompiledMutation): RawEntry {
   const cells = mutation.mutations;

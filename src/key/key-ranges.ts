@@ -5,11 +5,7 @@ import { describeKeyLayout, encodeKeyPrefix, joinLogicalKey, type KeySchema } fr
 
 /**
  * Bounds on the key property right after the fixed ones; at most one lower and one upper bound.
- *
- * @example
- * ```ts
- * const cond: KeyRangeCondition = { property: 'ts', gte: new Date('2023-05-01'), lt: new Date('2023-05-02') };
- * ```
+ * @internal
  */
 export interface KeyRangeCondition {
   readonly property: string;
@@ -23,13 +19,7 @@ export interface KeyRangeCondition {
  * Smallest byte string greater than every key that starts with `prefix`:
  * trailing `0xff` bytes are dropped and the last byte incremented.
  * `undefined` means there is none (empty or all-`0xff` prefix): scan to the end.
- *
- * @example
- * ```ts
- * prefixEnd(Buffer.from('a#'));           // <Buffer 61 24> ('a$')
- * prefixEnd(Buffer.from([0x61, 0xff]));   // <Buffer 62>
- * prefixEnd(Buffer.alloc(0));             // undefined
- * ```
+ * @internal
  */
 export function prefixEnd(prefix: Buffer): Buffer | undefined {
   let length = prefix.length;
@@ -51,9 +41,8 @@ function openEnd(prefix: Buffer): KeyBound | undefined {
  * characters that sort at or below the separator or `%` (see
  * `stringLowerBound`): then `exact` is false and rows must be checked
  * against the condition after reading.
- * @internal
  */
-export interface PlannedKeyRange {
+interface PlannedKeyRange {
   readonly range: LogicalKeyRange;
   readonly exact: boolean;
 }
@@ -70,12 +59,7 @@ export interface PlannedKeyRange {
  *
  * A range on a string key part may cover more rows than the condition (see
  * {@link planKeyRange}); scans drop those after reading.
- *
- * @example
- * ```ts
- * logicalKeyRange(schema, { sensorId: 's1' }, { property: 'ts', gte: new Date('2023-05-01T00:00:00Z') });
- * // { start: { key: 's1#2023-05-01T00:00:00.000Z', inclusive: true }, end: { key: 's1$', inclusive: false } } (as Buffers)
- * ```
+ * @internal
  */
 export function logicalKeyRange(
   schema: KeySchema,
@@ -89,10 +73,6 @@ export function logicalKeyRange(
  * {@link logicalKeyRange}, and whether the range holds only rows of the
  * condition (`exact`).
  * @internal
- * @example
- * ```ts
- * planKeyRange(schema, {}, { property: 'name', gte: 'a', lte: 'a' }).exact; // false: 'a!' rows sort inside
- * ```
  */
 export function planKeyRange(
   schema: KeySchema,
@@ -191,13 +171,8 @@ function stringKeyRange(prefix: Buffer, range: KeyRangeCondition, isLast: boolea
 
 /**
  * A physical bound of a string range, and whether it admits exactly the logical bound.
- * @internal
- * @example
- * ```ts
- * const lower: StringBound = { bound: { key: Buffer.from('t1#a'), inclusive: true }, exact: false };
- * ```
  */
-export interface StringBound {
+interface StringBound {
   /** The bound on row keys; `undefined` for the end of the table. */
   readonly bound: KeyBound | undefined;
   /** False when rows outside the logical bound can fall inside it: they must be filtered after reading. */
@@ -227,14 +202,8 @@ function safePrefix(value: string, separator: string): string {
  * `prefix`: every key whose component is at or above `value` sorts at or
  * after it. When `value` holds a character at or below the separator or `%`,
  * only the run before it is used (a wider range, filtered after reading).
- *
- * @example
- * ```ts
- * stringLowerBound(Buffer.from('t1#'), 'a!', true, false, '#'); // { bound: 't1#a' inclusive, exact: false }
- * ```
- * @internal
  */
-export function stringLowerBound(
+function stringLowerBound(
   prefix: Buffer,
   value: string,
   inclusive: boolean,
@@ -256,14 +225,8 @@ export function stringLowerBound(
  * (or at) it. Like {@link stringLowerBound}, a value with low characters is
  * cut to the run before them and the range end moved past every key that
  * starts with that run.
- *
- * @example
- * ```ts
- * stringUpperBound(Buffer.from('t1#'), 'a', true, false, '#'); // { bound: 't1#a$' exclusive, exact: false }
- * ```
- * @internal
  */
-export function stringUpperBound(
+function stringUpperBound(
   prefix: Buffer,
   value: string,
   inclusive: boolean,
@@ -290,14 +253,8 @@ export function stringUpperBound(
  * Compares two strings by Unicode code point, the order of their UTF-8 bytes
  * (and so of Bigtable row keys). JavaScript's `<` compares UTF-16 code units,
  * which differs for characters above U+FFFF against U+E000–U+FFFF.
- *
- * @example
- * ```ts
- * compareCodePoints('\uffff', '😀') < 0; // true ('<' says the opposite)
- * ```
- * @internal
  */
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
     const x = a.charCodeAt(i);
@@ -317,11 +274,6 @@ function codePointRank(unit: number): number {
  * Logical order of two key-part values of the same type: strings by code
  * point, numbers and bigints numerically, `Date`s by time. Values must
  * already have passed the key part's codec.
- *
- * @example
- * ```ts
- * compareKeyValues(new Date(1), new Date(2)); // negative
- * ```
  * @internal
  */
 export function compareKeyValues(a: unknown, b: unknown): number {

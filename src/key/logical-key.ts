@@ -21,11 +21,6 @@ type PropertyComponent = Extract<KeyComponentSchema, { kind: 'property' }>;
 
 /**
  * The key layout as text for messages, e.g. `event#sensorId#ts` (literals in quotes).
- *
- * @example
- * ```ts
- * describeKeyLayout(schema); // '"event"#sensorId#ts'
- * ```
  * @internal
  */
 export function describeKeyLayout(schema: KeySchema): string {
@@ -40,13 +35,7 @@ export function describeKeyLayout(schema: KeySchema): string {
  * property (literals before it are kept) and rejects a property given after a
  * missing one. Throws `ValidationError` for missing parts and
  * `KeyEncodingError` for bad values.
- *
- * @example
- * ```ts
- * encodeKeyComponents(schema, { sensorId: 'sensor123', ts: new Date('2023-05-01T12:00:00Z') }, 'full');
- * // ['sensor123', '2023-05-01T12:00:00.000Z']
- * encodeKeyComponents(schema, { sensorId: 'sensor123' }, 'prefix'); // ['sensor123']
- * ```
+ * @internal
  */
 export function encodeKeyComponents(
   schema: KeySchema,
@@ -110,12 +99,7 @@ function encodeKey(
  * Joins encoded components into logical key text. A complete key is joined
  * with the separator; a prefix ends with the separator (or is `''` when it has
  * no components), so it never matches a longer value of its last component.
- *
- * @example
- * ```ts
- * joinLogicalKey('#', ['sensor123', '2023-05-01T12:00:00.000Z'], true); // 'sensor123#2023-05-01T12:00:00.000Z'
- * joinLogicalKey('#', ['sensor123'], false);                            // 'sensor123#'
- * ```
+ * @internal
  */
 export function joinLogicalKey(separator: string, components: readonly string[], complete: boolean): string {
   if (complete || components.length === 0) return components.join(separator);
@@ -127,12 +111,7 @@ export function joinLogicalKey(separator: string, components: readonly string[],
  * `ValidationError` when the number of components or a literal does not match
  * the layout, and `KeyEncodingError` (with the key text) when a component does
  * not decode.
- *
- * @example
- * ```ts
- * decodeLogicalKey(schema, 'sensor123#2023-05-01T12:00:00.000Z');
- * // { sensorId: 'sensor123', ts: Date 2023-05-01T12:00:00.000Z }
- * ```
+ * @internal
  */
 export function decodeLogicalKey(schema: KeySchema, text: string): Record<string, unknown> {
   // One pass with indexOf and no intermediate parts; anything unexpected (a

@@ -22,12 +22,7 @@ export const MAX_ROW_KEY_BYTES = 4096;
 
 /**
  * Throws `KeyEncodingError` when a physical row key is over {@link MAX_ROW_KEY_BYTES}.
- *
- * @example
- * ```ts
- * assertRowKeySize('Reading', Buffer.from('sensor123#2023-05-01T12:00:00.000Z')); // ok
- * assertRowKeySize('Reading', Buffer.alloc(5000, 'a')); // throws KeyEncodingError
- * ```
+ * @internal
  */
 export function assertRowKeySize(entity: string, key: Buffer): void {
   if (key.length <= MAX_ROW_KEY_BYTES) return;

@@ -19,8 +19,8 @@ export interface CompilePass {
   compile(source: Constructor): EntitySchema;
 }
 
-/** The dependent entity a `@Denormalized` belongs to. @internal @example `{ entity: 'Reading', key: schema.key, columns: schema.columns }` */
-export interface DependentEntity {
+/** The dependent entity a `@Denormalized` belongs to. */
+interface DependentEntity {
   readonly entity: string;
   readonly key: KeyPlan;
   readonly columns: readonly ColumnSchema[];

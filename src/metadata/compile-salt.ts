@@ -11,12 +11,7 @@ const MAX_WIDTH = 16;
  * Validates `@Salt` options against the entity's key components and returns
  * the frozen `SaltSchema`. Throws `MetadataError` naming the entity and the
  * option. `format.width` is the minimum number of digits (zero-padded).
- *
- * @example
- * ```ts
- * const salt = compileSalt('Post', { buckets: 4, on: ['userId', 'site'] }, schema.key.components, '-');
- * salt.prefixLength; // 2
- * ```
+ * @internal
  */
 export function compileSalt(
   entity: string,

@@ -21,8 +21,8 @@ const COLUMN_KINDS: Readonly<Record<string, ValueKind>> = {
   date: 'date',
 };
 
-/** The dependent side of a `@Denormalized` key map. @internal @example `{ entity: 'Reading', property: 'location', key: schema.key, columns: schema.columns, copies: ['location'] }` */
-export interface DependentKeyMap {
+/** The dependent side of a `@Denormalized` key map. */
+interface DependentKeyMap {
   readonly entity: string;
   readonly property: string;
   readonly key: KeyPlan;
@@ -36,11 +36,6 @@ export interface DependentKeyMap {
  * source exactly once, each mapped to a key part or a plain (not versioned,
  * not copied) column of the dependent whose values have the same JS type.
  * Returns the pairs in the source's key order.
- *
- * @example
- * ```ts
- * compileKeyMap(dependent, compileEntity(Sensor), { id: 'sensorId' }); // [{ source: 'id', dependent: 'sensorId' }]
- * ```
  * @internal
  */
 export function compileKeyMap(

@@ -173,14 +173,14 @@ export interface KeyByteLayout {
   readonly steps: readonly KeyByteStep[];
 }
 
-/** What the compile pass derives from a key plan. @internal */
-export interface CompiledKey {
+/** What the compile pass derives from a key plan. */
+interface CompiledKey {
   /** The layout the logical key decodes by from bytes; `undefined` when some component needs the text. */
   readonly byteLayout: KeyByteLayout | undefined;
 }
 
-/** What the compile pass derives from a column. @internal */
-export interface CompiledColumn {
+/** What the compile pass derives from a column. */
+interface CompiledColumn {
   /** The qualifiers of the column's cells: one per field of a `flatten` column, else its own qualifier. */
   readonly qualifiers: readonly string[];
   /** Their UTF-8 bytes, in the same order. */
@@ -198,8 +198,8 @@ export interface ColumnPlan {
   readonly copy: boolean;
 }
 
-/** What the compile pass derives from an entity. @internal */
-export interface CompiledEntity {
+/** What the compile pass derives from an entity. */
+interface CompiledEntity {
   /** Every column as `hydrate` reads it, in column order: the plan of a read of all columns. */
   readonly columns: readonly ColumnPlan[];
 }

@@ -9,13 +9,8 @@ const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(
  * method that hydration, class-transformer and callers rely on, so reads of
  * every row would break. Qualifiers and families may still use such names
  * (`@Column({ qualifier: 'constructor' })` on another property).
- * @internal
- * @example
- * ```ts
- * RESERVED_PROPERTY_NAMES.has('__proto__'); // true
- * ```
  */
-export const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([...PROTOTYPE_NAMES, 'prototype']);
+const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([...PROTOTYPE_NAMES, 'prototype']);
 
 /**
  * Whether plain property access on a row's cells could return something the
@@ -33,11 +28,6 @@ export function inheritedName(name: string): boolean {
  * timestamp, flattened field) has a reserved name; `path` names it in the
  * message (e.g. `address.constructor` for a field).
  * @internal
- * @example
- * ```ts
- * checkPropertyName('Reading', 'temperature', 'column'); // ok
- * checkPropertyName('Reading', '__proto__', 'column');   // throws MetadataError
- * ```
  */
 export function checkPropertyName(entity: string, name: string, role: string, path: string = name): void {
   if (!RESERVED_PROPERTY_NAMES.has(name)) return;

@@ -28,11 +28,6 @@ export function compileColumnValue(
  * {@link compileColumnValue} appending to `out` (no array per column on the
  * bulk-write path); true when it appended a `setCell`.
  * @internal
- * @example
- * ```ts
- * const cells: CellMutation[] = [];
- * for (const column of schema.columns) pushColumnCells(schema, column, entity[column.property], micros, cells);
- * ```
  */
 export function pushColumnCells(
   schema: EntitySchema,
@@ -135,25 +130,15 @@ class DeleteFromColumn {
  * exact whole number of milliseconds (a multiple of 1000 µs, as Bigtable
  * requires) inside the int64 range. Later Dates round to microsecond values
  * the server rejects.
- * @internal
- * @example
- * ```ts
- * new Date(MAX_CELL_TIME_MS).toISOString(); // '2255-06-05T23:47:34.740Z'
- * ```
  */
-export const MAX_CELL_TIME_MS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+const MAX_CELL_TIME_MS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
 
 /**
  * Converts a cell time to Bigtable's microseconds (millisecond granularity).
  * Throws `ValidationError` naming the property for anything but a Date from
  * 1970-01-01 to {@link MAX_CELL_TIME_MS}.
- * @internal
- * @example
- * ```ts
- * toMicros(schema, 'at', new Date(1)); // 1000
- * ```
  */
-export function toMicros(schema: EntitySchema, property: string, time: unknown): number {
+function toMicros(schema: EntitySchema, property: string, time: unknown): number {
   const ms = time instanceof Date ? time.getTime() : Number.NaN;
   if (!(ms >= 0 && ms <= MAX_CELL_TIME_MS)) {
     throw new ValidationError(

@@ -6,7 +6,7 @@ import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
 import { checkRowSize } from './request-limits.js';
 
-/** Options of the write compilers. @example `{ now: Date.now() }` */
+/** Options of the write compilers. @internal */
 export interface CompileWriteOptions {
   /** Milliseconds used as the cell timestamp when the entity has no `@CellTimestamp`. Default `Date.now()`. */
   now?: number;
@@ -16,12 +16,7 @@ export interface CompileWriteOptions {
  * Compiles `save(entity)`: one atomic row mutation writing every defined
  * column with an explicit timestamp (so a retry writes the same cells).
  * `mode: 'replace'` first deletes the row's other cells in the same mutation.
- *
- * @example
- * ```ts
- * const m = compileSave(compileEntity(Reading), reading);
- * m.mutations.filter((c) => c.kind === 'setCell').length; // cells written
- * ```
+ * @internal
  */
 export function compileSave<T>(
   schema: EntitySchema<T>,

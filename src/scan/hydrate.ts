@@ -17,11 +17,6 @@ type FamilyCells = RowData['cells'][string];
  * `{ value, timestamp }[]`, newest first; a `flatten` column rebuilt from its
  * field cells), cells condemned by the family's GC
  * policy skipped, and `@CellTimestamp()` set to the newest cell's time (`@Denormalized` copies left out).
- *
- * @example
- * ```ts
- * const reading = hydrate(schema, row, resolveRead(schema), Date.now() * 1000);
- * ```
  * @internal
  */
 export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: ResolvedRead, nowMicros: number): T {

@@ -5,10 +5,6 @@ import type { CellData, RowData } from '../model/driver.js';
  * named `constructor` that the row lacks is `undefined`, not `Object`
  * (see `inheritedName`).
  * @internal
- * @example
- * ```ts
- * ownFamily(row, 'constructor'); // undefined unless the row has that family
- * ```
  */
 export function ownFamily(row: RowData, family: string): Readonly<Record<string, readonly CellData[]>> | undefined {
   return Object.hasOwn(row.cells, family) ? row.cells[family] : undefined;
@@ -17,10 +13,6 @@ export function ownFamily(row: RowData, family: string): Readonly<Record<string,
 /**
  * A column's cells among a family's columns, counting only what the family holds.
  * @internal
- * @example
- * ```ts
- * ownColumn(ownFamily(row, 'a'), 'toString'); // undefined unless the family has that column
- * ```
  */
 export function ownColumn(
   columns: Readonly<Record<string, readonly CellData[]>> | undefined,
@@ -32,10 +24,6 @@ export function ownColumn(
 /**
  * A column's cells in a row (newest first), counting only what the row holds.
  * @internal
- * @example
- * ```ts
- * const newest = ownCells(row, 'm', 'temp')?.[0];
- * ```
  */
 export function ownCells(row: RowData, family: string, qualifier: string): readonly CellData[] | undefined {
   return ownColumn(ownFamily(row, family), qualifier);
