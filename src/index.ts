@@ -44,10 +44,10 @@ export type {
 } from './metadata/entity-schema.js';
 export type { KeyComponentCodec, ValueCodec, EmbeddedFieldSchema } from './codec/codec-contracts.js';
 export { encodeRowKey, decodeRowKey, type EncodedRowKey } from './key/physical-key.js';
-export type { KeySchema } from './key/row-key-components.js';
+export type { KeySchema } from './key/logical-key.js';
 export type { LogicalKeyRange } from './model/key-range.js';
-export { bucketCounts, evenness, type Evenness } from './key/salt-stats.js';
-export { MAX_ROW_KEY_BYTES } from './key/row-key.js';
+export { bucketCounts, evenness, type Evenness } from './key/salt.js';
+export { MAX_ROW_KEY_BYTES } from './key/physical-key.js';
 export type { GcRule } from './model/gc-rule.js';
 export type { SchemaChange } from './schema/schema-change.js';
 export type { SchemaSyncOptions, SchemaSyncResult } from './schema/schema-sync.js';

@@ -9,12 +9,6 @@ import { parseJsonBytes, toJsonBytes } from './value-codec-json.js';
  * JSON and hydrates it with `plainToInstance(cls, …)`, so nested
  * class-transformer decorators (`@Type`, `@Transform`, `@Exclude`) apply.
  * Arrays of instances round-trip as arrays.
- *
- * @example
- * ```ts
- * const codec = createClassValueCodec(ctx, Location);
- * codec.decode(codec.encode(Object.assign(new Location(), { lat: 1, lng: 2 }))) instanceof Location; // true
- * ```
  * @internal
  */
 export function createClassValueCodec(ctx: ValueCodecContext, cls: Constructor): ValueCodec {

@@ -6,7 +6,8 @@ import type { ColumnScalarType, Constructor, KeyPartType, TimestampKeyFormat } f
  *
  * @example
  * ```ts
- * const text = schema.key.components[0].codec!.encode('sensor-1'); // 'sensor-1'
+ * const sensorId = compileEntity(Reading).key.components[0];
+ * if (sensorId?.kind === 'property') sensorId.codec.encode('sensor-1'); // 'sensor-1'
  * ```
  */
 export interface KeyComponentCodec {
@@ -22,6 +23,14 @@ export interface KeyComponentCodec {
   encode(value: unknown): string;
   /** Component text → value. */
   decode(text: string): unknown;
+  /**
+   * What `decode` returns for the UTF-8 text of `bytes[start, end)`, read
+   * from the bytes; `undefined` when the text must decide (not exactly
+   * `width` ASCII digits, or no exact number path). Only `uint` and epoch
+   * timestamp codecs have it.
+   * @internal
+   */
+  readonly decodeBytes?: (bytes: Uint8Array, start: number, end: number) => unknown;
 }
 
 /**
@@ -58,7 +67,7 @@ export interface EmbeddedFieldSchema {
   readonly qualifier: string;
 }
 
-/** What the embedded codec needs of a compiled `flatten` column. @example `{ classType: Address, fields: [{ name: 'city', qualifier: 'address.city' }] }` */
+/** What the embedded codec needs of a compiled `flatten` column. @internal */
 export interface EmbeddedColumn {
   /** The embedded class. */
   readonly classType: Constructor | undefined;

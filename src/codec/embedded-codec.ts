@@ -4,8 +4,8 @@ import type { Constructor } from '../model/declarations.js';
 import { valueError, type ValueCodecContext } from './value-codec-context.js';
 import { parseJsonBytes, toJsonBytes } from './value-codec-json.js';
 
-/** One field cell of a flattened object. @example `{ field: { name: 'city', qualifier: 'address.city' }, value: Buffer.from('"Oslo"') }` */
-export interface EmbeddedCell {
+/** One field cell of a flattened object. */
+interface EmbeddedCell {
   readonly field: EmbeddedFieldSchema;
   readonly value: Buffer;
 }
@@ -15,12 +15,6 @@ export interface EmbeddedCell {
  * cell per field whose plain value is defined (so numbers, booleans, nested
  * objects and Dates round-trip). A plain field that is not in the column's
  * field list throws `ValueEncodingError` rather than being dropped.
- *
- * @example
- * ```ts
- * encodeEmbedded({ entity: 'User', property: 'address' }, column, Object.assign(new Address(), { city: 'Oslo' }));
- * // [{ field: { name: 'city', qualifier: 'address.city' }, value: <'"Oslo"'> }]
- * ```
  * @internal
  */
 export function encodeEmbedded(ctx: ValueCodecContext, column: EmbeddedColumn, value: unknown): EmbeddedCell[] {
@@ -54,11 +48,6 @@ export function encodeEmbedded(ctx: ValueCodecContext, column: EmbeddedColumn, v
  * Rebuilds a `flatten` column's object from its field cells (latest value per
  * qualifier) with `plainToInstance`, so nested `@Type` classes apply.
  * `undefined` when no field cell is present.
- *
- * @example
- * ```ts
- * decodeEmbedded(ctx, column, new Map([['address.city', Buffer.from('"Oslo"')]])) instanceof Address; // true
- * ```
  * @internal
  */
 export function decodeEmbedded(

@@ -9,12 +9,7 @@ const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 
 /**
  * True when `separator` is one ASCII punctuation character other than `%`.
- *
- * @example
- * ```ts
- * isValidSeparator('#'); // true
- * isValidSeparator('%'); // false
- * ```
+ * @internal
  */
 export function isValidSeparator(separator: string): boolean {
   return separator !== '%' && ASCII_PUNCTUATION.test(separator);
@@ -22,24 +17,14 @@ export function isValidSeparator(separator: string): boolean {
 
 /**
  * The escape sequence of a separator: `%` followed by the uppercase hex of its byte.
- *
- * @example
- * ```ts
- * separatorEscape('#'); // '%23'
- * ```
- * @internal
  */
-export function separatorEscape(separator: string): string {
+function separatorEscape(separator: string): string {
   return `%${separator.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 }
 
 /**
  * Escapes `%` and the separator in component text.
- *
- * @example
- * ```ts
- * escapeComponent('a#b%c', '#'); // 'a%23b%25c'
- * ```
+ * @internal
  */
 export function escapeComponent(text: string, separator: string): string {
   const sepEscape = separatorEscape(separator);
@@ -56,12 +41,7 @@ export function escapeComponent(text: string, separator: string): string {
  * Reverses {@link escapeComponent}. Returns `undefined` when `text` is not
  * canonical escaped text: a raw separator, a `%` not followed by `25` or the
  * separator's escape, or any other `%XX` sequence.
- *
- * @example
- * ```ts
- * unescapeComponent('a%23b%25c', '#'); // 'a#b%c'
- * unescapeComponent('a%41', '#');      // undefined
- * ```
+ * @internal
  */
 export function unescapeComponent(text: string, separator: string): string | undefined {
   const sepEscape = separatorEscape(separator);

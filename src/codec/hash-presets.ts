@@ -7,21 +7,12 @@ import { md5Bucket, md5Int32Bucket } from './md5.js';
 
 /**
  * Most salt buckets an entity may declare.
- *
- * @example
- * ```ts
- * @Salt({ buckets: MAX_SALT_BUCKETS })
- * ```
  */
-export const MAX_SALT_BUCKETS = 1000;
+const MAX_SALT_BUCKETS = 1000;
 
 /**
  * The built-in hash presets, default first.
- *
- * @example
- * ```ts
- * SALT_HASH_PRESETS.includes('md5'); // true
- * ```
+ * @internal
  */
 export const SALT_HASH_PRESETS: readonly SaltHashPreset[] = Object.freeze([
   'md5',
@@ -39,13 +30,8 @@ const PRESET_BUCKETS: Readonly<Record<SaltHashPreset, (input: string, buckets: n
 
 /**
  * A salt hash bound to a bucket count.
- *
- * @example
- * ```ts
- * const { bucketOf, allBuckets } = resolveSaltHash('Event', 'md5', 10);
- * ```
  */
-export interface ResolvedSaltHash {
+interface ResolvedSaltHash {
   /** Preset name, or `custom` for a function. */
   readonly name: SaltHashPreset | 'custom';
   /** Salt input text → bucket. */
@@ -56,11 +42,7 @@ export interface ResolvedSaltHash {
 
 /**
  * True when `value` names a built-in hash preset.
- *
- * @example
- * ```ts
- * isSaltHashPreset('md5'); // true
- * ```
+ * @internal
  */
 export function isSaltHashPreset(value: unknown): value is SaltHashPreset {
   return typeof value === 'string' && (SALT_HASH_PRESETS as readonly string[]).includes(value);
@@ -70,12 +52,7 @@ export function isSaltHashPreset(value: unknown): value is SaltHashPreset {
  * Validates `@Salt`'s `buckets` and `hash` (MetadataError naming the entity) and
  * binds the hash to the bucket count. A custom function's result must be a
  * safe integer (ValidationError at use); its bucket is the floor modulo.
- *
- * @example
- * ```ts
- * resolveSaltHash('Event', undefined, 10).bucketOf('event#2026-02-17T10:00:01'); // 5 (md5)
- * resolveSaltHash('Post', 'java-string-hashcode-signed', 4).allBuckets; // [-3, -2, -1, 0, 1, 2, 3]
- * ```
+ * @internal
  */
 export function resolveSaltHash(
   entity: string,

@@ -2,12 +2,7 @@
  * Java's `String.hashCode()`, bit for bit: `s[0]*31^(n-1) + … + s[n-1]` over
  * UTF-16 code units with 32-bit overflow, so an astral character counts as its
  * two surrogates exactly as in Java.
- *
- * @example
- * ```ts
- * javaStringHashCode('Aa'); // 2112
- * javaStringHashCode('polygenelubricants'); // -2147483648
- * ```
+ * @internal
  */
 export function javaStringHashCode(s: string): number {
   let h = 0;
@@ -18,11 +13,7 @@ export function javaStringHashCode(s: string): number {
 /**
  * Java's `%` on integers: truncating, the remainder keeps the dividend's sign
  * (never `-0`).
- *
- * @example
- * ```ts
- * javaRemainder(-7, 4); // -3
- * ```
+ * @internal
  */
 export function javaRemainder(value: number, modulus: number): number {
   return (value % modulus) + 0;
@@ -30,11 +21,7 @@ export function javaRemainder(value: number, modulus: number): number {
 
 /**
  * Java's `Math.floorMod`: the remainder is in `0..modulus-1`, never negative.
- *
- * @example
- * ```ts
- * floorMod(-7, 4); // 1
- * ```
+ * @internal
  */
 export function floorMod(value: number, modulus: number): number {
   const r = value % modulus;
@@ -43,11 +30,7 @@ export function floorMod(value: number, modulus: number): number {
 
 /**
  * Bucket of the `java-string-hashcode` preset: `Math.floorMod(s.hashCode(), buckets)`.
- *
- * @example
- * ```ts
- * javaStringHashBucket('user42-web-1719223200', 10); // 6
- * ```
+ * @internal
  */
 export function javaStringHashBucket(input: string, buckets: number): number {
   return floorMod(javaStringHashCode(input), buckets);
@@ -56,11 +39,7 @@ export function javaStringHashBucket(input: string, buckets: number): number {
 /**
  * Bucket of the `java-string-hashcode-signed` preset, seed 003's
  * `rowKey.hashCode() % saltRange`: from `-(buckets-1)` to `buckets-1`.
- *
- * @example
- * ```ts
- * javaStringHashSignedBucket('user42-web-1719223200', 10); // -4
- * ```
+ * @internal
  */
 export function javaStringHashSignedBucket(input: string, buckets: number): number {
   return javaRemainder(javaStringHashCode(input), buckets);

@@ -3,11 +3,6 @@ import { KeyEncodingError } from '../errors/key-encoding-error.js';
 /**
  * The entity and property a key codec was built for, so that its errors name
  * `Entity.property`.
- *
- * @example
- * ```ts
- * const ctx: KeyCodecContext = { entity: 'Reading', property: 'sensorId' };
- * ```
  * @internal
  */
 export interface KeyCodecContext {
@@ -17,11 +12,6 @@ export interface KeyCodecContext {
 
 /**
  * Fix offered when stored key text does not decode.
- *
- * @example
- * ```ts
- * throw keyError(ctx, text, 'is not a valid encoded uint key component', DECODE_FIX);
- * ```
  * @internal
  */
 export const DECODE_FIX =
@@ -29,11 +19,6 @@ export const DECODE_FIX =
 
 /**
  * Builds a `KeyEncodingError` for the codec's property.
- *
- * @example
- * ```ts
- * throw keyError(ctx, -1, 'is negative', "use type: 'int'");
- * ```
  * @internal
  */
 export function keyError(ctx: KeyCodecContext, value: unknown, reason: string, fix: string): KeyEncodingError {
@@ -42,11 +27,6 @@ export function keyError(ctx: KeyCodecContext, value: unknown, reason: string, f
 
 /**
  * Throws unless `value` is a `Date` holding a valid time; returns its epoch milliseconds.
- *
- * @example
- * ```ts
- * validTime(ctx, new Date(0)); // 0
- * ```
  * @internal
  */
 export function validTime(ctx: KeyCodecContext, value: unknown): number {

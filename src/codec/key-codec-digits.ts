@@ -6,11 +6,6 @@ import { digitBytesValue, digitsValue } from '../util/ascii-digits.js';
 /**
  * Conversions between a component's values and the non-negative "ascending"
  * integer that is written as digits. Both throw `KeyEncodingError`.
- *
- * @example
- * ```ts
- * const uint: DigitsMapping = { toAscending: (v) => BigInt(v as number), fromAscending: (a) => Number(a) };
- * ```
  * @internal
  */
 export interface DigitsMapping {
@@ -26,50 +21,14 @@ export interface DigitsMapping {
   fromAscendingNumber?(ascending: number): unknown;
 }
 
-/**
- * Decodes a digits component from key bytes `[start, end)`: the value
- * `decode` returns for that text, or `undefined` when the text path must
- * decide (not exactly `width` ASCII digits, or no exact number path).
- *
- * @example
- * ```ts
- * digitsBytesDecoder(codec)?.(Buffer.from('row#0042'), 4, 8); // 42
- * ```
- * @internal
- */
-export type DigitsBytesDecoder = (bytes: Uint8Array, start: number, end: number) => unknown;
-
 /** The widest digits text whose every value (below 10^15) is an exact JS number. */
 const MAX_NUMBER_WIDTH = 15;
-
-const bytesDecoders = new WeakMap<KeyComponentCodec, DigitsBytesDecoder>();
-
-/**
- * The byte decoder of a digits codec that has a number path (`uint` and the
- * epoch timestamps); `undefined` for any other codec.
- *
- * @example
- * ```ts
- * const decode = digitsBytesDecoder(schema.key.components[1].codec!);
- * ```
- * @internal
- */
-export function digitsBytesDecoder(codec: KeyComponentCodec): DigitsBytesDecoder | undefined {
-  return bytesDecoders.get(codec);
-}
 
 /**
  * Builds a fixed-width digits codec, shared by the numeric and epoch key
  * codecs: `encode` pads the ascending value to `width` digits (reversed as
  * `10^width − 1 − v` when descending); `decode` accepts exactly `width` ASCII
  * digits.
- *
- * @example
- * ```ts
- * const mapping: DigitsMapping = { toAscending: (v) => BigInt(v as number), fromAscending: (a) => Number(a) };
- * const codec = createDigitsCodec(ctx, { type: 'uint', width: 4, descending: false, format: undefined }, mapping);
- * codec.encode(42); // '0042'
- * ```
  * @internal
  */
 export function createDigitsCodec(
@@ -89,7 +48,15 @@ export function createDigitsCodec(
     if (exactWidth) return fromAscending(descending ? maxNumber - stored : stored);
     return !descending && stored <= Number.MAX_SAFE_INTEGER ? fromAscending(stored) : undefined;
   };
-  const codec: KeyComponentCodec = Object.freeze({
+  const decodeBytes =
+    fromNumber === undefined
+      ? undefined
+      : (bytes: Uint8Array, start: number, end: number): unknown => {
+          if (end - start !== width) return undefined;
+          const stored = digitBytesValue(bytes, start, end);
+          return stored < 0 ? undefined : numberValue(fromNumber, stored);
+        };
+  return Object.freeze({
     type: options.type,
     width,
     descending,
@@ -123,13 +90,6 @@ export function createDigitsCodec(
       const stored = BigInt(text);
       return mapping.fromAscending(descending ? max - stored : stored, text);
     },
+    ...(decodeBytes === undefined ? {} : { decodeBytes }),
   });
-  if (fromNumber !== undefined) {
-    bytesDecoders.set(codec, (bytes, start, end) => {
-      if (end - start !== width) return undefined;
-      const stored = digitBytesValue(bytes, start, end);
-      return stored < 0 ? undefined : numberValue(fromNumber, stored);
-    });
-  }
-  return codec;
 }

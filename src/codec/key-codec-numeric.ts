@@ -35,12 +35,6 @@ function safeInteger(ctx: KeyCodecContext, value: unknown, type: 'uint' | 'int')
 
 /**
  * `uint` key component: zero-padded decimal of `width` digits (default 16).
- *
- * @example
- * ```ts
- * createUintCodec({ entity: 'Order', property: 'seq' }, { type: 'uint', width: 8, descending: false, format: undefined }).encode(42);
- * // '00000042'
- * ```
  * @internal
  */
 export function createUintCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions): KeyComponentCodec {
@@ -67,12 +61,6 @@ export function createUintCodec(ctx: KeyCodecContext, options: ResolvedKeyOption
 
 /**
  * `int` key component: order-preserving `value + 2^53`, zero-padded to 17 digits.
- *
- * @example
- * ```ts
- * createIntCodec({ entity: 'Point', property: 'x' }, { type: 'int', width: 17, descending: false, format: undefined }).encode(-1);
- * // '09007199254740991'
- * ```
  * @internal
  */
 export function createIntCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions): KeyComponentCodec {
@@ -94,12 +82,6 @@ export function createIntCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions
 
 /**
  * `bigint` key component: order-preserving `value + 2^63`, zero-padded to 20 digits (signed int64 range).
- *
- * @example
- * ```ts
- * createBigintCodec({ entity: 'Tx', property: 'id' }, { type: 'bigint', width: 20, descending: false, format: undefined }).encode(0n);
- * // '09223372036854775808'
- * ```
  * @internal
  */
 export function createBigintCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions): KeyComponentCodec {

@@ -5,11 +5,6 @@ import { isValidSeparator } from './escape.js';
 
 /**
  * Validated options of one key component, with defaults applied.
- *
- * @example
- * ```ts
- * const o: ResolvedKeyOptions = { type: 'uint', width: 16, descending: false, format: undefined };
- * ```
  * @internal
  */
 export interface ResolvedKeyOptions {
@@ -35,12 +30,6 @@ const ISO_PUNCTUATION = ['-', ':', '.'];
 /**
  * Validates `@KeyPart` options and applies defaults; throws `MetadataError`
  * naming `Entity.property` for impossible combinations.
- *
- * @example
- * ```ts
- * resolveKeyOptions('Reading', 'ts', { type: 'timestamp', format: 'epoch-s', descending: true }, '#');
- * // { type: 'timestamp', width: 10, descending: true, format: 'epoch-s' }
- * ```
  * @internal
  */
 export function resolveKeyOptions(

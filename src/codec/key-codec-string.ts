@@ -18,11 +18,6 @@ import { hasLoneSurrogate } from './utf8.js';
  * past such characters and scans drop the rows outside the logical range.
  * Empty strings and strings with lone UTF-16 surrogates (not representable in
  * UTF-8) are rejected.
- *
- * @example
- * ```ts
- * createStringCodec({ entity: 'Reading', property: 'sensorId' }, '#').encode('a#b%'); // 'a%23b%25'
- * ```
  * @internal
  */
 export function createStringCodec(ctx: KeyCodecContext, separator: string): KeyComponentCodec {

@@ -11,12 +11,6 @@ const ISO_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /**
  * `timestamp` key component in ISO-8601 UTC with milliseconds (`2023-05-01T12:00:00.000Z`).
  * Years must be 0000–9999 so that text order equals time order.
- *
- * @example
- * ```ts
- * createIsoTimestampCodec({ entity: 'Reading', property: 'ts' }).encode(new Date(Date.UTC(2023, 4, 1, 12)));
- * // '2023-05-01T12:00:00.000Z'
- * ```
  * @internal
  */
 export function createIsoTimestampCodec(ctx: KeyCodecContext): KeyComponentCodec {
@@ -57,13 +51,6 @@ export function createIsoTimestampCodec(ctx: KeyCodecContext): KeyComponentCodec
  * `timestamp` key component as zero-padded epoch seconds or milliseconds,
  * optionally descending (`10^width − 1 − t`). Dates before 1970 are rejected;
  * `epoch-s` rejects dates with milliseconds, which would collide rows.
- *
- * @example
- * ```ts
- * const opts = { type: 'timestamp', width: 10, descending: true, format: 'epoch-s' } as const;
- * createEpochTimestampCodec({ entity: 'Reading', property: 'ts' }, opts).encode(new Date(1682942400000));
- * // '8317057599'
- * ```
  * @internal
  */
 export function createEpochTimestampCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions): KeyComponentCodec {

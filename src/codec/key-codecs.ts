@@ -23,13 +23,7 @@ import { createEpochTimestampCodec, createIsoTimestampCodec } from './key-codec-
  * | `timestamp` `epoch-ms` / `epoch-s` | zero-padded, width 13 / 10 (at most 20) |
  *
  * Descending numeric and epoch components store `10^width − 1 − v`.
- *
- * @example
- * ```ts
- * const ts = createKeyCodec('Reading', 'ts', { type: 'timestamp', format: 'epoch-s', descending: true }, '#');
- * ts.encode(new Date('2023-05-01T12:00:00Z')); // '8317057599'
- * ts.decode('8317057599');                     // Date 2023-05-01T12:00:00.000Z
- * ```
+ * @internal
  */
 export function createKeyCodec(
   entity: string,

@@ -10,12 +10,6 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * True when the string has a lone UTF-16 surrogate, which UTF-8 cannot store
  * (it would silently become U+FFFD). Uses the native
  * `String.prototype.isWellFormed` (Node 20+), else a Unicode regex.
- *
- * @example
- * ```ts
- * hasLoneSurrogate('ok 😀'); // false
- * hasLoneSurrogate('\ud800'); // true
- * ```
  * @internal
  */
 export function hasLoneSurrogate(text: string): boolean {
@@ -24,12 +18,6 @@ export function hasLoneSurrogate(text: string): boolean {
 
 /**
  * Decodes UTF-8 strictly: `undefined` for malformed bytes instead of U+FFFD.
- *
- * @example
- * ```ts
- * decodeUtf8Strict(Buffer.from('héllo')); // 'héllo'
- * decodeUtf8Strict(Buffer.from([0xff]));  // undefined
- * ```
  * @internal
  */
 export function decodeUtf8Strict(bytes: Uint8Array): string | undefined {

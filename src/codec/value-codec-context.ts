@@ -3,11 +3,6 @@ import { ValueEncodingError } from '../errors/value-encoding-error.js';
 /**
  * The entity and column property a value codec was built for, so that its
  * errors name `Entity.property`.
- *
- * @example
- * ```ts
- * const ctx: ValueCodecContext = { entity: 'Reading', property: 'temperature' };
- * ```
  * @internal
  */
 export interface ValueCodecContext {
@@ -17,11 +12,6 @@ export interface ValueCodecContext {
 
 /**
  * Builds a `ValueEncodingError`; `reason` should end with `Fix: …`.
- *
- * @example
- * ```ts
- * throw valueError(ctx, 'x', "is not a valid int value: expected a number. Fix: pass a safe integer");
- * ```
  * @internal
  */
 export function valueError(ctx: ValueCodecContext, value: unknown, reason: string): ValueEncodingError {
@@ -30,11 +20,6 @@ export function valueError(ctx: ValueCodecContext, value: unknown, reason: strin
 
 /**
  * Throws `ValueEncodingError` unless the stored cell has exactly `length` bytes.
- *
- * @example
- * ```ts
- * expectLength(ctx, bytes, 8, 'int');
- * ```
  * @internal
  */
 export function expectLength(ctx: ValueCodecContext, bytes: Buffer, length: number, type: string): void {

@@ -35,12 +35,6 @@ function readSafeInt64(ctx: ValueCodecContext, bytes: Buffer, type: string): num
  * exact `bigint` rather than failing the read or losing precision: one such
  * counter never makes a scan of other rows fail. Declare the column
  * `'bigint'` when counts can pass 2^53.
- *
- * @example
- * ```ts
- * createIntValueCodec(ctx).encode(-1); // <Buffer ff ff ff ff ff ff ff ff>
- * createIntValueCodec(ctx).decode(Buffer.from('0020000000000001', 'hex')); // 9007199254740993n
- * ```
  * @internal
  */
 export function createIntValueCodec(ctx: ValueCodecContext): ValueCodec {
@@ -64,11 +58,6 @@ export function createIntValueCodec(ctx: ValueCodecContext): ValueCodec {
 
 /**
  * `bigint` cells: 8-byte big-endian signed int64.
- *
- * @example
- * ```ts
- * createBigintValueCodec(ctx).decode(Buffer.from('0000000000000001', 'hex')); // 1n
- * ```
  * @internal
  */
 export function createBigintValueCodec(ctx: ValueCodecContext): ValueCodec {
@@ -90,11 +79,6 @@ export function createBigintValueCodec(ctx: ValueCodecContext): ValueCodec {
 
 /**
  * `date` cells: epoch milliseconds as 8-byte big-endian signed int64.
- *
- * @example
- * ```ts
- * createDateValueCodec(ctx).encode(new Date(0)); // <Buffer 00 00 00 00 00 00 00 00>
- * ```
  * @internal
  */
 export function createDateValueCodec(ctx: ValueCodecContext): ValueCodec {

@@ -16,11 +16,6 @@ function unsupported(key: string, value: unknown): string | undefined {
  * `JSON.stringify` that never loses data silently: rejects bigints,
  * functions, symbols, non-finite numbers, cycles and values with no JSON form
  * (`undefined`) with a `ValueEncodingError`.
- *
- * @example
- * ```ts
- * toJsonBytes(ctx, { a: 1 }, 'json'); // <Buffer 7b 22 61 22 3a 31 7d>
- * ```
  * @internal
  */
 export function toJsonBytes(ctx: ValueCodecContext, value: unknown, type: string): Buffer {
@@ -43,11 +38,6 @@ export function toJsonBytes(ctx: ValueCodecContext, value: unknown, type: string
 
 /**
  * Parses stored UTF-8 JSON; malformed bytes throw `ValueEncodingError`.
- *
- * @example
- * ```ts
- * parseJsonBytes(ctx, Buffer.from('{"a":1}'), 'json'); // { a: 1 }
- * ```
  * @internal
  */
 export function parseJsonBytes(ctx: ValueCodecContext, bytes: Buffer, type: string): unknown {
@@ -66,11 +56,6 @@ export function parseJsonBytes(ctx: ValueCodecContext, bytes: Buffer, type: stri
 
 /**
  * `json` cells: UTF-8 JSON text.
- *
- * @example
- * ```ts
- * createJsonValueCodec(ctx).encode({ tags: ['a'] }); // Buffer of '{"tags":["a"]}'
- * ```
  * @internal
  */
 export function createJsonValueCodec(ctx: ValueCodecContext): ValueCodec {

@@ -5,11 +5,6 @@ import { decodeUtf8Strict, hasLoneSurrogate } from './utf8.js';
 /**
  * `string` cells: UTF-8. Rejects non-strings and lone surrogates; decoding
  * rejects malformed UTF-8 instead of replacing it.
- *
- * @example
- * ```ts
- * createStringValueCodec(ctx).encode('héllo'); // <Buffer 68 c3 a9 6c 6c 6f>
- * ```
  * @internal
  */
 export function createStringValueCodec(ctx: ValueCodecContext): ValueCodec {
@@ -45,11 +40,6 @@ export function createStringValueCodec(ctx: ValueCodecContext): ValueCodec {
 
 /**
  * `float` cells: IEEE-754 float64, big-endian. Any number, NaN and ±Infinity included.
- *
- * @example
- * ```ts
- * createFloatValueCodec(ctx).encode(1); // <Buffer 3f f0 00 00 00 00 00 00>
- * ```
  * @internal
  */
 export function createFloatValueCodec(ctx: ValueCodecContext): ValueCodec {
@@ -75,11 +65,6 @@ export function createFloatValueCodec(ctx: ValueCodecContext): ValueCodec {
 
 /**
  * `boolean` cells: one byte, `0x00` or `0x01`.
- *
- * @example
- * ```ts
- * createBooleanValueCodec(ctx).encode(true); // <Buffer 01>
- * ```
  * @internal
  */
 export function createBooleanValueCodec(ctx: ValueCodecContext): ValueCodec {
@@ -111,11 +96,6 @@ export function createBooleanValueCodec(ctx: ValueCodecContext): ValueCodec {
 
 /**
  * `bytes` cells: a copy of a `Buffer` or `Uint8Array`.
- *
- * @example
- * ```ts
- * createBytesValueCodec(ctx).encode(new Uint8Array([1, 2])); // <Buffer 01 02>
- * ```
  * @internal
  */
 export function createBytesValueCodec(ctx: ValueCodecContext): ValueCodec {

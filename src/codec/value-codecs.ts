@@ -42,12 +42,7 @@ const SCALAR_CODECS: Readonly<Record<ColumnScalarType, (ctx: ValueCodecContext) 
  *
  * Encoding a value of the wrong shape, or decoding malformed bytes, throws
  * `ValueEncodingError` naming `Entity.property`; an unknown type throws `MetadataError`.
- *
- * @example
- * ```ts
- * const codec = createValueCodec('Reading', 'temperature', 'float');
- * codec.decode(codec.encode(21.5)); // 21.5
- * ```
+ * @internal
  */
 export function createValueCodec(entity: string, property: string, type: ColumnScalarType | Constructor): ValueCodec {
   const ctx = { entity, property };

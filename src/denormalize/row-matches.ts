@@ -1,5 +1,6 @@
 import type { RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
+import { keyPropertyComponent } from '../metadata/compile-key-plan.js';
 import { latestCell } from './copy-diff.js';
 import { ownCells } from '../scan/own-cells.js';
 
@@ -20,8 +21,8 @@ export function rowMatches(
   row: RowData,
 ): boolean {
   return Object.entries(match).every(([property, expected]) => {
-    const component = schema.key.components.find((c) => c.property === property);
-    if (component?.codec !== undefined)
+    const component = keyPropertyComponent(schema.key.components, property);
+    if (component !== undefined)
       return key[property] !== undefined && component.codec.encode(key[property]) === component.codec.encode(expected);
     const column = schema.columnsByProperty[property];
     const cell = column === undefined ? undefined : latestCell(ownCells(row, column.family, column.qualifier));

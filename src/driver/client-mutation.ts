@@ -3,13 +3,8 @@ import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 /**
  * A `google.bigtable.v2.Mutation` as the client sends it with `rawMutation: true`
  * (protobufjs object form: `Buffer` bytes, `number` int64 timestamps).
- * @internal
- * @example
- * ```ts
- * const m: RawMutation = { deleteFromFamily: { familyName: 'm' } };
- * ```
  */
-export type RawMutation =
+type RawMutation =
   | {
       readonly setCell: {
         readonly familyName: string;
@@ -25,41 +20,16 @@ export type RawMutation =
 /**
  * One MutateRows entry (`google.bigtable.v2.MutateRowsRequest.Entry`).
  * @internal
- * @example
- * ```ts
- * const entry: RawEntry = { rowKey: Buffer.from('k'), mutations: [{ deleteFromRow: {} }] };
- * ```
  */
 export interface RawEntry {
   readonly rowKey: Buffer;
   readonly mutations: readonly RawMutation[];
 }
 
-const QUALIFIER_CACHE_LIMIT = 10_000;
-const qualifierCache = new Map<string, Buffer>();
-
 /**
- * The UTF-8 bytes of a qualifier, shared between entries: qualifiers come from
- * entity schemas, so a few buffers serve every row (the client and protobufjs
- * only read them). Past a cap, new qualifiers are encoded each time.
- */
-function qualifierBytes(qualifier: string): Buffer {
-  let bytes = qualifierCache.get(qualifier);
-  if (bytes === undefined) {
-    bytes = Buffer.from(qualifier, 'utf8');
-    if (qualifierCache.size < QUALIFIER_CACHE_LIMIT) qualifierCache.set(qualifier, bytes);
-  }
-  return bytes;
-}
-
-/**
- * Converts one {@link CellMutation} to its raw proto; qualifiers become UTF-8 bytes.
+ * Converts one {@link CellMutation} to its raw proto; qualifiers become UTF-8
+ * bytes (those the compiled schema holds, when the mutation carries them).
  * @internal
- * @example
- * ```ts
- * toRawMutation({ kind: 'deleteFromColumn', family: 'm', qualifier: 'temp' });
- * // { deleteFromColumn: { familyName: 'm', columnQualifier: <Buffer 74 65 6d 70> } }
- * ```
  */
 export function toRawMutation(mutation: CellMutation): RawMutation {
   switch (mutation.kind) {
@@ -67,13 +37,18 @@ export function toRawMutation(mutation: CellMutation): RawMutation {
       return {
         setCell: {
           familyName: mutation.family,
-          columnQualifier: qualifierBytes(mutation.qualifier),
+          columnQualifier: mutation.qualifierBytes ?? Buffer.from(mutation.qualifier, 'utf8'),
           timestampMicros: mutation.timestampMicros,
           value: mutation.value,
         },
       };
     case 'deleteFromColumn':
-      return { deleteFromColumn: { familyName: mutation.family, columnQualifier: qualifierBytes(mutation.qualifier) } };
+      return {
+        deleteFromColumn: {
+          familyName: mutation.family,
+          columnQualifier: mutation.qualifierBytes ?? Buffer.from(mutation.qualifier, 'utf8'),
+        },
+      };
     case 'deleteFromFamily':
       return { deleteFromFamily: { familyName: mutation.family } };
     case 'deleteFromRow':
@@ -99,10 +74,6 @@ class ClientEntry implements RawEntry {
  * Builds a fresh raw MutateRows entry (a new object on every call, so the
  * client's per-entry bookkeeping can map results back by identity).
  * @internal
- * @example
- * ```ts
- * await table.mutate([toRawEntry(compiled)], { rawMutation: true });
- * ```
  */
 export function toRawEntry(mutation: CompiledMutation): RawEntry {
   const cells = mutation.mutations;

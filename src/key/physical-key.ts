@@ -1,8 +1,39 @@
 import { KeyEncodingError } from '../errors/key-encoding-error.js';
-import type { EntitySchema } from '../metadata/entity-schema.js';
-import { assertRowKeySize, decodeLogicalKey, encodeKeyComponents, joinLogicalKey, type KeySchema } from './row-key.js';
-import { decodeKeyBytes } from './row-key-bytes.js';
+import type { SaltSchema } from '../metadata/entity-schema.js';
+import {
+  decodeKeyBytes,
+  decodeLogicalKey,
+  encodeKeyComponents,
+  joinLogicalKey,
+  type KeySchema,
+} from './logical-key.js';
 import { parseSaltSegment, saltSegment, saltSegmentLength } from './salt.js';
+
+/**
+ * Bigtable's row key size limit in bytes (4 KiB). The emulator does not
+ * enforce it, so the mapper checks every key before writing.
+ *
+ * @example
+ * ```ts
+ * if (key.length > MAX_ROW_KEY_BYTES) console.warn('too long');
+ * ```
+ */
+export const MAX_ROW_KEY_BYTES = 4096;
+
+/**
+ * Throws `KeyEncodingError` when a physical row key is over {@link MAX_ROW_KEY_BYTES}.
+ * @internal
+ */
+export function assertRowKeySize(entity: string, key: Buffer): void {
+  if (key.length <= MAX_ROW_KEY_BYTES) return;
+  throw new KeyEncodingError(
+    entity,
+    '(row key)',
+    key.toString('utf8'),
+    `is ${key.length} bytes, over Bigtable's row key limit of ${MAX_ROW_KEY_BYTES} bytes`,
+    'shorten the string key parts (or literals) so the whole key, salt included, stays within 4 KiB; keep long text in a column instead',
+  );
+}
 
 /** A physical row key. @example `{ key: <Buffer 30 37 23 …>, text: '07#s1#2023-05-01T12:00:00.000Z', logical: 's1#2023-…' }` */
 export interface EncodedRowKey {
@@ -71,7 +102,7 @@ export function decodeRowKey(schema: KeySchema, key: Buffer | string): Record<st
     return decodeLogicalKey(schema, parsed.rest);
   }
   if (parsed !== undefined) {
-    const salted = tryDecodeSalted(schema as EntitySchema, parsed);
+    const salted = tryDecodeSalted(schema, salt, parsed);
     if (salted !== undefined) return salted;
   }
   return decodeLogicalKey(schema, text);
@@ -86,11 +117,13 @@ export function isSaltedKey(schema: KeySchema, text: string): boolean {
   if (salt === undefined) return false;
   if (salt.since === undefined) return true;
   const parsed = parseSaltSegment(salt, text);
-  return parsed !== undefined && tryDecodeSalted(schema as EntitySchema, parsed) !== undefined;
+  return parsed !== undefined && tryDecodeSalted(schema, salt, parsed) !== undefined;
 }
 
+/** The key properties of a salted key's logical part, when its segment is the one they salt to. */
 function tryDecodeSalted(
   schema: KeySchema,
+  salt: SaltSchema,
   parsed: { bucket: number; rest: string },
 ): Record<string, unknown> | undefined {
   let values: Record<string, unknown>;
@@ -100,14 +133,8 @@ function tryDecodeSalted(
     return undefined;
   }
   const components = encodeKeyComponents(schema, values, 'full');
-  const expected = saltSegment(
-    schema.key.salt!,
-    components,
-    schema.key.separator,
-    sinceValue(schema, values),
-    schema.name,
-  );
-  return expected !== '' && parseSaltSegment(schema.key.salt!, expected)?.bucket === parsed.bucket ? values : undefined;
+  const expected = saltSegment(salt, components, schema.key.separator, sinceValue(schema, values), schema.name);
+  return expected !== '' && parseSaltSegment(salt, expected)?.bucket === parsed.bucket ? values : undefined;
 }
 
 function sinceValue(schema: KeySchema, values: Readonly<Record<string, unknown>>): Date | undefined {

@@ -7,11 +7,7 @@ import type { SaltSchema } from '../metadata/entity-schema.js';
  * components joined by the key separator, without a trailing separator. With
  * the default `on` this is the whole logical key. `entity` names the class in
  * error messages.
- *
- * @example
- * ```ts
- * saltInput(salt, ['user42', 'web', '1719223200'], '-'); // 'user42-web' when on: ['userId', 'site']
- * ```
+ * @internal
  */
 export function saltInput(
   salt: SaltSchema,
@@ -33,12 +29,7 @@ export function saltInput(
  * The salt segment of one bucket: the bucket zero-padded to `width` digits
  * (a leading `-` for the negative buckets of the signed preset), then the salt
  * separator.
- *
- * @example
- * ```ts
- * bucketText(salt, 7); // '07#' (width 2, separator '#')
- * bucketText(seed003Salt, -3); // '-3-' (width 1, separator '-')
- * ```
+ * @internal
  */
 export function bucketText(salt: SaltSchema, bucket: number): string {
   const low = salt.allBuckets[0] ?? 0;
@@ -56,11 +47,7 @@ export function bucketText(salt: SaltSchema, bucket: number): string {
  * than `since.from` (forward-only migration: old rows stay unsalted); the
  * `since` component's value is then required. `entity` names the class in
  * error messages.
- *
- * @example
- * ```ts
- * const key = saltSegment(salt, encoded, '#', reading.ts, 'Reading') + encoded.join('#'); // '07#s1#…'
- * ```
+ * @internal
  */
 export function saltSegment(
   salt: SaltSchema,
@@ -86,11 +73,7 @@ export function saltSegment(
  * Recognises a leading salt segment in canonical form (same padding, no `-0`,
  * bucket in range). `undefined` when the key does not start with one. An
  * unsalted key can look salted (`12#…`); with `since`, check the rest's bucket.
- *
- * @example
- * ```ts
- * parseSaltSegment(salt, '07#s1#2024'); // { bucket: 7, rest: 's1#2024' }
- * ```
+ * @internal
  */
 export function parseSaltSegment(
   salt: SaltSchema,
@@ -120,11 +103,6 @@ export function parseSaltSegment(
  * not start with a canonical one or the salt separator is not ASCII (then ask
  * `parseSaltSegment` of the text). Reads the same segment as the text would,
  * since its characters are all ASCII.
- *
- * @example
- * ```ts
- * saltSegmentLength(salt, Buffer.from('07#s1#2024')); // 3
- * ```
  * @internal
  */
 export function saltSegmentLength(salt: SaltSchema, key: Uint8Array): number {
@@ -164,13 +142,7 @@ function isCanonicalBucket(salt: SaltSchema, digits: number, firstDigit: number,
  * Salt segments a scan must cover: the one bucket of the fixed components when
  * they span the salt input (bucket pruning), else every bucket in `allBuckets`
  * order. The unsalted layout of `since` is the caller's to add.
- *
- * @example
- * ```ts
- * // @Salt({ buckets: 4, on: ['userId', 'site'] }), key separator '-'
- * scanSegments(salt, ['user42', 'web'], '-'); // ['01-']: md5('user42-web') mod 4 is 1
- * scanSegments(salt, ['user42'], '-'); // ['00-', '01-', '02-', '03-']
- * ```
+ * @internal
  */
 export function scanSegments(
   salt: SaltSchema,
@@ -185,4 +157,61 @@ export function scanSegments(
 
 function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
+}
+
+/**
+ * Spread of rows over buckets: fewest and most rows in a bucket, and
+ * `max / min` (`Infinity` when a bucket is empty). Near 1 is even; under 1.5
+ * is usually good enough.
+ *
+ * @example
+ * ```ts
+ * const e: Evenness = { min: 95, max: 104, ratio: 1.09 };
+ * ```
+ */
+export interface Evenness {
+  /** Rows in the emptiest bucket. */
+  readonly min: number;
+  /** Rows in the fullest bucket. */
+  readonly max: number;
+  /** `max / min`; `Infinity` when a bucket is empty. */
+  readonly ratio: number;
+}
+
+/**
+ * Rows per bucket for the given salt inputs; every bucket of `allBuckets` is
+ * present, empty ones with 0.
+ *
+ * @example
+ * ```ts
+ * const counts = bucketCounts(salt, keys.map((k) => saltInput(salt, k, '#')));
+ * ```
+ */
+export function bucketCounts(salt: SaltSchema, inputs: Iterable<string>): Map<number, number> {
+  const counts = new Map<number, number>(salt.allBuckets.map((bucket) => [bucket, 0]));
+  for (const input of inputs) {
+    const bucket = salt.bucketOf(input);
+    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * Min, max and max/min of per-bucket counts (the seed's distribution check).
+ *
+ * @example
+ * ```ts
+ * evenness(new Map([[0, 10], [1, 12]])); // { min: 10, max: 12, ratio: 1.2 }
+ * ```
+ */
+export function evenness(counts: ReadonlyMap<number, number>): Evenness {
+  if (counts.size === 0) {
+    throw new ValidationError(
+      'evenness() needs at least one bucket count. Fix: pass the result of bucketCounts(salt, inputs).',
+    );
+  }
+  const values = [...counts.values()];
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  return { min, max, ratio: min > 0 ? max / min : Infinity };
 }

@@ -9,8 +9,8 @@ import type {
 import { MetadataKeys } from './keys.js';
 import { classChain, getOwnList, getOwnValue } from './store.js';
 
-/** Every declaration that applies to a class, its ancestors' included. @internal */
-export interface CollectedDeclarations {
+/** Every declaration that applies to a class, its ancestors' included. */
+interface CollectedDeclarations {
   entity: EntityOptions | undefined;
   salt: SaltOptions | undefined;
   keyParts: KeyPartDeclaration[];

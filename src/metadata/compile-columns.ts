@@ -1,13 +1,14 @@
 import { createValueCodec } from '../codec/value-codecs.js';
 import { MetadataError } from '../errors/metadata-error.js';
 import type { ColumnDeclaration } from '../model/declarations.js';
-import type { ColumnSchema, FamilySchema } from './entity-schema.js';
+import { withCompiled, type ColumnSchema, type FamilySchema } from './entity-schema.js';
 import { checkDesignType } from './design-type.js';
 import { compileLayout } from './compile-embedded.js';
 
 /**
  * Validates column declarations against the declared families and key parts,
- * and builds each column's codec.
+ * and builds each column's codec and the qualifiers (as text and bytes) of its
+ * cells.
  * @internal
  */
 export function compileColumns(
@@ -47,7 +48,8 @@ export function compileColumns(
       );
     }
     const { layout, fields } = compileLayout(entity, property, options, qualifier);
-    for (const q of fields?.map((f) => f.qualifier) ?? [qualifier]) {
+    const qualifiers = fields?.map((f) => f.qualifier) ?? [qualifier];
+    for (const q of qualifiers) {
       const cell = `${options.family}:${q}`;
       const owner = cells.get(cell);
       if (owner !== undefined) {
@@ -71,7 +73,7 @@ export function compileColumns(
     }
     const codec = createValueCodec(entity, property, options.type);
     if (options.versions === undefined) checkDesignType(entity, target, property, options.type);
-    return Object.freeze({
+    const column = {
       property,
       family: options.family,
       qualifier,
@@ -82,6 +84,12 @@ export function compileColumns(
       versioned: options.versions !== undefined,
       layout,
       fields,
-    });
+    };
+    return Object.freeze(
+      withCompiled(column, {
+        qualifiers: Object.freeze(qualifiers),
+        qualifierBytes: Object.freeze(qualifiers.map((q) => Buffer.from(q, 'utf8'))),
+      }),
+    );
   });
 }

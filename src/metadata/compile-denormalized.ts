@@ -1,16 +1,26 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/metadata-error.js';
-import { cycleThrough } from './compile-stack.js';
 import type { Constructor, DenormalizedDeclaration } from '../model/declarations.js';
 import { compileKeyMap } from './denormalized-key-map.js';
 import type { ColumnSchema, DenormalizedSchema, EntitySchema, KeyPlan } from './entity-schema.js';
 import { propagationStrategy } from './propagation-strategy.js';
 
-/** Cycle errors pass through the compilers of the entities in the cycle unwrapped. */
-const cycleErrors = new WeakSet<Error>();
+/**
+ * The `compileEntity` call compiling a dependent entity: it compiles the
+ * sources of `@Denormalized` columns within the same pass.
+ * @internal
+ */
+export interface CompilePass {
+  /** The classes being compiled, outermost first: a source met again here closes a denormalization cycle. */
+  readonly compiling: readonly Function[];
+  /** Errors naming a cycle: they pass through the compilers of the entities in the cycle unwrapped. */
+  readonly cycleErrors: WeakSet<Error>;
+  /** Compiles a source entity within this pass. */
+  compile(source: Constructor): EntitySchema;
+}
 
-/** The dependent entity a `@Denormalized` belongs to. @internal @example `{ entity: 'Reading', key: schema.key, columns: schema.columns }` */
-export interface DependentEntity {
+/** The dependent entity a `@Denormalized` belongs to. */
+interface DependentEntity {
   readonly entity: string;
   readonly key: KeyPlan;
   readonly columns: readonly ColumnSchema[];
@@ -21,24 +31,20 @@ export interface DependentEntity {
  * strategy: the decorated property is a plain column; `from` is a class that
  * compiles; `field` is a plain column of it of the same type; `key` maps every
  * source key part (see `compileKeyMap`); no entity copies from itself, even
- * through others (`compileSource` compiles the source, which detects cycles).
- *
- * @example
- * ```ts
- * compileDenormalized(dependent, declarations, compileEntity)[0].strategy.kind; // 'prefix'
- * ```
+ * through others (the pass compiles each source, and knows which classes it is
+ * compiling).
  * @internal
  */
 export function compileDenormalized(
   dependent: DependentEntity,
   declarations: readonly DenormalizedDeclaration[],
-  compileSource: (source: Constructor) => EntitySchema,
+  pass: CompilePass,
 ): DenormalizedSchema[] {
   const copies = declarations.map((d) => d.property);
   return declarations.map(({ property, options }) => {
     const { entity } = dependent;
     const column = copyColumn(dependent, property);
-    const source = resolveSource(entity, property, options.from, compileSource);
+    const source = resolveSource(entity, property, options.from, pass);
     const field = sourceField(entity, property, source, options.field, column);
     const key = compileKeyMap({ ...dependent, property, copies }, source, options.key);
     const onMissingSource = options.onMissingSource ?? 'error';
@@ -91,12 +97,7 @@ function copyColumn(dependent: DependentEntity, property: string): ColumnSchema 
   return column;
 }
 
-function resolveSource(
-  entity: string,
-  property: string,
-  from: unknown,
-  compileSource: (source: Constructor) => EntitySchema,
-): EntitySchema {
+function resolveSource(entity: string, property: string, from: unknown, pass: CompilePass): EntitySchema {
   const fix = 'write @Denormalized({ from: () => Sensor, ... }) with the source entity class';
   if (typeof from === 'function' && /^class\b/.test(Function.prototype.toString.call(from))) {
     throw new MetadataError(
@@ -125,22 +126,22 @@ function resolveSource(
       `${fix}, declared before the entity is compiled`,
     );
   }
-  const cycle = cycleThrough(source);
-  if (cycle !== undefined) {
-    const names = [...cycle, source].map((c) => c.name || '(anonymous class)');
+  const at = pass.compiling.indexOf(source);
+  if (at >= 0) {
+    const names = [...pass.compiling.slice(at), source].map((c) => c.name || '(anonymous class)');
     const error = new MetadataError(
       entity,
       property,
       `copies from ${source.name}, which closes a denormalization cycle (${names.join(' → ')})`,
       'copies must flow one way: remove one @Denormalized of the cycle, or store that value directly',
     );
-    cycleErrors.add(error);
+    pass.cycleErrors.add(error);
     throw error;
   }
   try {
-    return compileSource(source as Constructor);
+    return pass.compile(source as Constructor);
   } catch (err) {
-    if (err instanceof Error && cycleErrors.has(err)) throw err;
+    if (err instanceof Error && pass.cycleErrors.has(err)) throw err;
     if (!(err instanceof MetadataError)) throw err;
     throw new MetadataError(
       entity,

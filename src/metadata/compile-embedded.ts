@@ -5,8 +5,8 @@ import type { EmbeddedFieldSchema } from './entity-schema.js';
 import { exposedFields } from './embedded-fields.js';
 import { checkPropertyName } from './reserved-names.js';
 
-/** The layout of a column and, for `flatten`, its field cells. @internal @example `{ layout: 'flatten', fields: [{ name: 'city', qualifier: 'address.city' }] }` */
-export interface CompiledLayout {
+/** The layout of a column and, for `flatten`, its field cells. */
+interface CompiledLayout {
   readonly layout: ColumnLayout | undefined;
   readonly fields: readonly EmbeddedFieldSchema[] | undefined;
 }
@@ -16,12 +16,6 @@ export interface CompiledLayout {
  * class-typed columns; `flatten` cannot keep versions and needs the field list
  * (explicit `fields`, else the class's `@Expose()`d properties). Each field is
  * stored under `fieldPrefix + field` (default `<qualifier>.<field>`).
- *
- * @example
- * ```ts
- * compileLayout('User', 'address', { family: 'p', type: Address, layout: 'flatten', fields: ['city'] }, 'address');
- * // { layout: 'flatten', fields: [{ name: 'city', qualifier: 'address.city' }] }
- * ```
  * @internal
  */
 export function compileLayout(

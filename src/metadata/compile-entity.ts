@@ -2,26 +2,34 @@ import { MetadataError } from '../errors/metadata-error.js';
 import { gcRuleFromPolicy } from './gc-rule.js';
 import { collectDeclarations } from './collect-declarations.js';
 import { compileColumns } from './compile-columns.js';
-import { compileDenormalized } from './compile-denormalized.js';
-import { whileCompiling } from './compile-stack.js';
+import { compileDenormalized, type CompilePass } from './compile-denormalized.js';
 import { compileKeyPlan } from './compile-key-plan.js';
 import type { Constructor } from '../model/declarations.js';
-import type { ColumnSchema, EntitySchema, FamilySchema } from './entity-schema.js';
+import { withCompiled, type ColumnSchema, type EntitySchema, type FamilySchema } from './entity-schema.js';
+import { planColumn } from './column-cells.js';
 import { checkPropertyName } from './reserved-names.js';
+import { getOwnValue, setOwnValue } from './store.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 
-const cache = new WeakMap<Function, EntitySchema>();
+/** Where a class keeps the schema this copy of the package compiled from it. */
+const SCHEMA = Symbol('bigtable-mapper:schema');
+
+/** A compile pass as {@link compileEntity} runs it: it pushes and pops the classes it compiles. */
+interface RunningPass extends CompilePass {
+  readonly compiling: Function[];
+}
 
 /**
  * Compiles an entity class's decorators, once, into a validated, deep-frozen
  * {@link EntitySchema}, compiling the sources of its `@Denormalized` columns
- * too. Every cross-field mistake is reported here with an error that names
- * `Entity.property` and says how to fix it.
+ * too; later calls return the same schema. Every cross-field mistake is
+ * reported here with an error that names `Entity.property` and says how to fix
+ * it.
  *
  * @example
  * ```ts
  * const schema = compileEntity(Reading);
- * schema.key.components.map((c) => c.property ?? c.literal); // ['sensorId', 'ts']
+ * schema.key.properties; // ['sensorId', 'ts']
  * ```
  */
 export function compileEntity<T>(target: Constructor<T>): EntitySchema<T> {
@@ -33,14 +41,30 @@ export function compileEntity<T>(target: Constructor<T>): EntitySchema<T> {
       'pass the entity class itself, e.g. compileEntity(Reading)',
     );
   }
-  const cached = cache.get(target);
-  if (cached) return cached as EntitySchema<T>;
-  const schema = whileCompiling(target, () => buildSchema(target));
-  cache.set(target, schema);
+  const pass: RunningPass = {
+    compiling: [],
+    cycleErrors: new WeakSet(),
+    compile: (source) => compileInPass(source, pass),
+  };
+  return compileInPass(target, pass);
+}
+
+/** The class's schema, compiled (with the sources it copies from) the first time it is asked for. */
+function compileInPass<T>(target: Constructor<T>, pass: RunningPass): EntitySchema<T> {
+  const compiled = getOwnValue<EntitySchema<T>>(SCHEMA, target);
+  if (compiled !== undefined) return compiled;
+  pass.compiling.push(target);
+  let schema: EntitySchema<T>;
+  try {
+    schema = buildSchema(target, pass);
+  } finally {
+    pass.compiling.pop();
+  }
+  setOwnValue(SCHEMA, target, schema);
   return schema;
 }
 
-function buildSchema<T>(target: Constructor<T>): EntitySchema<T> {
+function buildSchema<T>(target: Constructor<T>, pass: CompilePass): EntitySchema<T> {
   const entity = target.name || '(anonymous class)';
   const d = collectDeclarations(target);
   if (!d.entity) {
@@ -72,8 +96,9 @@ function buildSchema<T>(target: Constructor<T>): EntitySchema<T> {
   const cellTimestamp = compileCellTimestamp(entity, d.cellTimestamps, key.properties, columns);
   const columnsByProperty: Record<string, ColumnSchema> = Object.create(null) as Record<string, ColumnSchema>;
   for (const c of columns) columnsByProperty[c.property] = c;
-  const denormalized = compileDenormalized({ entity, key, columns }, d.denormalized, compileEntity);
-  return Object.freeze({
+  const denormalized = compileDenormalized({ entity, key, columns }, d.denormalized, pass);
+  const plans = deepFreeze(columns.map((column) => planColumn({ families, denormalized }, column)));
+  const schema = {
     name: entity,
     target,
     table: d.entity.table,
@@ -83,7 +108,8 @@ function buildSchema<T>(target: Constructor<T>): EntitySchema<T> {
     columnsByProperty: deepFreeze(columnsByProperty),
     cellTimestamp,
     denormalized: deepFreeze(denormalized),
-  });
+  };
+  return Object.freeze(withCompiled(schema, Object.freeze({ columns: plans })));
 }
 
 function compileCellTimestamp(

@@ -1,8 +1,14 @@
 import { createKeyCodec } from '../codec/key-codecs.js';
 import { compileSalt } from './compile-salt.js';
 import { MetadataError } from '../errors/metadata-error.js';
-import type { KeyLiteralOptions, KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
-import type { KeyComponentSchema, KeyPlan } from './entity-schema.js';
+import type { KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
+import {
+  withCompiled,
+  type KeyByteLayout,
+  type KeyByteStep,
+  type KeyComponentSchema,
+  type KeyPlan,
+} from './entity-schema.js';
 import { checkDesignType } from './design-type.js';
 
 /**
@@ -53,27 +59,63 @@ export function compileKeyPlan(
     components.push(
       d.property === undefined
         ? literalComponent(entity, d, separator)
-        : propertyComponent(entity, target, d, separator),
+        : propertyComponent(entity, target, d, d.property, separator),
     );
   }
   const frozen = Object.freeze(components);
-  return {
+  return withCompiledKey({
     format: 'text',
     separator,
     components: frozen,
-    properties: Object.freeze(components.flatMap((c) => (c.property === undefined ? [] : [c.property]))),
+    properties: Object.freeze(components.flatMap((c) => (c.kind === 'property' ? [c.property] : []))),
     salt: salt === undefined ? undefined : compileSalt(entity, salt, frozen, separator),
-  };
+  });
+}
+
+/**
+ * Gives a key plan, not yet frozen, what the compile pass derives from it:
+ * its byte layout.
+ * @internal
+ */
+export function withCompiledKey(plan: KeyPlan): KeyPlan {
+  return withCompiled(plan, { byteLayout: keyByteLayout(plan) });
+}
+
+/**
+ * The layout the logical key decodes by straight from its bytes: only
+ * literals and components whose codec decodes bytes (`uint`, epoch
+ * timestamps), split by a one-byte ASCII separator. `undefined` when any part
+ * needs the text, or a literal does not survive UTF-8 (a lone surrogate).
+ */
+function keyByteLayout(plan: KeyPlan): KeyByteLayout | undefined {
+  const { separator, components } = plan;
+  if (separator.length !== 1 || separator.charCodeAt(0) >= 0x80 || components.length === 0) return undefined;
+  const steps: KeyByteStep[] = [];
+  for (const component of components) {
+    if (component.kind === 'literal') {
+      const literal = Buffer.from(component.literal, 'utf8');
+      if (literal.toString('utf8') !== component.literal) return undefined;
+      steps.push({ literal });
+      continue;
+    }
+    const decode = component.codec.decodeBytes;
+    if (decode === undefined) return undefined;
+    steps.push({ property: component.property, decode });
+  }
+  return { separator: separator.charCodeAt(0), steps };
 }
 
 function describe(d: KeyPartDeclaration): string {
-  return d.property === undefined
-    ? `the literal ${JSON.stringify((d.options as KeyLiteralOptions).literal)}`
-    : `${d.property}`;
+  return d.property ?? `the literal ${JSON.stringify(literalOf(d))}`;
+}
+
+/** The `literal` option of a class-level `@KeyPart` (the decorator allows no other there). */
+function literalOf(d: KeyPartDeclaration): unknown {
+  return 'literal' in d.options ? d.options.literal : undefined;
 }
 
 function literalComponent(entity: string, d: KeyPartDeclaration, separator: string): KeyComponentSchema {
-  const literal = (d.options as KeyLiteralOptions).literal;
+  const literal = literalOf(d);
   if (typeof literal !== 'string' || literal === '' || literal.includes(separator) || literal.includes('%')) {
     throw new MetadataError(
       entity,
@@ -82,18 +124,28 @@ function literalComponent(entity: string, d: KeyPartDeclaration, separator: stri
       'choose a constant such as "event"',
     );
   }
-  return Object.freeze({ position: d.position, kind: 'literal', property: undefined, literal, codec: undefined });
+  return Object.freeze({ kind: 'literal', position: d.position, literal });
 }
 
 function propertyComponent(
   entity: string,
   target: Function,
   d: KeyPartDeclaration,
+  property: string,
   separator: string,
 ): KeyComponentSchema {
-  const property = d.property as string;
   const options = d.options as KeyPartOptions;
   const codec = createKeyCodec(entity, property, options, separator);
   checkDesignType(entity, target, property, options.type);
-  return Object.freeze({ position: d.position, kind: 'property', property, literal: undefined, codec });
+  return Object.freeze({ kind: 'property', position: d.position, property, codec });
+}
+
+/** The component of key property `property`; `undefined` when it is not one. @internal */
+export function keyPropertyComponent(
+  components: readonly KeyComponentSchema[],
+  property: string,
+): Extract<KeyComponentSchema, { kind: 'property' }> | undefined {
+  for (const component of components)
+    if (component.kind === 'property' && component.property === property) return component;
+  return undefined;
 }

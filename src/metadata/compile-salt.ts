@@ -11,12 +11,7 @@ const MAX_WIDTH = 16;
  * Validates `@Salt` options against the entity's key components and returns
  * the frozen `SaltSchema`. Throws `MetadataError` naming the entity and the
  * option. `format.width` is the minimum number of digits (zero-padded).
- *
- * @example
- * ```ts
- * const salt = compileSalt('Post', { buckets: 4, on: ['userId', 'site'] }, schema.key.components, '-');
- * salt.prefixLength; // 2
- * ```
+ * @internal
  */
 export function compileSalt(
   entity: string,
@@ -93,9 +88,8 @@ function resolveSince(
   components: readonly KeyComponentSchema[],
 ): SaltSchema['since'] {
   if (since === undefined) return undefined;
-  const timestamps = components
-    .filter((c) => c.kind === 'property' && c.codec?.type === 'timestamp')
-    .map((c) => c.property);
+  const properties = components.flatMap((c) => (c.kind === 'property' ? [c] : []));
+  const timestamps = properties.filter((c) => c.codec.type === 'timestamp').map((c) => c.property);
   const fix =
     timestamps.length === 0
       ? 'add a timestamp @KeyPart, or remove since'
@@ -104,7 +98,7 @@ function resolveSince(
     throw new MetadataError(entity, undefined, `@Salt since must be { component, from }, got ${preview(since)}`, fix);
   }
   rejectUnknownKeys(entity, since, ['component', 'from'], '@Salt since');
-  const component = components.find((c) => c.kind === 'property' && c.property === since.component);
+  const component = properties.find((c) => c.property === since.component);
   if (component === undefined) {
     throw new MetadataError(
       entity,
@@ -113,11 +107,11 @@ function resolveSince(
       fix,
     );
   }
-  if (component.codec?.type !== 'timestamp') {
+  if (component.codec.type !== 'timestamp') {
     throw new MetadataError(
       entity,
       since.component,
-      `@Salt since.component is a ${component.codec?.type ?? 'untyped'} key part, not a timestamp`,
+      `@Salt since.component is a ${component.codec.type} key part, not a timestamp`,
       fix,
     );
   }

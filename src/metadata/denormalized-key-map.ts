@@ -1,6 +1,7 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/metadata-error.js';
 import type { ColumnSchema, EntitySchema, KeyPlan } from './entity-schema.js';
+import { keyPropertyComponent } from './compile-key-plan.js';
 
 /** The JS kind a key part or column value has, for compatibility checks. */
 type ValueKind = 'string' | 'number' | 'bigint' | 'date' | 'other';
@@ -20,8 +21,8 @@ const COLUMN_KINDS: Readonly<Record<string, ValueKind>> = {
   date: 'date',
 };
 
-/** The dependent side of a `@Denormalized` key map. @internal @example `{ entity: 'Reading', property: 'location', key: schema.key, columns: schema.columns, copies: ['location'] }` */
-export interface DependentKeyMap {
+/** The dependent side of a `@Denormalized` key map. */
+interface DependentKeyMap {
   readonly entity: string;
   readonly property: string;
   readonly key: KeyPlan;
@@ -35,11 +36,6 @@ export interface DependentKeyMap {
  * source exactly once, each mapped to a key part or a plain (not versioned,
  * not copied) column of the dependent whose values have the same JS type.
  * Returns the pairs in the source's key order.
- *
- * @example
- * ```ts
- * compileKeyMap(dependent, compileEntity(Sensor), { id: 'sensorId' }); // [{ source: 'id', dependent: 'sensorId' }]
- * ```
  * @internal
  */
 export function compileKeyMap(
@@ -95,12 +91,11 @@ function checkTarget(d: DependentKeyMap, source: EntitySchema, sourcePart: strin
       `map it to one of ${choices}`,
     );
   }
-  const sourceKind =
-    KEY_KINDS[source.key.components.find((c) => c.property === sourcePart)?.codec?.type ?? ''] ?? 'other';
-  const keyPart = d.key.components.find((c) => c.property === target);
+  const sourceKind = keyKind(source.key, sourcePart) ?? 'other';
+  const keyPartKind = keyKind(d.key, target);
   const column = d.columns.find((c) => c.property === target);
   let kind: ValueKind;
-  if (keyPart !== undefined) kind = KEY_KINDS[keyPart.codec?.type ?? ''] ?? 'other';
+  if (keyPartKind !== undefined) kind = keyPartKind;
   else if (column !== undefined && !column.versioned && !d.copies.includes(target))
     kind = COLUMN_KINDS[column.type] ?? 'other';
   else {
@@ -126,4 +121,10 @@ function checkTarget(d: DependentKeyMap, source: EntitySchema, sourcePart: strin
     );
   }
   return target;
+}
+
+/** The value kind of a key property; `undefined` when `property` is not one. */
+function keyKind(key: KeyPlan, property: string): ValueKind | undefined {
+  const component = keyPropertyComponent(key.components, property);
+  return component === undefined ? undefined : (KEY_KINDS[component.codec.type] ?? 'other');
 }

@@ -6,23 +6,13 @@ const UNIT_SECONDS = { d: 86_400, h: 3_600, m: 60, s: 1 } as const;
 
 /**
  * Largest max age a protobuf `Duration` can carry (10,000 years).
- * @internal
- * @example
- * ```ts
- * parseDuration('E', 'f', MAX_DURATION_SECONDS); // ok; one more second throws
- * ```
  */
-export const MAX_DURATION_SECONDS = 315_576_000_000;
+const MAX_DURATION_SECONDS = 315_576_000_000;
 
 /**
  * Parses a `@Family` GC `maxAge` into whole seconds. Accepts `'30d'`, `'12h'`,
  * `'15m'`, `'90s'` or a positive integer number of seconds.
- *
- * @example
- * ```ts
- * parseDuration('Reading', 'measurements', '30d'); // 2592000
- * parseDuration('Reading', 'measurements', 90);    // 90
- * ```
+ * @internal
  */
 export function parseDuration(entity: string, family: string, value: Duration): number {
   const seconds = toSeconds(value);
@@ -47,13 +37,7 @@ function toSeconds(value: unknown): number | undefined {
 
 /**
  * Formats seconds with the largest unit that divides them exactly.
- *
- * @example
- * ```ts
- * formatDuration(2592000); // '30d'
- * formatDuration(5400);    // '90m'
- * formatDuration(1.5);     // '1.5s'
- * ```
+ * @internal
  */
 export function formatDuration(seconds: number): string {
   if (Number.isInteger(seconds) && seconds > 0) {

@@ -7,12 +7,6 @@ import type { Constructor } from '../model/declarations.js';
  * turning an empty instance into a plain object with `excludeExtraneousValues`.
  * Empty when the class exposes nothing or the probe throws (e.g. a getter
  * that needs state); callers then ask for an explicit `fields` list.
- *
- * @example
- * ```ts
- * class Address { @Expose() street!: string; @Expose() city!: string; }
- * exposedFields(Address); // ['street', 'city']
- * ```
  * @internal
  */
 export function exposedFields(cls: Constructor): string[] {

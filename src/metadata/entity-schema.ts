@@ -2,31 +2,48 @@ import type { EmbeddedFieldSchema, KeyComponentCodec, ValueCodec } from '../code
 
 import type { GcRule } from '../model/gc-rule.js';
 import type { DenormalizedSchema } from './denormalized-schema.js';
-import type {
-  ColumnLayout,
-  ColumnScalarType,
-  Constructor,
-  KeyPartType,
-  SaltHashPreset,
-  TimestampKeyFormat,
-} from '../model/declarations.js';
+import type { ColumnLayout, ColumnScalarType, Constructor, SaltHashPreset } from '../model/declarations.js';
 
 export type { EmbeddedFieldSchema } from '../codec/codec-contracts.js';
 export type { DenormalizedSchema, PropagationStrategy } from './denormalized-schema.js';
 
-/** One component of the logical row key. @example `{ position: 0, kind: 'literal', literal: 'event' }` */
-export interface KeyComponentSchema {
-  /** Position in the key, from 0 (the `@KeyPart` index). */
-  readonly position: number;
-  /** `property`: the value of an entity property; `literal`: constant text. */
-  readonly kind: 'literal' | 'property';
-  /** Property name (property components). */
-  readonly property: string | undefined;
-  /** Constant text (literal components). */
-  readonly literal: string | undefined;
-  /** Codec (property components). */
-  readonly codec: KeyComponentCodec | undefined;
-}
+/**
+ * Key of the internal part of a compiled schema object (entity, key plan,
+ * column): what the compile pass derives from the declarations, once, for the
+ * runtime to read. Non-enumerable, so schemas print and compare as their
+ * documented fields.
+ * @internal
+ */
+export const COMPILED: unique symbol = Symbol('bigtable-mapper:compiled');
+
+/**
+ * One component of the logical row key: constant text (`literal`) or the
+ * value of an entity property (`property`), told apart by `kind`.
+ *
+ * @example
+ * ```ts
+ * schema.key.components.map((c) => (c.kind === 'literal' ? c.literal : c.property)); // ['event', 'source', 'at']
+ * ```
+ */
+export type KeyComponentSchema =
+  | {
+      /** Constant text. */
+      readonly kind: 'literal';
+      /** Position in the key, from 0 (the `@KeyPart` index). */
+      readonly position: number;
+      /** The text. */
+      readonly literal: string;
+    }
+  | {
+      /** The value of an entity property. */
+      readonly kind: 'property';
+      /** Position in the key, from 0 (the `@KeyPart` index). */
+      readonly position: number;
+      /** Property name. */
+      readonly property: string;
+      /** Encodes the property's values to component text and back. */
+      readonly codec: KeyComponentCodec;
+    };
 
 /** A compiled `@Salt`. @example `schema.key.salt?.bucketOf('user42#web')` */
 export interface SaltSchema {
@@ -59,7 +76,7 @@ export interface SaltSchema {
     | undefined;
 }
 
-/** The compiled row-key layout. @example `schema.key.components.map(c => c.property ?? c.literal)` */
+/** The compiled row-key layout. @example `schema.key.properties // ['sensorId', 'ts']` */
 export interface KeyPlan {
   /** Only the text format exists today; a binary format may be added beside it. */
   readonly format: 'text';
@@ -71,6 +88,8 @@ export interface KeyPlan {
   readonly properties: readonly string[];
   /** The compiled `@Salt`; `undefined` when the entity is not salted. */
   readonly salt: SaltSchema | undefined;
+  /** What the compile pass derived from the plan; absent from key plans built by hand. @internal */
+  readonly [COMPILED]?: CompiledKey;
 }
 
 /** A compiled `@Column`. @example `schema.columnsByProperty.temperature.family // 'measurements'` */
@@ -95,6 +114,8 @@ export interface ColumnSchema {
   readonly layout: ColumnLayout | undefined;
   /** The cells of a `flatten` column, one per field; `undefined` for every other column. */
   readonly fields: readonly EmbeddedFieldSchema[] | undefined;
+  /** What the compile pass derived from the column. @internal */
+  readonly [COMPILED]: CompiledColumn;
 }
 
 /** A compiled `@Family`. @example `{ name: 'measurements', gc: { kind: 'maxVersions', count: 5 } }` */
@@ -133,4 +154,58 @@ export interface EntitySchema<T = unknown> {
   readonly cellTimestamp: string | undefined;
   /** Columns declared `@Denormalized`, copies of other entities' columns. */
   readonly denormalized: readonly DenormalizedSchema[];
+  /** What the compile pass derived from the entity. @internal */
+  readonly [COMPILED]: CompiledEntity;
+}
+
+/** One component of a key byte layout: a literal's bytes, or a property whose digits decode from the bytes. @internal */
+export type KeyByteStep =
+  | { readonly literal: Buffer; readonly property?: undefined; readonly decode?: undefined }
+  | {
+      readonly literal?: undefined;
+      readonly property: string;
+      readonly decode: (bytes: Uint8Array, start: number, end: number) => unknown;
+    };
+
+/** A logical key of literals and digit components split by a one-byte ASCII separator: it decodes straight from the key bytes. @internal */
+export interface KeyByteLayout {
+  readonly separator: number;
+  readonly steps: readonly KeyByteStep[];
+}
+
+/** What the compile pass derives from a key plan. */
+interface CompiledKey {
+  /** The layout the logical key decodes by from bytes; `undefined` when some component needs the text. */
+  readonly byteLayout: KeyByteLayout | undefined;
+}
+
+/** What the compile pass derives from a column. */
+interface CompiledColumn {
+  /** The qualifiers of the column's cells: one per field of a `flatten` column, else its own qualifier. */
+  readonly qualifiers: readonly string[];
+  /** Their UTF-8 bytes, in the same order. */
+  readonly qualifierBytes: readonly Buffer[];
+}
+
+/** A column as `hydrate` reads it for one entity. @internal */
+export interface ColumnPlan {
+  readonly column: ColumnSchema;
+  /** The family's GC rule; `undefined` when the family has none (every cell is live). */
+  readonly gc: GcRule | undefined;
+  /** The family or a qualifier is named like an `Object.prototype` member: look cells up as own properties only. */
+  readonly inherited: boolean;
+  /** A `@Denormalized` copy: its cells carry the time they were copied, so they do not count toward `@CellTimestamp`. */
+  readonly copy: boolean;
+}
+
+/** What the compile pass derives from an entity. */
+interface CompiledEntity {
+  /** Every column as `hydrate` reads it, in column order: the plan of a read of all columns. */
+  readonly columns: readonly ColumnPlan[];
+}
+
+/** Gives a compiled object, not yet frozen, its internal part. @internal */
+export function withCompiled<T extends object, C>(target: T, compiled: C): T & { readonly [COMPILED]: C } {
+  Object.defineProperty(target, COMPILED, { value: compiled });
+  return target as T & { readonly [COMPILED]: C };
 }

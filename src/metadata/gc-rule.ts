@@ -10,12 +10,7 @@ const MAX_VERSIONS_LIMIT = 2_147_483_647;
 /**
  * Turns a `@Family` `gc` policy into a normalised {@link GcRule}. `maxVersions`
  * comes before `maxAge` so equal policies give structurally equal rules.
- *
- * @example
- * ```ts
- * gcRuleFromPolicy('Reading', 'm', { maxVersions: 5, maxAge: '1d' });
- * // { kind: 'union', rules: [{ kind: 'maxVersions', count: 5 }, { kind: 'maxAge', seconds: 86400 }] }
- * ```
+ * @internal
  */
 export function gcRuleFromPolicy(entity: string, family: string, policy: GcPolicy | undefined): GcRule | undefined {
   if (policy === undefined) return undefined;
@@ -66,13 +61,8 @@ export function gcRuleFromPolicy(entity: string, family: string, policy: GcPolic
  * Canonical form: nested groups of the same kind flattened (union and
  * intersection are associative), one-member groups replaced by their member,
  * members sorted.
- * @internal
- * @example
- * ```ts
- * gcRuleKey({ kind: 'union', rules: [{ kind: 'maxAge', seconds: 60 }, { kind: 'maxVersions', count: 1 }] }); // 'union(a60,v1)'
- * ```
  */
-export function gcRuleKey(rule: GcRule | undefined): string {
+function gcRuleKey(rule: GcRule | undefined): string {
   if (rule === undefined) return 'none';
   switch (rule.kind) {
     case 'maxVersions':
@@ -93,14 +83,7 @@ function flatten(kind: 'union' | 'intersection', rules: readonly GcRule[]): GcRu
 /**
  * Structural equality, ignoring member order within a union or intersection
  * (and nesting of same-kind groups, which the client's write format introduces).
- *
- * @example
- * ```ts
- * gcRulesEqual(
- *   { kind: 'union', rules: [{ kind: 'maxAge', seconds: 60 }, { kind: 'maxVersions', count: 1 }] },
- *   { kind: 'union', rules: [{ kind: 'maxVersions', count: 1 }, { kind: 'maxAge', seconds: 60 }] },
- * ); // true
- * ```
+ * @internal
  */
 export function gcRulesEqual(a: GcRule | undefined, b: GcRule | undefined): boolean {
   return gcRuleKey(a) === gcRuleKey(b);
@@ -108,12 +91,7 @@ export function gcRulesEqual(a: GcRule | undefined, b: GcRule | undefined): bool
 
 /**
  * Human-readable text of a rule, for change descriptions and error messages.
- *
- * @example
- * ```ts
- * describeGcRule({ kind: 'maxVersions', count: 5 }); // 'max 5 versions'
- * describeGcRule(undefined);                          // 'none'
- * ```
+ * @internal
  */
 export function describeGcRule(rule: GcRule | undefined): string {
   if (rule === undefined) return 'none';

@@ -6,13 +6,6 @@ import type { KeyPlan, PropagationStrategy } from './entity-schema.js';
  * maps to (any literal between them is constant): a source change then
  * touches one contiguous key prefix, once per salt bucket unless the salt
  * hashes only those parts. Otherwise `full-scan`, with the reason and the fix.
- *
- * @example
- * ```ts
- * propagationStrategy('Reading', schema.key, 'Sensor', ['sensorId']);
- * // { kind: 'full-scan', keyParts: [], buckets: 1,
- * //   reason: "Reading's key starts with ts, not sensorId: propagation would scan the whole table; put sensorId first or pass { allowFullScan: true }" }
- * ```
  * @internal
  */
 export function propagationStrategy(

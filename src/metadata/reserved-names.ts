@@ -1,5 +1,7 @@
 import { MetadataError } from '../errors/metadata-error.js';
 
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 /**
  * Property names an entity cannot map: every member of `Object.prototype`
  * (`__proto__`, `constructor`, `toString`, `hasOwnProperty`, ...) and
@@ -7,27 +9,25 @@ import { MetadataError } from '../errors/metadata-error.js';
  * method that hydration, class-transformer and callers rely on, so reads of
  * every row would break. Qualifiers and families may still use such names
  * (`@Column({ qualifier: 'constructor' })` on another property).
- * @internal
- * @example
- * ```ts
- * RESERVED_PROPERTY_NAMES.has('__proto__'); // true
- * ```
  */
-export const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([
-  ...Object.getOwnPropertyNames(Object.prototype),
-  'prototype',
-]);
+const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set([...PROTOTYPE_NAMES, 'prototype']);
+
+/**
+ * Whether plain property access on a row's cells could return something the
+ * row does not hold: the name of an `Object.prototype` member (`constructor`,
+ * `toString`, `__proto__`, ...). Cells under such names are looked up as own
+ * properties only.
+ * @internal
+ */
+export function inheritedName(name: string): boolean {
+  return PROTOTYPE_NAMES.has(name);
+}
 
 /**
  * Throws `MetadataError` when a mapped property (key part, column, cell
  * timestamp, flattened field) has a reserved name; `path` names it in the
  * message (e.g. `address.constructor` for a field).
  * @internal
- * @example
- * ```ts
- * checkPropertyName('Reading', 'temperature', 'column'); // ok
- * checkPropertyName('Reading', '__proto__', 'column');   // throws MetadataError
- * ```
  */
 export function checkPropertyName(entity: string, name: string, role: string, path: string = name): void {
   if (!RESERVED_PROPERTY_NAMES.has(name)) return;

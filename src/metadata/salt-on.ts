@@ -5,14 +5,8 @@ import type { KeyComponentSchema } from './entity-schema.js';
 /**
  * Hashed properties of a salt, in key order, and how many leading key
  * components (literals included) their logical text spans.
- *
- * @example
- * ```ts
- * const span: SaltSpan = { on: ['userId', 'site'], prefixLength: 3 }; // ['user', userId, site, ts]
- * ```
- * @internal
  */
-export interface SaltSpan {
+interface SaltSpan {
   readonly on: readonly string[];
   readonly prefixLength: number;
 }
@@ -22,16 +16,11 @@ export interface SaltSpan {
  * property names only, no duplicates, forming a leading run of the key's
  * properties (any literal between them is part of the hashed text). Default:
  * every property.
- *
- * @example
- * ```ts
- * resolveSaltOn('Post', ['site', 'userId'], components); // { on: ['userId', 'site'], prefixLength: 2 }
- * ```
  * @internal
  */
 export function resolveSaltOn(entity: string, on: unknown, components: readonly KeyComponentSchema[]): SaltSpan {
-  const properties = components.filter((c) => c.kind === 'property');
-  const names = properties.map((c) => c.property ?? '');
+  const properties = components.flatMap((c) => (c.kind === 'property' ? [c] : []));
+  const names = properties.map((c) => c.property);
   const keyList = names.join(', ');
   if (properties.length === 0) {
     throw new MetadataError(

@@ -15,6 +15,8 @@ export type CellMutation =
       readonly family: string;
       /** Column qualifier. */
       readonly qualifier: string;
+      /** The qualifier's UTF-8 bytes, when the mutation was compiled from a schema (the driver encodes `qualifier` otherwise). @internal */
+      readonly qualifierBytes?: Buffer;
       /** Cell timestamp in microseconds since the Unix epoch. */
       readonly timestampMicros: number;
       /** The encoded cell value. */
@@ -27,6 +29,8 @@ export type CellMutation =
       readonly family: string;
       /** Column qualifier. */
       readonly qualifier: string;
+      /** The qualifier's UTF-8 bytes, when the mutation was compiled from a schema (the driver encodes `qualifier` otherwise). @internal */
+      readonly qualifierBytes?: Buffer;
     }
   | {
       /** Deletes every cell of one family in the row. */

@@ -1,17 +1,17 @@
 import { MAX_REQUEST_BYTES } from './request-limits.js';
 
-/** Bigtable's limit of mutations in one MutateRows request. @example `MAX_MUTATIONS_PER_REQUEST // 100000` */
+/** Bigtable's limit of mutations in one MutateRows request. @internal */
 export const MAX_MUTATIONS_PER_REQUEST = 100_000;
 
 /**
  * Default bytes per MutateRows request: 20 MiB, the Java client's default
  * request byte threshold for bulk mutations. Far below the 256 MiB request
  * limit, so a batch of large rows is never refused as too big.
- * @example `DEFAULT_BATCH_BYTES // 20971520`
+ * @internal
  */
 export const DEFAULT_BATCH_BYTES = 20 * 1024 * 1024;
 
-/** Limits of one MutateRows batch; a batch closes at whichever it reaches first. @example `{ maxEntries: 500, maxBytes: 8 * 1024 * 1024 }` */
+/** Limits of one MutateRows batch; a batch closes at whichever it reaches first. @internal */
 export interface BatchLimits {
   /** Rows per request (the client is fastest at 250–1000). Default 500. */
   maxEntries?: number;
@@ -21,14 +21,14 @@ export interface BatchLimits {
   maxBytes?: number;
 }
 
-/** {@link BatchLimits} with the defaults and the caps applied. @example `{ maxEntries: 500, maxMutations: 100000, maxBytes: 20971520 }` */
+/** {@link BatchLimits} with the defaults and the caps applied. @internal */
 export interface ResolvedBatchLimits {
   readonly maxEntries: number;
   readonly maxMutations: number;
   readonly maxBytes: number;
 }
 
-/** What a batch being filled holds so far. @example `{ entries: 3, mutations: 30, bytes: 4096 }` */
+/** What a batch being filled holds so far. @internal */
 export interface BatchFill {
   entries: number;
   mutations: number;
@@ -38,11 +38,7 @@ export interface BatchFill {
 /**
  * Applies the defaults (500 rows, 20 MiB) and the caps (100,000 mutations,
  * 256 MiB) to batch limits.
- *
- * @example
- * ```ts
- * resolveBatchLimits({ maxMutations: 1_000_000 }); // { maxEntries: 500, maxMutations: 100000, maxBytes: 20971520 }
- * ```
+ * @internal
  */
 export function resolveBatchLimits(limits: BatchLimits = {}): ResolvedBatchLimits {
   return {
@@ -57,12 +53,7 @@ export function resolveBatchLimits(limits: BatchLimits = {}): ResolvedBatchLimit
  * `rowBytes` bytes, must start a new batch: the open one is not empty and is
  * full, or would exceed the mutation or byte limit with it. A row larger
  * than a limit goes alone.
- *
- * @example
- * ```ts
- * closesBatch({ entries: 500, mutations: 5000, bytes: 60_000 }, 10, 120, resolveBatchLimits()); // true: 500 rows already
- * closesBatch({ entries: 0, mutations: 0, bytes: 0 }, 200_000, 9e6, resolveBatchLimits()); // false: an oversized row goes alone
- * ```
+ * @internal
  */
 export function closesBatch(
   fill: BatchFill,

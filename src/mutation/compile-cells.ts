@@ -1,9 +1,8 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
+import { COMPILED, type ColumnSchema, type EntitySchema } from '../metadata/entity-schema.js';
 import type { CellMutation } from '../model/mutation.js';
 import { encodeEmbedded } from '../codec/embedded-codec.js';
-import { cellQualifiers } from '../metadata/column-cells.js';
 import { checkCellSize } from './request-limits.js';
 
 /**
@@ -29,11 +28,6 @@ export function compileColumnValue(
  * {@link compileColumnValue} appending to `out` (no array per column on the
  * bulk-write path); true when it appended a `setCell`.
  * @internal
- * @example
- * ```ts
- * const cells: CellMutation[] = [];
- * for (const column of schema.columns) pushColumnCells(schema, column, entity[column.property], micros, cells);
- * ```
  */
 export function pushColumnCells(
   schema: EntitySchema,
@@ -44,18 +38,22 @@ export function pushColumnCells(
 ): boolean {
   if (value === undefined) return false;
   const { family, qualifier } = column;
+  const { qualifiers, qualifierBytes } = column[COMPILED];
   if (value === null) {
-    for (const q of cellQualifiers(column)) out.push({ kind: 'deleteFromColumn', family, qualifier: q });
+    for (let i = 0; i < qualifiers.length; i++)
+      out.push(new DeleteFromColumn(family, qualifiers[i] as string, qualifierBytes[i] as Buffer));
     return false;
   }
   if (column.layout === 'flatten') {
     const fields = encodeEmbedded({ entity: schema.name, property: column.property }, column, value);
     for (const cell of fields) {
       checkCellSize(schema.name, column.property, cell.value);
-      out.push({ kind: 'setCell', family, qualifier: cell.field.qualifier, timestampMicros, value: cell.value });
+      const at = qualifiers.indexOf(cell.field.qualifier);
+      out.push(new SetCell(family, cell.field.qualifier, qualifierBytes[at] as Buffer, timestampMicros, cell.value));
     }
     return fields.length > 0;
   }
+  const bytes = qualifierBytes[0] as Buffer;
   if (column.versioned && Array.isArray(value)) {
     for (const [i, version] of value.entries()) {
       if (version === null || typeof version !== 'object' || !('value' in version)) {
@@ -69,14 +67,61 @@ export function pushColumnCells(
         timestamp === undefined ? timestampMicros : toMicros(schema, `${column.property}[${i}].timestamp`, timestamp);
       const encoded = column.codec.encode(v);
       checkCellSize(schema.name, column.property, encoded);
-      out.push({ kind: 'setCell', family, qualifier, timestampMicros: micros, value: encoded });
+      out.push(new SetCell(family, qualifier, bytes, micros, encoded));
     }
     return value.length > 0;
   }
   const encoded = column.codec.encode(value);
   checkCellSize(schema.name, column.property, encoded);
-  out.push({ kind: 'setCell', family, qualifier, timestampMicros, value: encoded });
+  out.push(new SetCell(family, qualifier, bytes, timestampMicros, encoded));
   return true;
+}
+
+/**
+ * A `setCell` carrying the qualifier's bytes from the compiled column, so the
+ * driver does not encode the qualifier of every cell. The bytes sit in a
+ * private field behind a getter: the mutation prints, compares and serializes
+ * as the plain {@link CellMutation} it is.
+ */
+class SetCell {
+  readonly kind: 'setCell';
+  readonly family: string;
+  readonly qualifier: string;
+  readonly timestampMicros: number;
+  readonly value: Buffer;
+  readonly #qualifierBytes: Buffer;
+
+  constructor(family: string, qualifier: string, qualifierBytes: Buffer, timestampMicros: number, value: Buffer) {
+    this.kind = 'setCell';
+    this.family = family;
+    this.qualifier = qualifier;
+    this.timestampMicros = timestampMicros;
+    this.value = value;
+    this.#qualifierBytes = qualifierBytes;
+  }
+
+  get qualifierBytes(): Buffer {
+    return this.#qualifierBytes;
+  }
+}
+
+/** A `deleteFromColumn` carrying the qualifier's bytes, like {@link SetCell}. */
+class DeleteFromColumn {
+  readonly kind: 'deleteFromColumn';
+  readonly family: string;
+  readonly qualifier: string;
+  readonly #qualifierBytes: Buffer;
+
+  constructor(family: string, qualifier: string, qualifierBytes: Buffer) {
+    this.kind = 'deleteFromColumn';
+    this.family = family;
+    this.qualifier = qualifier;
+    this.#qualifierBytes = qualifierBytes;
+  }
+
+  get qualifierBytes(): Buffer {
+    return this.#qualifierBytes;
+  }
 }
 
 /**
@@ -85,25 +130,15 @@ export function pushColumnCells(
  * exact whole number of milliseconds (a multiple of 1000 µs, as Bigtable
  * requires) inside the int64 range. Later Dates round to microsecond values
  * the server rejects.
- * @internal
- * @example
- * ```ts
- * new Date(MAX_CELL_TIME_MS).toISOString(); // '2255-06-05T23:47:34.740Z'
- * ```
  */
-export const MAX_CELL_TIME_MS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+const MAX_CELL_TIME_MS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
 
 /**
  * Converts a cell time to Bigtable's microseconds (millisecond granularity).
  * Throws `ValidationError` naming the property for anything but a Date from
  * 1970-01-01 to {@link MAX_CELL_TIME_MS}.
- * @internal
- * @example
- * ```ts
- * toMicros(schema, 'at', new Date(1)); // 1000
- * ```
  */
-export function toMicros(schema: EntitySchema, property: string, time: unknown): number {
+function toMicros(schema: EntitySchema, property: string, time: unknown): number {
   const ms = time instanceof Date ? time.getTime() : Number.NaN;
   if (!(ms >= 0 && ms <= MAX_CELL_TIME_MS)) {
     throw new ValidationError(

@@ -45,11 +45,7 @@ export type SaveCondition<T> =
  * Compiles a conditional save to one CheckAndMutateRow: the predicate, and the
  * mutation placed on the branch that must apply. `appliesOnMatch` says how to
  * turn the server's "predicate matched" into "applied".
- *
- * @example
- * ```ts
- * const { request, appliesOnMatch } = compileCondition(schema, compileSave(schema, job), { column: 'status', equals: 'pending' });
- * ```
+ * @internal
  */
 export function compileCondition<T>(
   schema: EntitySchema<T>,

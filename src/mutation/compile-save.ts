@@ -1,12 +1,12 @@
 import { encodeRowKey } from '../key/physical-key.js';
 import { ValidationError } from '../errors/validation-error.js';
-import type { EntitySchema } from '../metadata/entity-schema.js';
+import { COMPILED, type EntitySchema } from '../metadata/entity-schema.js';
 import { pushColumnCells, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
 import { checkRowSize } from './request-limits.js';
 
-/** Options of the write compilers. @example `{ now: Date.now() }` */
+/** Options of the write compilers. @internal */
 export interface CompileWriteOptions {
   /** Milliseconds used as the cell timestamp when the entity has no `@CellTimestamp`. Default `Date.now()`. */
   now?: number;
@@ -16,12 +16,7 @@ export interface CompileWriteOptions {
  * Compiles `save(entity)`: one atomic row mutation writing every defined
  * column with an explicit timestamp (so a retry writes the same cells).
  * `mode: 'replace'` first deletes the row's other cells in the same mutation.
- *
- * @example
- * ```ts
- * const m = compileSave(compileEntity(Reading), reading);
- * m.mutations.filter((c) => c.kind === 'setCell').length; // cells written
- * ```
+ * @internal
  */
 export function compileSave<T>(
   schema: EntitySchema<T>,
@@ -36,9 +31,8 @@ export function compileSave<T>(
   const copyMicros = schema.cellTimestamp !== undefined && schema.denormalized.length > 0 ? now * 1000 : micros;
   const cells: CellMutation[] = [];
   let writes = false;
-  for (const column of schema.columns) {
-    const at = copyMicros !== micros && isCopy(schema, column.property) ? copyMicros : micros;
-    if (pushColumnCells(schema, column, record[column.property], at, cells)) writes = true;
+  for (const { column, copy } of schema[COMPILED].columns) {
+    if (pushColumnCells(schema, column, record[column.property], copy ? copyMicros : micros, cells)) writes = true;
   }
   if (!writes) {
     throw new ValidationError(
@@ -56,10 +50,6 @@ export function compileSave<T>(
   }
   checkRowSize(schema.name, text, key, mutations);
   return freezeMutation({ table: schema.table, rowKey: key, rowKeyText: text, mutations, idempotent: true });
-}
-
-function isCopy(schema: EntitySchema, property: string): boolean {
-  return schema.denormalized.some((copy) => copy.property === property);
 }
 
 /**

@@ -10,12 +10,7 @@ import { checkRowSize } from './request-limits.js';
 /**
  * Compiles `update(key, partial)`: writes only the given columns; `null`
  * deletes that cell; `undefined` leaves it alone. Key parts cannot change.
- *
- * @example
- * ```ts
- * compileUpdate(schema, { sensorId: 's1', ts }, { status: 'ok', note: null });
- * // setCell status, deleteFromColumn note
- * ```
+ * @internal
  */
 export function compileUpdate<T>(
   schema: EntitySchema<T>,
@@ -57,11 +52,7 @@ export function compileUpdate<T>(
 
 /**
  * Compiles `delete(key)`: removes the whole row.
- *
- * @example
- * ```ts
- * compileDelete(schema, { sensorId: 's1', ts }).mutations; // [{ kind: 'deleteFromRow' }]
- * ```
+ * @internal
  */
 export function compileDelete<T>(schema: EntitySchema<T>, key: Record<string, unknown>): CompiledMutation {
   const { key: rowKey, text } = encodeRowKey(schema, asRecord(schema, key));

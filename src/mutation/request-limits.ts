@@ -4,13 +4,13 @@ import type { CellMutation } from '../model/mutation.js';
 
 const MiB = 1024 * 1024;
 
-/** Cloud Bigtable's largest cell value: 100 MiB. @example `MAX_CELL_BYTES // 104857600` */
+/** Cloud Bigtable's largest cell value: 100 MiB. @internal */
 export const MAX_CELL_BYTES = 100 * MiB;
 
-/** Cloud Bigtable's largest row: 256 MiB, checked on what one write sends to a row. @example `MAX_ROW_BYTES // 268435456` */
+/** Cloud Bigtable's largest row: 256 MiB, checked on what one write sends to a row. @internal */
 export const MAX_ROW_BYTES = 256 * MiB;
 
-/** The largest request message Cloud Bigtable accepts (256 MiB, as the Java client's channel allows). @example `MAX_REQUEST_BYTES // 268435456` */
+/** The largest request message Cloud Bigtable accepts (256 MiB, as the Java client's channel allows). @internal */
 export const MAX_REQUEST_BYTES = 256 * MiB;
 
 /** Protobuf framing counted per cell mutation (tags, lengths, the timestamp). */
@@ -24,10 +24,6 @@ const ENTRY_OVERHEAD = 8;
  * and per row. Counted from lengths, without serializing; qualifiers count
  * their UTF-16 length (their UTF-8 size for the usual ASCII names).
  * @internal
- * @example
- * ```ts
- * rowMutationBytes(m.rowKey, m.mutations); // ~ key + Σ(family + qualifier + value + 24) + 8
- * ```
  */
 export function rowMutationBytes(rowKey: Buffer, mutations: readonly CellMutation[]): number {
   let bytes = rowKey.length + ENTRY_OVERHEAD;
@@ -45,10 +41,6 @@ export function rowMutationBytes(rowKey: Buffer, mutations: readonly CellMutatio
  * value is over {@link MAX_CELL_BYTES}: the server would reject it, after the
  * whole request had been sent.
  * @internal
- * @example
- * ```ts
- * checkCellSize(schema.name, column.property, column.codec.encode(value));
- * ```
  */
 export function checkCellSize(entity: string, property: string, value: Buffer): void {
   if (value.length <= MAX_CELL_BYTES) return;
@@ -64,10 +56,6 @@ export function checkCellSize(entity: string, property: string, value: Buffer): 
  * Throws a `ValidationError` naming the entity and row when one write sends
  * more than {@link MAX_ROW_BYTES} to a row (see {@link rowMutationBytes}).
  * @internal
- * @example
- * ```ts
- * checkRowSize(schema.name, text, key, mutations);
- * ```
  */
 export function checkRowSize(
   entity: string,

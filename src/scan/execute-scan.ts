@@ -1,5 +1,5 @@
 import { decodeRowKey, isSaltedKey } from '../key/physical-key.js';
-import { compareKeyValues } from '../key/key-value-order.js';
+import { compareKeyValues } from '../key/key-ranges.js';
 import { compareBytesFrom } from '../util/compare-bytes.js';
 import type { BigtableDriver, CallOptions, RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';

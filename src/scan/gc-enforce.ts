@@ -4,11 +4,6 @@ import type { GcRule } from '../model/gc-rule.js';
  * Whether a cell survives a GC rule, given its position among its column's
  * versions (0 = newest) and its age. Bigtable collects garbage asynchronously,
  * so reads apply the rule themselves and never return collectable cells.
- *
- * @example
- * ```ts
- * survivesGc({ kind: 'maxVersions', count: 2 }, 2, ts, now); // false
- * ```
  * @internal
  */
 export function survivesGc(

@@ -2,10 +2,10 @@ import { decodeEmbedded } from '../codec/embedded-codec.js';
 import { decodeRowKey } from '../key/physical-key.js';
 import type { CellData, RowData } from '../model/driver.js';
 import type { ValueCodec } from '../codec/codec-contracts.js';
-import type { EntitySchema } from '../metadata/entity-schema.js';
+import type { ColumnPlan, EntitySchema } from '../metadata/entity-schema.js';
 import type { GcRule } from '../model/gc-rule.js';
 import { survivesGc } from './gc-enforce.js';
-import { hydratePlan, type ColumnHydration } from './hydrate-plan.js';
+import { hydratePlan } from './hydrate-plan.js';
 import { ownColumn, ownFamily } from './own-cells.js';
 import type { ResolvedRead } from './read-options.js';
 
@@ -17,41 +17,36 @@ type FamilyCells = RowData['cells'][string];
  * `{ value, timestamp }[]`, newest first; a `flatten` column rebuilt from its
  * field cells), cells condemned by the family's GC
  * policy skipped, and `@CellTimestamp()` set to the newest cell's time (`@Denormalized` copies left out).
- *
- * @example
- * ```ts
- * const reading = hydrate(schema, row, resolveRead(schema), Date.now() * 1000);
- * ```
  * @internal
  */
 export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: ResolvedRead, nowMicros: number): T {
-  const plan = hydratePlan(schema as EntitySchema, read.columns);
+  const plan = read.plan.schema === schema ? read.plan : hydratePlan(schema as EntitySchema, read.columns);
   const entity = instantiate(schema.target) as Record<string, unknown>;
   Object.assign(entity, decodeRowKey(schema, row.key));
   let newest = -1;
-  for (const hydration of plan.columns) {
-    const { column, rule, inherited, stamps } = hydration;
+  for (const columnPlan of plan.columns) {
+    const { column, gc, inherited, copy } = columnPlan;
     const family = inherited ? ownFamily(row, column.family) : row.cells[column.family];
     if (column.layout === 'flatten') {
-      const time = hydrateEmbedded(schema.name, hydration, family, entity, nowMicros);
-      if (stamps) newest = Math.max(newest, time);
+      const time = hydrateEmbedded(schema.name, columnPlan, family, entity, nowMicros);
+      if (!copy) newest = Math.max(newest, time);
       continue;
     }
     const cells = inherited ? ownColumn(family, column.qualifier) : family?.[column.qualifier];
     if (cells === undefined || cells.length === 0) continue;
     if (column.versioned) {
-      const live = rule === undefined ? cells : liveCells(rule, cells, nowMicros);
+      const live = gc === undefined ? cells : liveCells(gc, cells, nowMicros);
       if (live.length === 0) continue;
-      if (stamps) newest = Math.max(newest, (live[0] as CellData).timestampMicros);
+      if (!copy) newest = Math.max(newest, (live[0] as CellData).timestampMicros);
       entity[column.property] = live
         .slice(0, read.versions[column.property] ?? column.versions)
         .map(toVersion, column.codec);
       continue;
     }
-    const first = rule === undefined ? 0 : firstLive(rule, cells, nowMicros);
+    const first = gc === undefined ? 0 : firstLive(gc, cells, nowMicros);
     if (first < 0) continue;
     const cell = cells[first] as CellData;
-    if (stamps) newest = Math.max(newest, cell.timestampMicros);
+    if (!copy) newest = Math.max(newest, cell.timestampMicros);
     entity[column.property] = column.codec.decode(cell.value);
   }
   if (schema.cellTimestamp !== undefined && newest >= 0)
@@ -62,7 +57,7 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
 /** Rebuilds a `flatten` column from its field cells; returns the newest field cell's time (-1 when none). */
 function hydrateEmbedded(
   entityName: string,
-  { column, rule, inherited }: ColumnHydration,
+  { column, gc, inherited }: ColumnPlan,
   family: FamilyCells | undefined,
   entity: Record<string, unknown>,
   nowMicros: number,
@@ -72,7 +67,7 @@ function hydrateEmbedded(
   for (const field of column.fields ?? []) {
     const cells = inherited ? ownColumn(family, field.qualifier) : family?.[field.qualifier];
     if (cells === undefined || cells.length === 0) continue;
-    const first = rule === undefined ? 0 : firstLive(rule, cells, nowMicros);
+    const first = gc === undefined ? 0 : firstLive(gc, cells, nowMicros);
     if (first < 0) continue;
     const cell = cells[first] as CellData;
     latest.set(field.qualifier, cell.value);

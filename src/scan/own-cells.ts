@@ -1,30 +1,10 @@
 import type { CellData, RowData } from '../model/driver.js';
 
-const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/**
- * Whether plain property access on a row's cells could return something the
- * row does not hold: the name of an `Object.prototype` member (`constructor`,
- * `toString`, `__proto__`, ...). Only such names need {@link ownCells}.
- * @internal
- * @example
- * ```ts
- * inheritedName('constructor'); // true
- * inheritedName('temperature'); // false
- * ```
- */
-export function inheritedName(name: string): boolean {
-  return PROTOTYPE_NAMES.has(name);
-}
-
 /**
  * A family's columns in a row, counting only what the row holds: a family
- * named `constructor` that the row lacks is `undefined`, not `Object`.
+ * named `constructor` that the row lacks is `undefined`, not `Object`
+ * (see `inheritedName`).
  * @internal
- * @example
- * ```ts
- * ownFamily(row, 'constructor'); // undefined unless the row has that family
- * ```
  */
 export function ownFamily(row: RowData, family: string): Readonly<Record<string, readonly CellData[]>> | undefined {
   return Object.hasOwn(row.cells, family) ? row.cells[family] : undefined;
@@ -33,10 +13,6 @@ export function ownFamily(row: RowData, family: string): Readonly<Record<string,
 /**
  * A column's cells among a family's columns, counting only what the family holds.
  * @internal
- * @example
- * ```ts
- * ownColumn(ownFamily(row, 'a'), 'toString'); // undefined unless the family has that column
- * ```
  */
 export function ownColumn(
   columns: Readonly<Record<string, readonly CellData[]>> | undefined,
@@ -48,10 +24,6 @@ export function ownColumn(
 /**
  * A column's cells in a row (newest first), counting only what the row holds.
  * @internal
- * @example
- * ```ts
- * const newest = ownCells(row, 'm', 'temp')?.[0];
- * ```
  */
 export function ownCells(row: RowData, family: string, qualifier: string): readonly CellData[] | undefined {
   return ownColumn(ownFamily(row, family), qualifier);

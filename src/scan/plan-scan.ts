@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { encodeKeyComponents, prefixEnd, type KeyRangeCondition } from '../key/row-key.js';
+import { encodeKeyComponents } from '../key/logical-key.js';
 import type { LogicalKeyRange } from '../model/key-range.js';
-import { planKeyRange } from '../key/row-key-range.js';
+import { planKeyRange, prefixEnd, type KeyRangeCondition } from '../key/key-ranges.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { scanSegments } from '../key/salt.js';
 import type { KeyRange } from '../model/driver.js';

@@ -1,10 +1,10 @@
 import { ValidationError } from '../errors/validation-error.js';
-import type { KeyRangeCondition } from '../key/row-key.js';
+import type { KeyRangeCondition } from '../key/key-ranges.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { KeyPartRange } from './key-part-range.js';
 
-/** A `where` split into a fixed key prefix and an optional range on the next key part. @internal */
-export interface SplitWhere {
+/** A `where` split into a fixed key prefix and an optional range on the next key part. */
+interface SplitWhere {
   readonly fixed: Readonly<Record<string, unknown>>;
   readonly range: KeyRangeCondition | undefined;
 }

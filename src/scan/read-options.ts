@@ -2,6 +2,7 @@ import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import type { EntityProperty } from '../metadata/key-type.js';
+import { hydratePlan, type HydratePlan } from './hydrate-plan.js';
 
 /** What a read fetches. @example `{ select: ['temperature'], versions: 3 }` */
 export interface ReadOptions<T = unknown> {
@@ -16,6 +17,8 @@ export interface ResolvedRead {
   readonly columns: readonly ColumnSchema[];
   /** Versions per column property. */
   readonly versions: Readonly<Record<string, number>>;
+  /** How `hydrate` reads the columns. */
+  readonly plan: HydratePlan;
 }
 
 /**
@@ -51,5 +54,5 @@ export function resolveRead(
   }
   const perColumn: Record<string, number> = {};
   for (const c of columns) perColumn[c.property] = c.versioned ? Math.min(versions ?? c.versions, c.versions) : 1;
-  return { columns, versions: perColumn };
+  return { columns, versions: perColumn, plan: hydratePlan(schema, columns) };
 }

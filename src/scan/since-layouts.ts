@@ -1,4 +1,4 @@
-import type { KeyRangeCondition } from '../key/row-key.js';
+import type { KeyRangeCondition } from '../key/key-ranges.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { ScanSource } from './scan-plan.js';
 

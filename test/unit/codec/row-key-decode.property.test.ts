@@ -4,11 +4,16 @@ import { DECODE_FIX } from '../../../src/codec/key-codec-context.js';
 import { compileSalt } from '../../../src/metadata/compile-salt.js';
 import { decodeRowKey } from '../../../src/key/physical-key.js';
 import { bucketText } from '../../../src/key/salt.js';
-import { decodeLogicalKey, encodeKeyComponents, joinLogicalKey, type KeySchema } from '../../../src/key/row-key.js';
-import { describeKeyLayout } from '../../../src/key/row-key-components.js';
+import {
+  decodeLogicalKey,
+  describeKeyLayout,
+  encodeKeyComponents,
+  joinLogicalKey,
+  type KeySchema,
+} from '../../../src/key/logical-key.js';
 import { preview } from '../../../src/errors/bigtable-mapper-error.js';
 import { KeyEncodingError, ValidationError } from '../../../src/errors/index.js';
-import { keySchema, type KeyPartSpec } from '../../support/key-schema.js';
+import { keySchema, withSalt, type KeyPartSpec } from '../../support/key-schema.js';
 import { KEY_COMBOS, type KeyCombo } from './key-codec-arbitraries.js';
 
 /** `decodeLogicalKey` as it was before the single-pass version: split, then check and decode each part. */
@@ -33,9 +38,9 @@ function referenceDecode(schema: KeySchema, text: string): Record<string, unknow
         throw mismatch(`has ${preview(part)} at position ${index}, expected the literal ${preview(component.literal)}`);
       continue;
     }
-    const property = component.property as string;
+    const { property } = component;
     try {
-      values[property] = (component.codec as NonNullable<typeof component.codec>).decode(part);
+      values[property] = component.codec.decode(part);
     } catch (err) {
       if (!(err instanceof KeyEncodingError)) throw err;
       throw new KeyEncodingError(
@@ -157,7 +162,7 @@ const bytesCaseArb = fc
             logical.key.components,
             separator,
           );
-    const schema: KeySchema = { ...logical, key: { ...logical.key, salt } };
+    const schema = withSalt(logical, salt);
     const segment =
       salt === undefined ? '' : bucketText(salt, salt.allBuckets[bucket % salt.allBuckets.length] as number);
     const values = fc.tuple(...parts.map((p) => p.combo?.values ?? fc.constant(undefined)));
@@ -221,13 +226,10 @@ describe('decodeRowKey of key bytes (byte path for literal and digit layouts, sa
     expect(() => decodeRowKey(schema, Buffer.from('row#0000000042#'))).toThrow(/has 3 components, expected 2/);
     const surrogate = keySchema('K', [{ literal: '\ud800' }, { property: 'id', options: { type: 'uint', width: 2 } }]);
     expect(() => decodeRowKey(surrogate, Buffer.from('\ud800#42'))).toThrow(/expected the literal/);
-    const salted: KeySchema = {
-      ...schema,
-      key: {
-        ...schema.key,
-        salt: compileSalt('K', { buckets: 4, format: { separator: 'é' } }, schema.key.components, '#'),
-      },
-    };
+    const salted = withSalt(
+      schema,
+      compileSalt('K', { buckets: 4, format: { separator: 'é' } }, schema.key.components, '#'),
+    );
     expect(decodeRowKey(salted, Buffer.from('01érow#0000000042'))).toEqual({ id: 42 });
     expect(() =>
       decodeRowKey(salted, Buffer.concat([Buffer.from('01'), Buffer.from([0xe9]), Buffer.from('row#0000000042')])),

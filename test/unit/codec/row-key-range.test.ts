@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logicalKeyRange } from '../../../src/key/row-key.js';
+import { logicalKeyRange } from '../../../src/key/key-ranges.js';
 import type { LogicalKeyRange } from '../../../src/model/key-range.js';
 import { ValidationError } from '../../../src/errors/validation-error.js';
 import { keySchema } from '../../support/key-schema.js';

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeLogicalKey, encodeKeyComponents, joinLogicalKey, type KeySchema } from '../../../src/key/row-key.js';
+import { decodeLogicalKey, encodeKeyComponents, joinLogicalKey, type KeySchema } from '../../../src/key/logical-key.js';
 import { keySchema, type KeyPartSpec } from '../../support/key-schema.js';
 import { ORDERED_COMBOS, trickyUnit, type KeyCombo } from './key-codec-arbitraries.js';
 

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_ROW_KEY_BYTES,
-  assertRowKeySize,
-  decodeLogicalKey,
-  encodeKeyComponents,
-  joinLogicalKey,
-  prefixEnd,
-} from '../../../src/key/row-key.js';
+import { decodeLogicalKey, encodeKeyComponents, joinLogicalKey } from '../../../src/key/logical-key.js';
+import { MAX_ROW_KEY_BYTES, assertRowKeySize } from '../../../src/key/physical-key.js';
+import { prefixEnd } from '../../../src/key/key-ranges.js';
 import { KeyEncodingError } from '../../../src/errors/key-encoding-error.js';
 import { ValidationError } from '../../../src/errors/validation-error.js';
 import { keySchema } from '../../support/key-schema.js';

@@ -1,19 +1,20 @@
 import { readFileSync } from 'node:fs';
 import type { KeyPartType, SaltHashPreset } from '../../../src/model/declarations.js';
 import type { KeyComponentSchema } from '../../../src/metadata/entity-schema.js';
+import type { KeyComponentCodec } from '../../../src/codec/codec-contracts.js';
 
 /** Hand-built key components for salt tests: `'=event'` is a literal, `'ts:timestamp'` a typed property. */
 export function keyComponents(...spec: string[]): KeyComponentSchema[] {
   return spec.map((part, position) => {
     if (part.startsWith('=')) {
-      return { position, kind: 'literal', property: undefined, literal: part.slice(1), codec: undefined };
+      return { kind: 'literal', position, literal: part.slice(1) };
     }
     const [property = part, type = 'string'] = part.split(':');
-    return { position, kind: 'property', property, literal: undefined, codec: stubCodec(type as KeyPartType) };
+    return { kind: 'property', position, property, codec: stubCodec(type as KeyPartType) };
   });
 }
 
-function stubCodec(type: KeyPartType): KeyComponentSchema['codec'] {
+function stubCodec(type: KeyPartType): KeyComponentCodec {
   return { type, width: undefined, descending: false, format: undefined, encode: (v) => String(v), decode: (t) => t };
 }
 

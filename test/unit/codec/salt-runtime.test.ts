@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { compileSalt } from '../../../src/metadata/compile-salt.js';
 import { md5Bucket } from '../../../src/codec/md5.js';
-import { bucketText, parseSaltSegment, saltInput, saltSegment, scanSegments } from '../../../src/key/salt.js';
-import { bucketCounts, evenness } from '../../../src/key/salt-stats.js';
+import {
+  bucketCounts,
+  bucketText,
+  evenness,
+  parseSaltSegment,
+  saltInput,
+  saltSegment,
+  scanSegments,
+} from '../../../src/key/salt.js';
 import { ValidationError } from '../../../src/errors/validation-error.js';
 import { keyComponents } from './salt-fixtures.js';
 

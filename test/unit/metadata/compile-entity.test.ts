@@ -22,7 +22,10 @@ describe('compileEntity', () => {
     expect(schema.table).toBe('readings');
     expect(schema.key.separator).toBe('#');
     expect(schema.key.properties).toEqual(['sensorId', 'ts']);
-    expect(schema.key.components.map((c) => c.codec?.type)).toEqual(['string', 'timestamp']);
+    expect(schema.key.components.map((c) => (c.kind === 'property' ? c.codec.type : undefined))).toEqual([
+      'string',
+      'timestamp',
+    ]);
     expect(schema.families).toEqual([
       { name: 'measurements', gc: { kind: 'maxVersions', count: 5 } },
       { name: 'logs', gc: { kind: 'maxAge', seconds: 30 * 86400 } },
@@ -63,9 +66,14 @@ describe('compileEntity', () => {
       @KeyPart(2, { type: 'timestamp', format: 'epoch-ms', descending: true }) at!: Date;
     }
     const schema = compileEntity(Event);
-    expect(schema.key.components.map((c) => c.literal ?? c.property)).toEqual(['event', 'source', 'at']);
+    expect(schema.key.components.map((c) => (c.kind === 'literal' ? c.literal : c.property))).toEqual([
+      'event',
+      'source',
+      'at',
+    ]);
     expect(schema.key.separator).toBe('|');
-    expect(schema.key.components[2]?.codec).toMatchObject({ descending: true, format: 'epoch-ms' });
+    const at = schema.key.components[2];
+    expect(at?.kind === 'property' ? at.codec : undefined).toMatchObject({ descending: true, format: 'epoch-ms' });
   });
 
   it('compiles @Salt with the key plan', () => {

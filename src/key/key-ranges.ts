@@ -1,17 +1,11 @@
 import { ValidationError } from '../errors/validation-error.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { compareKeyValues } from './key-value-order.js';
-import { describeKeyLayout, encodeKeyComponents, joinLogicalKey, type KeySchema } from './row-key-components.js';
 import type { KeyBound, LogicalKeyRange } from '../model/key-range.js';
-import { stringLowerBound, stringUpperBound } from './string-range-bounds.js';
+import { describeKeyLayout, encodeKeyPrefix, joinLogicalKey, type KeySchema } from './logical-key.js';
 
 /**
  * Bounds on the key property right after the fixed ones; at most one lower and one upper bound.
- *
- * @example
- * ```ts
- * const cond: KeyRangeCondition = { property: 'ts', gte: new Date('2023-05-01'), lt: new Date('2023-05-02') };
- * ```
+ * @internal
  */
 export interface KeyRangeCondition {
   readonly property: string;
@@ -25,13 +19,7 @@ export interface KeyRangeCondition {
  * Smallest byte string greater than every key that starts with `prefix`:
  * trailing `0xff` bytes are dropped and the last byte incremented.
  * `undefined` means there is none (empty or all-`0xff` prefix): scan to the end.
- *
- * @example
- * ```ts
- * prefixEnd(Buffer.from('a#'));           // <Buffer 61 24> ('a$')
- * prefixEnd(Buffer.from([0x61, 0xff]));   // <Buffer 62>
- * prefixEnd(Buffer.alloc(0));             // undefined
- * ```
+ * @internal
  */
 export function prefixEnd(prefix: Buffer): Buffer | undefined {
   let length = prefix.length;
@@ -53,9 +41,8 @@ function openEnd(prefix: Buffer): KeyBound | undefined {
  * characters that sort at or below the separator or `%` (see
  * `stringLowerBound`): then `exact` is false and rows must be checked
  * against the condition after reading.
- * @internal
  */
-export interface PlannedKeyRange {
+interface PlannedKeyRange {
   readonly range: LogicalKeyRange;
   readonly exact: boolean;
 }
@@ -72,12 +59,7 @@ export interface PlannedKeyRange {
  *
  * A range on a string key part may cover more rows than the condition (see
  * {@link planKeyRange}); scans drop those after reading.
- *
- * @example
- * ```ts
- * logicalKeyRange(schema, { sensorId: 's1' }, { property: 'ts', gte: new Date('2023-05-01T00:00:00Z') });
- * // { start: { key: 's1#2023-05-01T00:00:00.000Z', inclusive: true }, end: { key: 's1$', inclusive: false } } (as Buffers)
- * ```
+ * @internal
  */
 export function logicalKeyRange(
   schema: KeySchema,
@@ -91,10 +73,6 @@ export function logicalKeyRange(
  * {@link logicalKeyRange}, and whether the range holds only rows of the
  * condition (`exact`).
  * @internal
- * @example
- * ```ts
- * planKeyRange(schema, {}, { property: 'name', gte: 'a', lte: 'a' }).exact; // false: 'a!' rows sort inside
- * ```
  */
 export function planKeyRange(
   schema: KeySchema,
@@ -102,13 +80,13 @@ export function planKeyRange(
   range?: KeyRangeCondition,
 ): PlannedKeyRange {
   const { components, separator } = schema.key;
-  const encoded = encodeKeyComponents(schema, fixed, 'prefix');
+  const { encoded, next } = encodeKeyPrefix(schema, fixed);
   const invalid = (problem: string, fix: string): ValidationError =>
     new ValidationError(`${schema.name}: ${problem} (key order ${describeKeyLayout(schema)}). Fix: ${fix}.`, {
       entity: schema.name,
       property: range?.property,
     });
-  if (encoded.length === components.length) {
+  if (next === undefined) {
     if (range !== undefined)
       throw invalid(
         `cannot range over "${range.property}": every key part is already fixed`,
@@ -120,7 +98,6 @@ export function planKeyRange(
   const prefix = Buffer.from(joinLogicalKey(separator, encoded, false), 'utf8');
   if (range === undefined)
     return { range: { start: { key: prefix, inclusive: true }, end: openEnd(prefix) }, exact: true };
-  const next = components[encoded.length] as (typeof components)[number];
   if (range.property !== next.property) {
     throw invalid(
       `a key range must be on "${next.property}", the key part right after the fixed ones, not on "${range.property}"`,
@@ -131,7 +108,7 @@ export function planKeyRange(
     throw invalid(`the range on "${range.property}" gives both gt and gte`, 'give only one lower bound');
   if (range.lt !== undefined && range.lte !== undefined)
     throw invalid(`the range on "${range.property}" gives both lt and lte`, 'give only one upper bound');
-  const codec = next.codec as NonNullable<typeof next.codec>;
+  const { codec } = next;
   const texts = encodeBounds(codec, range);
   checkNotInverted(range, invalid);
   const isLast = encoded.length === components.length - 1;
@@ -190,4 +167,119 @@ function stringKeyRange(prefix: Buffer, range: KeyRangeCondition, isLast: boolea
       ? { bound: openEnd(prefix), exact: true }
       : stringUpperBound(prefix, upperValue, range.lte !== undefined, isLast, separator);
   return { range: { start: lower.bound as KeyBound, end: upper.bound }, exact: lower.exact && upper.exact };
+}
+
+/**
+ * A physical bound of a string range, and whether it admits exactly the logical bound.
+ */
+interface StringBound {
+  /** The bound on row keys; `undefined` for the end of the table. */
+  readonly bound: KeyBound | undefined;
+  /** False when rows outside the logical bound can fall inside it: they must be filtered after reading. */
+  readonly exact: boolean;
+}
+
+/**
+ * The highest code point whose escaped text can sort out of step with the raw
+ * text: the separator, `%` (both escaped to `%XX`) and anything below them
+ * sort differently once a separator follows the component. Characters above
+ * it are kept as they are and compare as they do raw.
+ */
+function orderThreshold(separator: string): number {
+  return Math.max(separator.charCodeAt(0), 0x25);
+}
+
+/** The longest leading run of `value` whose characters all sort above the threshold. */
+function safePrefix(value: string, separator: string): string {
+  const threshold = orderThreshold(separator);
+  let end = 0;
+  while (end < value.length && value.charCodeAt(end) > threshold) end += 1;
+  return value.slice(0, end);
+}
+
+/**
+ * Lower bound (`gt`/`gte` on `value`) of a string key part after the fixed
+ * `prefix`: every key whose component is at or above `value` sorts at or
+ * after it. When `value` holds a character at or below the separator or `%`,
+ * only the run before it is used (a wider range, filtered after reading).
+ */
+function stringLowerBound(
+  prefix: Buffer,
+  value: string,
+  inclusive: boolean,
+  isLast: boolean,
+  separator: string,
+): StringBound {
+  const safe = safePrefix(value, separator);
+  const key = Buffer.concat([prefix, Buffer.from(safe, 'utf8')]);
+  if (safe !== value) return { bound: { key, inclusive: true }, exact: false };
+  if (inclusive) return { bound: { key, inclusive: true }, exact: true };
+  // gt on an inner component: rows of `value` itself sort between rows of values
+  // that extend it with low characters (`value!…`), so they are read and dropped.
+  return isLast ? { bound: { key, inclusive: false }, exact: true } : { bound: { key, inclusive: true }, exact: false };
+}
+
+/**
+ * Upper bound (`lt`/`lte` on `value`) of a string key part after the fixed
+ * `prefix`: every key whose component is at or below `value` sorts before
+ * (or at) it. Like {@link stringLowerBound}, a value with low characters is
+ * cut to the run before them and the range end moved past every key that
+ * starts with that run.
+ */
+function stringUpperBound(
+  prefix: Buffer,
+  value: string,
+  inclusive: boolean,
+  isLast: boolean,
+  separator: string,
+): StringBound {
+  const safe = safePrefix(value, separator);
+  const key = Buffer.concat([prefix, Buffer.from(safe, 'utf8')]);
+  if (safe !== value) {
+    const end = prefixEnd(key);
+    return { bound: end === undefined ? undefined : { key: end, inclusive: false }, exact: false };
+  }
+  if (!inclusive) return { bound: { key, inclusive: false }, exact: true };
+  if (isLast) return { bound: { key, inclusive: true }, exact: true };
+  // lte on an inner component: values extending `value` with low characters
+  // (`value!…`) sort before `value#…` and fall inside; they are dropped after reading.
+  return {
+    bound: { key: Buffer.concat([key, Buffer.from([separator.charCodeAt(0) + 1])]), inclusive: false },
+    exact: false,
+  };
+}
+
+/**
+ * Compares two strings by Unicode code point, the order of their UTF-8 bytes
+ * (and so of Bigtable row keys). JavaScript's `<` compares UTF-16 code units,
+ * which differs for characters above U+FFFF against U+E000–U+FFFF.
+ */
+function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** Moves surrogates (U+D800–DFFF) above U+E000–FFFF, so code units compare like code points. */
+function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}
+
+/**
+ * Logical order of two key-part values of the same type: strings by code
+ * point, numbers and bigints numerically, `Date`s by time. Values must
+ * already have passed the key part's codec.
+ * @internal
+ */
+export function compareKeyValues(a: unknown, b: unknown): number {
+  if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
+  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  const x = a as number | bigint;
+  const y = b as number | bigint;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
