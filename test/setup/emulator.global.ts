@@ -17,14 +17,14 @@ declare module 'vitest' {
 }
 
 /**
- * Vitest global setup: starts one Bigtable emulator per run, unless
+ * Global setup of the `integration` project: starts one Bigtable emulator per run, unless
  * `BIGTABLE_EMULATOR_HOST` already names a (loopback) one, and shares its host
  * with the workers through the environment and `inject('emulatorHost')`. The
  * returned teardown stops the emulator it started, whether tests passed or not.
  *
  * @example
  * ```ts
- * export default defineConfig({ test: { globalSetup: ['test/setup/emulator.global.ts'] } });
+ * projects: [{ test: { name: 'integration', globalSetup: ['test/setup/emulator.global.ts'] } }]
  * ```
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

@@ -27,8 +27,9 @@ export function emulatorHost(): string {
   const host = inject('emulatorHost') ?? process.env['BIGTABLE_EMULATOR_HOST'];
   if (host === undefined || host.trim() === '') {
     throw new Error(
-      'No Bigtable emulator for this test run: run the tests through vitest with test/setup/emulator.global.ts ' +
-        'as globalSetup (see vitest.config.ts), or set BIGTABLE_EMULATOR_HOST to a local emulator.',
+      'No Bigtable emulator for this test run: put the test under test/integration (the integration project, whose ' +
+        'global setup test/setup/emulator.global.ts starts one; see vitest.config.ts), or set BIGTABLE_EMULATOR_HOST ' +
+        'to a local emulator.',
     );
   }
   return host;

@@ -1,6 +1,7 @@
 import type {
   ActualFamily,
   BigtableDriver,
+  CallOptions,
   CellData,
   CheckAndMutateRequest,
   IncrementRule,
@@ -10,10 +11,13 @@ import type {
   RowMutationFailure,
 } from '../../src/model/driver.js';
 import type { RowFilter } from '../../src/model/row-filter.js';
-import { DriverError } from '../../src/errors/driver-error.js';
 import type { CellMutation, CompiledMutation } from '../../src/model/mutation.js';
-import { fromAsyncIterable, type RowSource } from '../../src/stream/row-source.js';
 import type { GcRule } from '../../src/model/gc-rule.js';
+import { DriverError } from '../../src/errors/driver-error.js';
+import { DeadlineExceededError, OperationAbortedError } from '../../src/errors/operation-errors.js';
+import { ValidationError } from '../../src/errors/validation-error.js';
+import { throwIfAborted } from '../../src/util/operation-signal.js';
+import { fromAsyncIterable, type RowSource } from '../../src/stream/row-source.js';
 
 /** gRPC status codes the fake uses. @example `GrpcCode.NotFound // 5` */
 export const GrpcCode = Object.freeze({
@@ -26,10 +30,14 @@ export const GrpcCode = Object.freeze({
   Unavailable: 14,
 });
 
-/** Bigtable's per-request mutation cap (enforced by the fake like the real service). */
+/** Bigtable's per-request mutation cap. */
 const MAX_MUTATIONS_PER_REQUEST = 100_000;
-/** Bigtable's row key limit. */
+/** Bigtable's row key limit (the emulator has none). */
 const MAX_ROW_KEY_BYTES = 4096;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** A setCell timestamp asking for the server's time. */
+const SERVER_TIME = -1;
 
 /**
  * One recorded driver call, with its arguments exactly as passed.
@@ -76,43 +84,59 @@ export interface ReadStats {
 
 /** Options of a {@link FakeDriver}. @example `{ nowMs: () => 1_700_000_000_000 }` */
 export interface FakeDriverOptions {
-  /** Server clock in milliseconds, used for increments. Default `Date.now`. */
+  /** Server clock in milliseconds, for increments and server-time cells. Default `Date.now`. */
   readonly nowMs?: () => number;
   /** Await a macrotask in every data call, so concurrent callers really overlap. Default true. */
   readonly yieldInCalls?: boolean;
+  /**
+   * Tables spring into existence on their first write, and reading a missing
+   * one yields no rows, so unit tests need no `createTable`. Default true.
+   * With false, as on Bigtable, data calls on a table that was neither
+   * created nor seeded fail with gRPC 5.
+   */
+  readonly implicitTables?: boolean;
 }
 
+/** One cell version. */
 interface Cell {
-  family: string;
-  qualifier: string;
-  timestampMicros: number;
-  value: Buffer;
+  readonly family: string;
+  readonly qualifier: string;
+  readonly timestampMicros: number;
+  readonly value: Buffer;
 }
 
-/** family → qualifier → timestamp (µs) → value. Versions are sorted when read. */
-type StoredRow = Map<string, Map<string, Map<number, Buffer>>>;
+/** A row's cells in Bigtable's order: family, qualifier bytes, newest first. Never empty while stored. */
+interface StoredRow {
+  readonly key: Buffer;
+  cells: Cell[];
+}
 
 interface FakeTable {
-  /** Families, when the table was created through the admin API (then writes to other families fail). */
-  declared: Map<string, GcRule | undefined> | undefined;
-  rows: Map<string, { key: Buffer; cells: StoredRow }>;
+  /** Families and GC rules of a table created through the admin API; `undefined` for a table born of a write (any family goes). */
+  families: Map<string, GcRule | undefined> | undefined;
+  readonly rows: Map<string, StoredRow>;
   sorted: string[] | undefined;
 }
 
+type Problem = { readonly grpcCode: number; readonly message: string };
+
 /**
- * An in-memory {@link BigtableDriver} for unit tests: rows sorted by key bytes,
- * cells per family/qualifier newest first, and every call recorded in `calls`.
+ * An in-memory {@link BigtableDriver} for unit tests, with Bigtable's
+ * semantics (checked against the real driver by the driver contract suite in
+ * `test/contract`): rows sorted by key bytes, cells per family and qualifier
+ * newest first, every {@link RowFilter} kind, call options honoured; every
+ * call is recorded in `calls`.
  *
  * - `mutateRow`/`mutateRows` apply atomically per row; `reject(key, code)`
  *   makes writes of a row key fail with a gRPC code (thrown by `mutateRow`,
  *   reported as an entry failure by `mutateRows`); `failNext('mutateRows', err)`
  *   makes the next whole call throw. More than 100,000 mutations in one call or
- *   keys over 4 KiB are rejected like the real service does.
- * - `readRows` honours ranges, keys, limit and the {@link RowFilter} kinds the
- *   mapper uses; it is pull-based and records cancellation in `reads`.
- * - Tables spring into existence on first write; a table created with
- *   `createTable` rejects writes to undeclared families (gRPC 5). Reading a
- *   missing table yields no rows.
+ *   keys over 4 KiB are rejected like the service does.
+ * - `readRows` is pull-based and records each read's progress and
+ *   cancellation in `reads`.
+ * - Tables spring into existence on first write unless `implicitTables` is
+ *   false; a table created with `createTable` rejects writes to undeclared
+ *   families (gRPC 5).
  *
  * @example
  * ```ts
@@ -135,14 +159,16 @@ export class FakeDriver implements BigtableDriver {
   closed = false;
 
   readonly #tables = new Map<string, FakeTable>();
-  readonly #rejected = new Map<string, { grpcCode: number; message: string }>();
+  readonly #rejected = new Map<string, Problem>();
   readonly #failures = new Map<DriverMethod, unknown[]>();
   readonly #nowMs: () => number;
   readonly #yield: boolean;
+  readonly #implicitTables: boolean;
 
   constructor(options: FakeDriverOptions = {}) {
     this.#nowMs = options.nowMs ?? Date.now;
     this.#yield = options.yieldInCalls ?? true;
+    this.#implicitTables = options.implicitTables ?? true;
   }
 
   // ---- test controls -------------------------------------------------------
@@ -171,7 +197,7 @@ export class FakeDriver implements BigtableDriver {
     this.maxInFlight = this.inFlight;
   }
 
-  /** Writes mutations directly, without recording a call. @example `driver.seed(compileSave(schema, e))` */
+  /** Writes mutations directly, without recording a call (creating the table if needed). @example `driver.seed(compileSave(schema, e))` */
   seed(...mutations: CompiledMutation[]): void {
     for (const m of mutations) this.#commit(m.table, m.rowKey, m.mutations);
   }
@@ -180,7 +206,7 @@ export class FakeDriver implements BigtableDriver {
   rows(table: string): RowData[] {
     const t = this.#tables.get(table);
     if (t === undefined) return [];
-    return sortedIds(t).map((id) => toRowData(t.rows.get(id)!));
+    return sortedIds(t).map((id) => toRowData(t.rows.get(id) as StoredRow));
   }
 
   /** One row, or undefined. @example `driver.row('readings', 's1#…')?.cells.m?.temp` */
@@ -191,65 +217,59 @@ export class FakeDriver implements BigtableDriver {
 
   // ---- admin ---------------------------------------------------------------
 
-  async listTables(): Promise<string[]> {
-    this.calls.push({ method: 'listTables' });
-    this.#maybeFail('listTables');
+  async listTables(call?: CallOptions): Promise<string[]> {
+    this.#begin({ method: 'listTables' }, call);
     return [...this.#tables.keys()].sort();
   }
 
-  async getFamilies(table: string): Promise<ActualFamily[] | undefined> {
-    this.calls.push({ method: 'getFamilies', table });
-    this.#maybeFail('getFamilies');
+  async getFamilies(table: string, call?: CallOptions): Promise<ActualFamily[] | undefined> {
+    this.#begin({ method: 'getFamilies', table }, call);
     const t = this.#tables.get(table);
     if (t === undefined) return undefined;
-    const names = t.declared !== undefined ? [...t.declared.keys()] : familiesInRows(t);
-    return names.sort().map((name) => ({ name, gc: t.declared?.get(name) }));
+    const names = t.families !== undefined ? [...t.families.keys()] : familiesInRows(t);
+    return names.sort().map((name) => ({ name, gc: t.families?.get(name) }));
   }
 
-  async createTable(table: string, families: readonly ActualFamily[]): Promise<void> {
-    this.calls.push({ method: 'createTable', table, families });
-    this.#maybeFail('createTable');
+  async createTable(table: string, families: readonly ActualFamily[], call?: CallOptions): Promise<void> {
+    this.#begin({ method: 'createTable', table, families }, call);
     if (this.#tables.has(table))
       throw grpcError('createTable', GrpcCode.AlreadyExists, `table ${table} already exists`);
     this.#tables.set(table, {
-      declared: new Map(families.map((f) => [f.name, f.gc])),
+      families: new Map(families.map((f) => [f.name, f.gc])),
       rows: new Map(),
       sorted: undefined,
     });
   }
 
-  async createFamily(table: string, family: ActualFamily): Promise<void> {
-    this.calls.push({ method: 'createFamily', table, family });
-    this.#maybeFail('createFamily');
-    const t = this.#declaredTable('createFamily', table);
-    if (t.has(family.name))
+  async createFamily(table: string, family: ActualFamily, call?: CallOptions): Promise<void> {
+    this.#begin({ method: 'createFamily', table, family }, call);
+    const families = this.#families('createFamily', table);
+    if (families.has(family.name))
       throw grpcError('createFamily', GrpcCode.AlreadyExists, `family ${family.name} already exists`);
-    t.set(family.name, family.gc);
+    families.set(family.name, family.gc);
   }
 
-  async setFamilyGc(table: string, family: string, gc: GcRule | undefined): Promise<void> {
-    this.calls.push({ method: 'setFamilyGc', table, family, gc });
-    this.#maybeFail('setFamilyGc');
-    const t = this.#declaredTable('setFamilyGc', table);
-    if (!t.has(family)) throw grpcError('setFamilyGc', GrpcCode.NotFound, `family ${family} not found`);
-    t.set(family, gc);
+  async setFamilyGc(table: string, family: string, gc: GcRule | undefined, call?: CallOptions): Promise<void> {
+    this.#begin({ method: 'setFamilyGc', table, family, gc }, call);
+    const families = this.#families('setFamilyGc', table);
+    if (!families.has(family)) throw grpcError('setFamilyGc', GrpcCode.NotFound, `family ${family} not found`);
+    families.set(family, gc);
   }
 
-  async deleteFamily(table: string, family: string): Promise<void> {
-    this.calls.push({ method: 'deleteFamily', table, family });
-    this.#maybeFail('deleteFamily');
-    const t = this.#declaredTable('deleteFamily', table);
-    t.delete(family);
-    for (const row of this.#tables.get(table)!.rows.values()) row.cells.delete(family);
-    this.#dropEmptyRows(this.#tables.get(table)!);
+  async deleteFamily(table: string, family: string, call?: CallOptions): Promise<void> {
+    this.#begin({ method: 'deleteFamily', table, family }, call);
+    const families = this.#families('deleteFamily', table);
+    if (!families.delete(family)) throw grpcError('deleteFamily', GrpcCode.NotFound, `family ${family} not found`);
+    const t = this.#tables.get(table) as FakeTable;
+    for (const [id, row] of t.rows) this.#store(t, id, row.key, row.cells, (c) => c.family !== family);
   }
 
-  async deleteTable(table: string): Promise<void> {
-    this.calls.push({ method: 'deleteTable', table });
-    this.#maybeFail('deleteTable');
+  async deleteTable(table: string, call?: CallOptions): Promise<void> {
+    this.#begin({ method: 'deleteTable', table }, call);
     if (!this.#tables.delete(table)) throw grpcError('deleteTable', GrpcCode.NotFound, `table ${table} not found`);
   }
 
+  /** Marks the driver closed: reads, open or new, then reject with `OperationAbortedError` when pulled. */
   async close(): Promise<void> {
     this.calls.push({ method: 'close' });
     this.closed = true;
@@ -257,75 +277,80 @@ export class FakeDriver implements BigtableDriver {
 
   // ---- data ----------------------------------------------------------------
 
-  async mutateRow(mutation: CompiledMutation): Promise<void> {
-    this.calls.push({ method: 'mutateRow', mutation });
-    await this.#enter();
-    try {
-      this.#maybeFail('mutateRow');
-      const problem = this.#problem(mutation.table, mutation.rowKey, mutation.mutations);
-      if (problem !== undefined) throw grpcError('mutateRow', problem.grpcCode, problem.message);
-      this.#commit(mutation.table, mutation.rowKey, mutation.mutations);
-    } finally {
-      this.#leave();
-    }
+  async mutateRow(mutation: CompiledMutation, call?: CallOptions): Promise<void> {
+    return this.#dataCall({ method: 'mutateRow', mutation }, call, () => {
+      if (mutation.mutations.length === 0) return;
+      this.#existing('mutateRow', mutation.table);
+      this.#write('mutateRow', mutation.table, mutation.rowKey, mutation.mutations);
+    });
   }
 
-  async mutateRows(table: string, mutations: readonly CompiledMutation[]): Promise<RowMutationFailure[]> {
-    this.calls.push({ method: 'mutateRows', table, mutations });
-    await this.#enter();
-    try {
-      this.#maybeFail('mutateRows');
-      const total = mutations.reduce((n, m) => n + m.mutations.length, 0);
-      if (total > MAX_MUTATIONS_PER_REQUEST) {
-        throw grpcError(
-          'mutateRows',
-          GrpcCode.InvalidArgument,
-          `too many mutations in one request: ${total} > ${MAX_MUTATIONS_PER_REQUEST}`,
+  async mutateRows(
+    table: string,
+    mutations: readonly CompiledMutation[],
+    call?: CallOptions,
+  ): Promise<RowMutationFailure[]> {
+    return this.#dataCall({ method: 'mutateRows', table, mutations }, call, () => {
+      const stray = mutations.findIndex((m) => m.table !== table);
+      if (stray >= 0) {
+        throw new ValidationError(
+          `mutateRows ${JSON.stringify(table)}: mutation #${stray} targets another table. Fix: send one table's mutations per call.`,
+          { table, index: stray },
         );
       }
+      const total = mutations.reduce((n, m) => n + m.mutations.length, 0);
+      if (total === 0) return [];
+      if (total > MAX_MUTATIONS_PER_REQUEST) {
+        const message = `too many mutations in one request: ${total} > ${MAX_MUTATIONS_PER_REQUEST}`;
+        throw grpcError('mutateRows', GrpcCode.InvalidArgument, message);
+      }
+      this.#existing('mutateRows', table);
       const failures: RowMutationFailure[] = [];
       mutations.forEach((m, index) => {
-        const problem = this.#problem(table, m.rowKey, m.mutations);
+        const problem = m.mutations.length === 0 ? undefined : this.#problem(table, m.rowKey, m.mutations);
         if (problem !== undefined) failures.push({ index, grpcCode: problem.grpcCode, message: problem.message });
         else this.#commit(table, m.rowKey, m.mutations);
       });
       return failures;
-    } finally {
-      this.#leave();
-    }
+    });
   }
 
-  readRows(request: ReadRowsRequest): RowSource<RowData> {
+  readRows(request: ReadRowsRequest, call?: CallOptions): RowSource<RowData> {
+    const { limit } = request;
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+      throw new ValidationError(
+        `readRows ${JSON.stringify(request.table)}: limit ${String(limit)} is not a non-negative integer. Fix: pass a row count.`,
+        { limit },
+      );
+    }
     this.calls.push({ method: 'readRows', request });
     const stats: ReadStats = { request, yielded: 0, cancelled: false, ended: false };
     this.reads.push(stats);
     const failure = this.#takeFailure('readRows');
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
+    const pulled = (): void => {
+      if (self.closed) throw new OperationAbortedError('readRows', 'the driver was closed');
+      checkCall('readRows', call);
+    };
     async function* rows(): AsyncGenerator<RowData> {
       await self.#enter();
       self.#leave();
       if (failure !== undefined) throw failure;
-      const table = self.#tables.get(request.table);
-      if (table === undefined) {
-        stats.ended = true;
-        return;
-      }
-      const keys = request.keys === undefined ? undefined : new Set(request.keys.map(toId));
-      const ranges = request.ranges;
-      const everything = keys === undefined && ranges === undefined;
-      for (const id of sortedIds(table)) {
+      pulled();
+      const table = self.#existing('readRows', request.table);
+      const selected = selection(request);
+      for (const id of table === undefined ? [] : sortedIds(table)) {
         if (stats.cancelled) return;
-        if (request.limit !== undefined && stats.yielded >= request.limit) break;
-        const stored = table.rows.get(id);
-        if (stored === undefined) continue;
-        const selected = everything || keys?.has(id) === true || (ranges ?? []).some((r) => inRange(stored.key, r));
-        if (!selected) continue;
-        const row = filterRow(stored, request.filter);
-        if (row === undefined) continue;
+        if (limit !== undefined && stats.yielded >= limit) break;
+        const stored = table?.rows.get(id);
+        if (stored === undefined || !selected(id, stored.key)) continue;
+        const cells = request.filter === undefined ? stored.cells : applyFilter(request.filter, stored.cells);
+        if (cells.length === 0) continue;
+        pulled();
         if (stats.cancelled) return;
         stats.yielded += 1;
-        yield row;
+        yield toRowData({ key: stored.key, cells });
         if (self.#yield) await macrotask();
       }
       stats.ended = true;
@@ -335,59 +360,51 @@ export class FakeDriver implements BigtableDriver {
     });
   }
 
-  async checkAndMutate(request: CheckAndMutateRequest): Promise<boolean> {
-    this.calls.push({ method: 'checkAndMutate', request });
-    await this.#enter();
-    try {
-      this.#maybeFail('checkAndMutate');
-      const stored = this.#tables.get(request.table)?.rows.get(toId(request.rowKey));
-      const matched = stored !== undefined && filterRow(stored, request.predicate) !== undefined;
+  async checkAndMutate(request: CheckAndMutateRequest, call?: CallOptions): Promise<boolean> {
+    return this.#dataCall({ method: 'checkAndMutate', request }, call, () => {
+      const { table, rowKey, predicate } = request;
+      const stored = this.#existing('checkAndMutate', table)?.rows.get(toId(rowKey));
+      const matched =
+        stored !== undefined && (predicate === undefined || applyFilter(predicate, stored.cells).length > 0);
       const mutations = matched ? request.onMatch : request.onNoMatch;
-      if (mutations.length > 0) {
-        const problem = this.#problem(request.table, request.rowKey, mutations);
-        if (problem !== undefined) throw grpcError('checkAndMutate', problem.grpcCode, problem.message);
-        this.#commit(request.table, request.rowKey, mutations);
-      }
+      if (mutations.length > 0) this.#write('checkAndMutate', table, rowKey, mutations);
       return matched;
-    } finally {
-      this.#leave();
-    }
+    });
   }
 
-  async increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[]): Promise<RowData> {
-    this.calls.push({ method: 'increment', table, rowKey, rules });
-    await this.#enter();
-    try {
-      this.#maybeFail('increment');
-      const rejected = this.#rejected.get(toId(rowKey));
-      if (rejected !== undefined) throw grpcError('increment', rejected.grpcCode, rejected.message);
-      const stored = this.#tables.get(table)?.rows.get(toId(rowKey));
-      const nowMicros = this.#nowMs() * 1000;
-      const writes: CellMutation[] = [];
-      const result: Record<string, Record<string, CellData[]>> = {};
-      for (const rule of rules) {
-        const latest = newestCell(stored?.cells.get(rule.family)?.get(rule.qualifier));
-        if (latest !== undefined && latest.value.length !== 8) {
-          throw grpcError(
-            'increment',
-            GrpcCode.FailedPrecondition,
-            `cell ${rule.family}:${rule.qualifier} is not a 64-bit big-endian integer`,
-          );
+  async increment(
+    table: string,
+    rowKey: Buffer,
+    rules: readonly IncrementRule[],
+    call?: CallOptions,
+  ): Promise<RowData> {
+    return this.#dataCall({ method: 'increment', table, rowKey, rules }, call, () => {
+      checkIncrementRules(table, rules);
+      const stored = this.#existing('increment', table)?.rows.get(toId(rowKey));
+      const nowMicros = Math.floor(this.#nowMs()) * 1000;
+      const latest = new Map<string, Cell>();
+      for (const { family, qualifier, amount } of rules) {
+        const column = `${family}\u0000${qualifier}`;
+        const previous =
+          latest.get(column) ?? stored?.cells.find((c) => c.family === family && c.qualifier === qualifier);
+        if (previous !== undefined && previous.value.length !== 8) {
+          const message = `cell ${family}:${qualifier} is not a 64-bit big-endian integer`;
+          throw grpcError('increment', GrpcCode.FailedPrecondition, message);
         }
-        const next = BigInt.asIntN(64, (latest === undefined ? 0n : latest.value.readBigInt64BE()) + rule.amount);
         const value = Buffer.alloc(8);
-        value.writeBigInt64BE(next);
-        const timestampMicros = Math.max(nowMicros, latest?.timestampMicros ?? 0);
-        writes.push({ kind: 'setCell', family: rule.family, qualifier: rule.qualifier, timestampMicros, value });
-        (result[rule.family] ??= {})[rule.qualifier] = [{ value, timestampMicros }];
+        value.writeBigInt64BE(BigInt.asIntN(64, (previous?.value.readBigInt64BE() ?? 0n) + amount));
+        const timestampMicros = Math.max(nowMicros, previous?.timestampMicros ?? 0);
+        latest.set(column, { family, qualifier, timestampMicros, value });
       }
-      const problem = this.#problem(table, rowKey, writes);
-      if (problem !== undefined) throw grpcError('increment', problem.grpcCode, problem.message);
-      this.#commit(table, rowKey, writes);
-      return { key: Buffer.from(rowKey), cells: result };
-    } finally {
-      this.#leave();
-    }
+      const cells = [...latest.values()].sort(compareCells);
+      this.#write(
+        'increment',
+        table,
+        rowKey,
+        cells.map((c) => ({ kind: 'setCell', ...c })),
+      );
+      return toRowData({ key: rowKey, cells });
+    });
   }
 
   // ---- internals -----------------------------------------------------------
@@ -407,23 +424,54 @@ export class FakeDriver implements BigtableDriver {
     return queue === undefined || queue.length === 0 ? undefined : queue.shift();
   }
 
-  #maybeFail(method: DriverMethod): void {
+  /** What every admin call does first: record it, honour its signal and deadline, and throw a failure queued by `failNext`. */
+  #begin(entry: DriverCall, call: CallOptions | undefined): void {
+    this.calls.push(entry);
+    this.#check(entry.method, call);
+  }
+
+  #check(method: DriverMethod, call: CallOptions | undefined): void {
+    checkCall(method, call);
     const failure = this.#takeFailure(method);
     if (failure !== undefined) throw failure;
   }
 
-  #declaredTable(operation: string, table: string): Map<string, GcRule | undefined> {
-    const t = this.#tables.get(table);
-    if (t === undefined) throw grpcError(operation, GrpcCode.NotFound, `table ${table} not found`);
-    t.declared ??= new Map(familiesInRows(t).map((name) => [name, undefined]));
-    return t.declared;
+  /** A data call: recorded at once, then counted in flight (overlapping other callers unless `yieldInCalls` is false) while it runs. */
+  async #dataCall<T>(entry: DriverCall, call: CallOptions | undefined, run: () => T): Promise<T> {
+    this.calls.push(entry);
+    await this.#enter();
+    try {
+      this.#check(entry.method, call);
+      return run();
+    } finally {
+      this.#leave();
+    }
   }
 
-  #problem(
-    table: string,
-    rowKey: Buffer,
-    mutations: readonly CellMutation[],
-  ): { grpcCode: number; message: string } | undefined {
+  /** Applies one row's mutations atomically, or throws the row's problem as a DriverError. */
+  #write(method: DriverMethod, table: string, rowKey: Buffer, mutations: readonly CellMutation[]): void {
+    const problem = this.#problem(table, rowKey, mutations);
+    if (problem !== undefined) throw grpcError(method, problem.grpcCode, problem.message);
+    this.#commit(table, rowKey, mutations);
+  }
+
+  /** The table a data call works on: `undefined` when missing and tables are implicit, otherwise gRPC 5. */
+  #existing(method: DriverMethod, table: string): FakeTable | undefined {
+    const t = this.#tables.get(table);
+    if (t === undefined && !this.#implicitTables)
+      throw grpcError(method, GrpcCode.NotFound, `table ${table} not found`);
+    return t;
+  }
+
+  /** The families of a table, for the admin calls that change them (a table born of writes gets those in its rows). */
+  #families(method: DriverMethod, table: string): Map<string, GcRule | undefined> {
+    const t = this.#tables.get(table);
+    if (t === undefined) throw grpcError(method, GrpcCode.NotFound, `table ${table} not found`);
+    t.families ??= new Map(familiesInRows(t).map((name) => [name, undefined]));
+    return t.families;
+  }
+
+  #problem(table: string, rowKey: Buffer, mutations: readonly CellMutation[]): Problem | undefined {
     const rejected = this.#rejected.get(toId(rowKey));
     if (rejected !== undefined) return rejected;
     if (rowKey.length === 0) return { grpcCode: GrpcCode.InvalidArgument, message: 'row key must not be empty' };
@@ -432,22 +480,23 @@ export class FakeDriver implements BigtableDriver {
         grpcCode: GrpcCode.InvalidArgument,
         message: `row key is ${rowKey.length} bytes, over ${MAX_ROW_KEY_BYTES}`,
       };
-    if (mutations.length === 0) return { grpcCode: GrpcCode.InvalidArgument, message: 'no mutations' };
-    const declared = this.#tables.get(table)?.declared;
+    const families = this.#tables.get(table)?.families;
     for (const m of mutations) {
       if (m.kind === 'deleteFromRow') continue;
-      if (declared !== undefined && !declared.has(m.family))
+      if (families !== undefined && !families.has(m.family))
         return { grpcCode: GrpcCode.NotFound, message: `family ${m.family} not found in table ${table}` };
+      if (m.kind !== 'setCell') continue;
+      const { timestampMicros } = m;
       if (
-        m.kind === 'setCell' &&
-        (!Number.isSafeInteger(m.timestampMicros) || m.timestampMicros < -1 || m.timestampMicros % 1000 !== 0)
+        timestampMicros !== SERVER_TIME &&
+        (!Number.isSafeInteger(timestampMicros) || timestampMicros < 0 || timestampMicros % 1000 !== 0)
       ) {
         return {
           grpcCode: GrpcCode.InvalidArgument,
-          message: `timestamp ${m.timestampMicros} is not a whole number of milliseconds in microseconds`,
+          message: `timestamp ${timestampMicros} is not a whole number of milliseconds in microseconds`,
         };
       }
-      if (m.kind === 'setCell' && !Buffer.isBuffer(m.value))
+      if (!Buffer.isBuffer(m.value))
         return { grpcCode: GrpcCode.InvalidArgument, message: 'cell value is not a Buffer' };
     }
     return undefined;
@@ -456,69 +505,73 @@ export class FakeDriver implements BigtableDriver {
   #commit(tableName: string, rowKey: Buffer, mutations: readonly CellMutation[]): void {
     let table = this.#tables.get(tableName);
     if (table === undefined) {
-      table = { declared: undefined, rows: new Map(), sorted: undefined };
+      table = { families: undefined, rows: new Map(), sorted: undefined };
       this.#tables.set(tableName, table);
     }
     const id = toId(rowKey);
+    let cells = table.rows.get(id)?.cells ?? [];
+    for (const m of mutations) cells = this.#apply(cells, m);
+    this.#store(table, id, rowKey, cells, () => true);
+  }
+
+  #apply(cells: Cell[], m: CellMutation): Cell[] {
+    switch (m.kind) {
+      case 'deleteFromRow':
+        return [];
+      case 'deleteFromFamily':
+        return cells.filter((c) => c.family !== m.family);
+      case 'deleteFromColumn':
+        return cells.filter((c) => c.family !== m.family || c.qualifier !== m.qualifier);
+      case 'setCell': {
+        const timestampMicros =
+          m.timestampMicros === SERVER_TIME ? Math.floor(this.#nowMs()) * 1000 : m.timestampMicros;
+        const kept = cells.filter(
+          (c) => c.family !== m.family || c.qualifier !== m.qualifier || c.timestampMicros !== timestampMicros,
+        );
+        return [...kept, { family: m.family, qualifier: m.qualifier, timestampMicros, value: Buffer.from(m.value) }];
+      }
+    }
+  }
+
+  /** Stores a row's cells that pass `keep`, in Bigtable's order; a row left without cells is gone. */
+  #store(table: FakeTable, id: string, key: Buffer, cells: readonly Cell[], keep: (cell: Cell) => boolean): void {
+    const kept = cells.filter(keep).sort(compareCells);
     const existing = table.rows.get(id);
-    const cells: StoredRow = existing === undefined ? new Map() : existing.cells;
-    for (const m of mutations) applyMutation(cells, m);
-    if (countCells(cells) === 0) {
-      if (existing !== undefined) {
-        table.rows.delete(id);
-        table.sorted = undefined;
-      }
-      return;
-    }
-    if (existing === undefined) {
-      table.rows.set(id, { key: Buffer.from(rowKey), cells });
-      table.sorted = undefined;
-    }
+    if (kept.length > 0 && existing !== undefined) existing.cells = kept;
+    else if (kept.length > 0) table.rows.set(id, { key: Buffer.from(key), cells: kept });
+    else if (existing !== undefined) table.rows.delete(id);
+    if ((existing === undefined) !== (kept.length === 0)) table.sorted = undefined;
   }
+}
 
-  #dropEmptyRows(table: FakeTable): void {
-    for (const [id, row] of table.rows) {
-      if (countCells(row.cells) === 0) {
-        table.rows.delete(id);
-        table.sorted = undefined;
-      }
+/** Rejects like the real driver does before sending a ReadModifyWriteRow. */
+function checkIncrementRules(table: string, rules: readonly IncrementRule[]): void {
+  if (rules.length === 0)
+    throw new ValidationError(`increment ${JSON.stringify(table)}: no rules. Fix: pass at least one IncrementRule.`, {
+      table,
+    });
+  for (const rule of rules) {
+    if (typeof rule.amount !== 'bigint' || rule.amount < INT64_MIN || rule.amount > INT64_MAX) {
+      throw new ValidationError(
+        `increment ${JSON.stringify(table)}: amount of ${rule.family}:${rule.qualifier} is not an int64 bigint. Fix: pass a bigint in [-2^63, 2^63-1].`,
+        { table, family: rule.family, qualifier: rule.qualifier },
+      );
     }
   }
 }
 
-function applyMutation(row: StoredRow, m: CellMutation): void {
-  switch (m.kind) {
-    case 'deleteFromRow':
-      row.clear();
-      return;
-    case 'deleteFromFamily':
-      row.delete(m.family);
-      return;
-    case 'deleteFromColumn':
-      row.get(m.family)?.delete(m.qualifier);
-      if (row.get(m.family)?.size === 0) row.delete(m.family);
-      return;
-    case 'setCell': {
-      let family = row.get(m.family);
-      if (family === undefined) row.set(m.family, (family = new Map()));
-      let versions = family.get(m.qualifier);
-      if (versions === undefined) family.set(m.qualifier, (versions = new Map()));
-      versions.set(m.timestampMicros, Buffer.from(m.value));
-    }
-  }
+function checkCall(operation: string, call: CallOptions | undefined): void {
+  throwIfAborted(call?.signal, operation);
+  if (call?.deadline !== undefined && call.deadline <= Date.now())
+    throw new DeadlineExceededError(operation, 0, 'total');
 }
 
-function countCells(row: StoredRow): number {
-  let n = 0;
-  for (const family of row.values()) for (const cells of family.values()) n += cells.size;
-  return n;
-}
-
-function newestCell(versions: Map<number, Buffer> | undefined): CellData | undefined {
-  if (versions === undefined || versions.size === 0) return undefined;
-  let timestampMicros = Number.NEGATIVE_INFINITY;
-  for (const t of versions.keys()) if (t > timestampMicros) timestampMicros = t;
-  return { value: versions.get(timestampMicros) as Buffer, timestampMicros };
+/** Which rows a request reads: every row without `keys` and `ranges`, otherwise those keys and ranges. */
+function selection(request: ReadRowsRequest): (id: string, key: Buffer) => boolean {
+  if (request.keys === undefined && request.ranges === undefined) return () => true;
+  const keys = new Set((request.keys ?? []).map(toId));
+  const ranges = request.ranges ?? [];
+  return (id, key) => keys.has(id) || ranges.some((r) => inRange(key, r));
 }
 
 /** Row keys as binary strings: JS string order is then byte order. */
@@ -533,7 +586,7 @@ function sortedIds(table: FakeTable): string[] {
 
 function familiesInRows(table: FakeTable): string[] {
   const names = new Set<string>();
-  for (const row of table.rows.values()) for (const name of row.cells.keys()) names.add(name);
+  for (const row of table.rows.values()) for (const cell of row.cells) names.add(cell.family);
   return [...names];
 }
 
@@ -545,38 +598,14 @@ function inRange(key: Buffer, range: KeyRange): boolean {
   return end < 0 || (end === 0 && range.end.inclusive);
 }
 
-function flatten(row: StoredRow): Cell[] {
-  const cells: Cell[] = [];
-  for (const family of [...row.keys()].sort()) {
-    const qualifiers = row.get(family)!;
-    const names = [...qualifiers.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    for (const qualifier of names) {
-      const versions = qualifiers.get(qualifier)!;
-      const stamps = [...versions.keys()].sort((a, b) => b - a);
-      for (const timestampMicros of stamps)
-        cells.push({ family, qualifier, timestampMicros, value: versions.get(timestampMicros)! });
-    }
-  }
-  return cells;
+/** Bigtable's cell order: family, then qualifier bytes, then newest first. */
+function compareCells(a: Cell, b: Cell): number {
+  if (a.family !== b.family) return a.family < b.family ? -1 : 1;
+  return Buffer.compare(Buffer.from(a.qualifier), Buffer.from(b.qualifier)) || b.timestampMicros - a.timestampMicros;
 }
 
-/**
- * Applies a row filter to one row's cells (family, qualifier, newest first);
- * `undefined` when no cell is left (Bigtable then omits the row).
- */
-function filterRow(stored: { key: Buffer; cells: StoredRow }, filter: RowFilter | undefined): RowData | undefined {
-  const cells = filter === undefined ? flatten(stored.cells) : applyFilter(filter, flatten(stored.cells));
-  if (cells.length === 0) return undefined;
-  const out: Record<string, Record<string, CellData[]>> = {};
-  for (const c of cells)
-    ((out[c.family] ??= {})[c.qualifier] ??= []).push({
-      value: Buffer.from(c.value),
-      timestampMicros: c.timestampMicros,
-    });
-  return { key: Buffer.from(stored.key), cells: out };
-}
-
-function applyFilter(filter: RowFilter, cells: Cell[]): Cell[] {
+/** A row filter over one row's cells, in Bigtable's cell order; no cell left means Bigtable omits the row. */
+function applyFilter(filter: RowFilter, cells: readonly Cell[]): readonly Cell[] {
   switch (filter.kind) {
     case 'passAll':
       return cells;
@@ -586,23 +615,20 @@ function applyFilter(filter: RowFilter, cells: Cell[]): Cell[] {
       return applyFilter(applyFilter(filter.test, cells).length > 0 ? filter.pass : filter.fail, cells);
     case 'chain':
       return filter.filters.reduce((acc, f) => applyFilter(f, acc), cells);
-    case 'interleave': {
-      // Union of every branch's output in row order; a cell output by two branches is kept once.
-      const seen = new Set<Cell>();
-      for (const f of filter.filters) for (const c of applyFilter(f, cells)) seen.add(c);
-      return [...seen].sort(compareCells);
-    }
+    case 'interleave':
+      // Every branch's output, merged in cell order: a cell output by two branches comes twice, as on Bigtable.
+      return filter.filters.flatMap((f) => applyFilter(f, cells)).sort(compareCells);
     case 'family':
       return cells.filter((c) => c.family === filter.name);
     case 'qualifiers':
       return cells.filter((c) => filter.names.includes(c.qualifier));
     case 'cellsPerColumn': {
-      const counts = new Map<string, number>();
+      const seen = new Map<string, number>();
       return cells.filter((c) => {
-        const id = `${c.family}\u0000${c.qualifier}`;
-        const n = counts.get(id) ?? 0;
-        counts.set(id, n + 1);
-        return n < filter.limit;
+        const column = `${c.family}\u0000${c.qualifier}`;
+        const n = (seen.get(column) ?? 0) + 1;
+        seen.set(column, n);
+        return n <= filter.limit;
       });
     }
     case 'timestampRange':
@@ -618,13 +644,14 @@ function applyFilter(filter: RowFilter, cells: Cell[]): Cell[] {
   }
 }
 
-function compareCells(a: Cell, b: Cell): number {
-  if (a.family !== b.family) return a.family < b.family ? -1 : 1;
-  return Buffer.compare(Buffer.from(a.qualifier), Buffer.from(b.qualifier)) || b.timestampMicros - a.timestampMicros;
-}
-
-function toRowData(stored: { key: Buffer; cells: StoredRow }): RowData {
-  return filterRow(stored, undefined) ?? { key: Buffer.from(stored.key), cells: {} };
+function toRowData(row: { readonly key: Buffer; readonly cells: readonly Cell[] }): RowData {
+  const cells: Record<string, Record<string, CellData[]>> = {};
+  for (const c of row.cells)
+    ((cells[c.family] ??= {})[c.qualifier] ??= []).push({
+      value: Buffer.from(c.value),
+      timestampMicros: c.timestampMicros,
+    });
+  return { key: Buffer.from(row.key), cells };
 }
 
 function grpcError(operation: string, code: number, message: string): DriverError {

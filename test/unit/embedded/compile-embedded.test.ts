@@ -40,11 +40,12 @@ describe('embedded column layouts', () => {
   });
 
   it("takes a flattened class's fields from its @Expose()d properties (by plain name)", () => {
-    expect(compileEntity(Profile).columnsByProperty.exposed?.fields).toEqual([
+    const exposed = compileEntity(Profile).columnsByProperty.exposed;
+    expect(exposed).toMatchObject({ type: 'class', classType: Exposed, layout: 'flatten', qualifier: 'exposed' });
+    expect(exposed?.fields).toEqual([
       { name: 'a', qualifier: 'exposed.a' },
       { name: 'bee', qualifier: 'exposed.bee' },
     ]);
-    expect(Exposed).toBeDefined();
   });
 
   it('rejects layouts it cannot store exactly, naming the fix', () => {
