@@ -54,7 +54,7 @@ export type { SchemaSyncOptions, SchemaSyncResult } from './schema/schema-sync.j
 export type { CompiledMutation, CellMutation } from './model/mutation.js';
 export type { SaveCondition } from './mutation/compile-condition.js';
 export type { ScanQuery, KeyWhere, RangeCondition } from './scan/scan-query.js';
-export { range, KeyPartRange } from './scan/key-part-range.js';
+export { range, KeyPartRange } from './scan/scan-query.js';
 export type { ScanPlan, ScanSource, KeyCheck } from './scan/scan-plan.js';
 export type { ReadOptions } from './scan/read-options.js';
 export type {

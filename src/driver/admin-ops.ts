@@ -1,7 +1,6 @@
 import type { Instance } from '@google-cloud/bigtable';
-import type { ActualFamily, BigtableDriver } from '../model/driver.js';
+import type { ActualFamily, BigtableDriver, CallOptions } from '../model/driver.js';
 import type { GcRule } from '../model/gc-rule.js';
-import type { CallOptions } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
 import { fromClientGcRule, toClientGcRule } from './gc-rule-client.js';

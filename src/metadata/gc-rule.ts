@@ -62,7 +62,7 @@ export function gcRuleFromPolicy(entity: string, family: string, policy: GcPolic
  * intersection are associative), one-member groups replaced by their member,
  * members sorted.
  */
-function gcRuleKey(rule: GcRule | undefined): string {
+export function gcRuleKey(rule: GcRule | undefined): string {
   if (rule === undefined) return 'none';
   switch (rule.kind) {
     case 'maxVersions':

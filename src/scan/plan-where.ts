@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/validation-error.js';
 import type { KeyRangeCondition } from '../key/key-ranges.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { KeyPartRange } from './key-part-range.js';
+import { KeyPartRange } from './scan-query.js';
 
 /** A `where` split into a fixed key prefix and an optional range on the next key part. */
 interface SplitWhere {

@@ -1,6 +1,6 @@
 import type { KeyProperty } from '../metadata/key-type.js';
-import type { KeyPartRange } from './key-part-range.js';
 import type { ReadOptions } from './read-options.js';
+import { ValidationError } from '../errors/validation-error.js';
 
 /**
  * The bounds given to `range()`: at most one lower (`gt`/`gte`) and one
@@ -59,4 +59,83 @@ export interface ScanQuery<T> extends ReadOptions<T> {
   concurrency?: number;
   /** Resume after the last row of a previous page (from `repo.page()`). */
   cursor?: string;
+}
+
+const BOUND_NAMES = ['gt', 'gte', 'lt', 'lte'] as const;
+
+/**
+ * Bounds on one key part of a scan, made by {@link range}. A `where` value is
+ * a range only when it is an instance of this class, which `JSON.parse` (or
+ * any request body) cannot produce: a plain object such as `{ "gt": "" }`
+ * where a key value is expected is rejected instead of widening the scan.
+ * Instances are frozen.
+ *
+ * @example
+ * ```ts
+ * const lastHour = range({ gte: new Date(Date.now() - 3_600_000), lt: new Date() });
+ * lastHour instanceof KeyPartRange; // true
+ * repo.scan({ where: { sensorId: 's1', ts: lastHour } });
+ * ```
+ */
+export class KeyPartRange<V = unknown> {
+  /** Greater than (exclusive lower bound). */
+  declare readonly gt: V | undefined;
+  /** Greater than or equal to (inclusive lower bound). */
+  declare readonly gte: V | undefined;
+  /** Less than (exclusive upper bound). */
+  declare readonly lt: V | undefined;
+  /** Less than or equal to (inclusive upper bound). */
+  declare readonly lte: V | undefined;
+
+  /** Makes the type nominal: an object literal with the same bounds is not a `KeyPartRange`. */
+  declare private readonly brand: 'KeyPartRange';
+
+  /** Use {@link range}. */
+  private constructor() {}
+}
+
+/**
+ * Builds the range condition of one key part for a scan's `where`: at most one
+ * lower bound (`gt` or `gte`) and one upper bound (`lt` or `lte`), in logical
+ * order (bounds on a descending key part are flipped for you). A bound left
+ * out is open. Each bound must have the key part's own type; an inverted range
+ * (lower above upper, or equal with an exclusive end) is rejected when the scan
+ * is planned. Throws `ValidationError` for anything but an object of those four
+ * bounds.
+ *
+ * String key parts compare by Unicode code point (UTF-8 byte order), and a
+ * string range returns exactly the values inside it, whatever characters they hold.
+ *
+ * @example
+ * ```ts
+ * repo.scan({ where: { sensorId: 's1', ts: range({ gte: from, lt: to }) } });
+ * repo.scan({ where: { name: range({ gte: 'a', lte: 'a' }) } }); // exactly the rows whose name is 'a'
+ * ```
+ */
+export function range<V>(bounds: RangeCondition<V>): KeyPartRange<V> {
+  if (bounds === null || typeof bounds !== 'object' || Array.isArray(bounds)) {
+    throw new ValidationError(
+      `range(): expected an object of bounds such as { gte: from, lt: to }, got ${bounds === null ? 'null' : Array.isArray(bounds) ? 'an array' : typeof bounds}. Fix: pass { gt | gte, lt | lte }`,
+      { argument: 'range' },
+    );
+  }
+  const unknown = Reflect.ownKeys(bounds).filter(
+    (key) => typeof key !== 'string' || !(BOUND_NAMES as readonly string[]).includes(key),
+  );
+  if (unknown.length > 0) {
+    throw new ValidationError(`range(): unknown bound ${String(unknown[0])}. Fix: use only gt, gte, lt and lte`, {
+      argument: 'range',
+      bound: String(unknown[0]),
+    });
+  }
+  if (bounds.gt !== undefined && bounds.gte !== undefined)
+    throw new ValidationError('range(): gives both gt and gte. Fix: give only one lower bound', { argument: 'range' });
+  if (bounds.lt !== undefined && bounds.lte !== undefined)
+    throw new ValidationError('range(): gives both lt and lte. Fix: give only one upper bound', { argument: 'range' });
+  const made = Object.create(KeyPartRange.prototype) as { -readonly [B in keyof KeyPartRange<V>]: KeyPartRange<V>[B] };
+  made.gt = bounds.gt;
+  made.gte = bounds.gte;
+  made.lt = bounds.lt;
+  made.lte = bounds.lte;
+  return Object.freeze(made) as KeyPartRange<V>;
 }

@@ -4,7 +4,7 @@ import type { KeyRange } from '../../../src/model/driver.js';
 import { KeyEncodingError, ValidationError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
-import { range as keyRange } from '../../../src/scan/key-part-range.js';
+import { range as keyRange } from '../../../src/scan/scan-query.js';
 import { planScan } from '../../../src/scan/plan-scan.js';
 import type { ScanPlan, ScanSource } from '../../../src/scan/scan-plan.js';
 import type { ScanQuery } from '../../../src/scan/scan-query.js';

@@ -3,7 +3,7 @@ import { Column, Entity, Family, KeyPart } from '../../../src/decorators/index.j
 import { ValidationError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { planScan } from '../../../src/scan/plan-scan.js';
-import { KeyPartRange, range } from '../../../src/scan/key-part-range.js';
+import { KeyPartRange, range } from '../../../src/scan/scan-query.js';
 import type { ScanQuery } from '../../../src/scan/scan-query.js';
 import { encodeCursor } from '../../../src/scan/cursor.js';
 
