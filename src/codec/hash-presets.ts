@@ -1,6 +1,5 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { MetadataError } from '../errors/metadata-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { MetadataError, ValidationError } from '../errors/errors.js';
 import type { SaltHashFunction, SaltHashPreset } from '../model/declarations.js';
 import { floorMod, javaStringHashBucket, javaStringHashSignedBucket } from './java-hash.js';
 import { md5Bucket, md5Int32Bucket } from './md5.js';

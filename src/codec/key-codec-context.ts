@@ -1,4 +1,4 @@
-import { KeyEncodingError } from '../errors/key-encoding-error.js';
+import { KeyEncodingError } from '../errors/errors.js';
 
 /**
  * The entity and property a key codec was built for, so that its errors name

@@ -1,5 +1,5 @@
 import type { KeyPartOptions, KeyPartType, TimestampKeyFormat } from '../model/declarations.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { isValidSeparator } from './escape.js';
 

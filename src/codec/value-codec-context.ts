@@ -1,4 +1,4 @@
-import { ValueEncodingError } from '../errors/value-encoding-error.js';
+import { ValueEncodingError } from '../errors/errors.js';
 
 /**
  * The entity and column property a value codec was built for, so that its

@@ -1,6 +1,6 @@
 import type { ColumnScalarType, Constructor } from '../model/declarations.js';
 import type { ValueCodec } from './codec-contracts.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import type { ValueCodecContext } from './value-codec-context.js';
 import { createClassValueCodec } from './class-codec.js';

@@ -1,4 +1,4 @@
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import type { EntityOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { setOwnValue } from '../metadata/store.js';

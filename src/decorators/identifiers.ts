@@ -1,4 +1,4 @@
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 
 const TABLE_ID = /^[_a-zA-Z0-9][-_.a-zA-Z0-9]{0,49}$/;
 const FAMILY_NAME = /^[-_.a-zA-Z0-9]{1,64}$/;

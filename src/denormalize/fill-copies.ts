@@ -1,6 +1,6 @@
 import { encodeRowKey } from '../key/physical-key.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import type { Constructor } from '../model/declarations.js';
 import type { DenormalizedSchema, EntitySchema } from '../metadata/entity-schema.js';

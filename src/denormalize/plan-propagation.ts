@@ -1,5 +1,5 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import type { DenormalizedSchema, EntitySchema, PropagationStrategy } from '../metadata/entity-schema.js';
 import { planScan } from '../scan/plan-scan.js';
 import type { ScanPlan } from '../scan/scan-plan.js';

@@ -1,7 +1,7 @@
 import { decodeRowKey } from '../key/physical-key.js';
 import type { BigtableDriver, CallOptions } from '../model/driver.js';
-import { PartialWriteError, type WriteFailure } from '../errors/partial-write-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { PartialWriteError, type WriteFailure } from '../errors/operation-errors.js';
+import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { executeScan } from '../scan/execute-scan.js';
 import { copyMutations } from './copy-diff.js';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import type { Constructor } from '../model/declarations.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 

@@ -2,7 +2,7 @@ import type { Instance } from '@google-cloud/bigtable';
 import type { ActualFamily, BigtableDriver, CallOptions } from '../model/driver.js';
 import type { GcRule } from '../model/gc-rule.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
-import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
+import { DriverError, extractGrpcCode } from '../errors/errors.js';
 import { fromClientGcRule, toClientGcRule } from './gc-rule-client.js';
 import { boundedCall, type GaxCallOptions } from './bounded-call.js';
 

@@ -1,7 +1,6 @@
 import type { CallOptions, CheckAndMutateRequest, IncrementRule, RowData } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
-import { DriverError } from '../errors/driver-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { DriverError, ValidationError } from '../errors/errors.js';
 import { toRowFilterMessage } from './row-filter-message.js';
 import { toRawMutation } from './client-mutation.js';
 import { fromProtoRow } from './client-row.js';

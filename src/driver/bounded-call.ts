@@ -1,6 +1,6 @@
 import type { CallOptions } from '../model/driver.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
-import { extractGrpcCode } from '../errors/driver-error.js';
+import { extractGrpcCode } from '../errors/errors.js';
 import { abortError, throwIfAborted } from '../util/operation-signal.js';
 
 const GRPC_DEADLINE_EXCEEDED = 4;

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import type { RowFilter } from '../model/row-filter.js';
 import { escapeRe2 } from './row-filter-message.js';
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { v2, type Bigtable, type protos } from '@google-cloud/bigtable';
-import { DriverError } from '../errors/driver-error.js';
+import { DriverError } from '../errors/errors.js';
 import type { RawEntry, RawMutation } from './client-mutation.js';
 import type { ReadRowsMessage } from './read-rows-message.js';
 import type { ReadAttemptStream } from './read-rows-call.js';

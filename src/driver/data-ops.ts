@@ -1,8 +1,7 @@
 import type { CompiledMutation } from '../model/mutation.js';
 import type { CallOptions, RowMutationFailure } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
-import { DriverError } from '../errors/driver-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { DriverError, ValidationError } from '../errors/errors.js';
 import { toRawEntry } from './client-mutation.js';
 import type { RawEntry } from './client-mutation.js';
 import { mutateWithRetries, type EntryFailure, type MutateAttemptStream } from './mutate-rows-call.js';

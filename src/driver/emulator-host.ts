@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 
 /**
  * Validates an emulator address: `localhost:PORT` or `127.x.y.z:PORT` only, so

@@ -1,6 +1,5 @@
 import type { GcRule } from '../model/gc-rule.js';
-import { SchemaSyncError } from '../errors/schema-sync-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { SchemaSyncError, ValidationError } from '../errors/errors.js';
 
 /**
  * The `rule` option of `@google-cloud/bigtable` 7.x (`createTable` families,

@@ -20,7 +20,7 @@ import { toReadRowsMessage } from './read-rows-message.js';
 import { clientReadRetryPolicy } from './read-retry.js';
 import { mutateManyRows, mutateOneRow } from './data-ops.js';
 import { openReadRows, OpenReads } from './read-stream.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import { checkEmulatorHost } from './emulator-host.js';
 import {
   addFamily,

@@ -4,7 +4,7 @@ import { abortRead } from './abort-read.js';
 import { DEFAULT_WRITE_RETRY, type WriteRetryPolicy } from './write-retry.js';
 import { isTransientStatus, retryDelayInDetails } from './retry-rules.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
-import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
+import { DriverError, extractGrpcCode } from '../errors/errors.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { abortError, delay } from '../util/operation-signal.js';
 import { attemptBound } from './bounded-call.js';

@@ -1,5 +1,5 @@
 import type { KeyRange, ReadRowsRequest } from '../model/driver.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import { toRowFilterMessage, type RowFilterMessage } from './row-filter-message.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { RowData } from '../model/driver.js';
 import type { BatchedRowSource } from '../stream/batch-source.js';
 import { withItemIterator } from '../stream/batch-source.js';
-import { DriverError } from '../errors/driver-error.js';
+import { DriverError } from '../errors/errors.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../errors/operation-errors.js';
 import type { RowFeed } from './read-rows-call.js';

@@ -1,5 +1,5 @@
 import type { protos } from '@google-cloud/bigtable';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import type { RowFilter } from '../model/row-filter.js';
 
 /**

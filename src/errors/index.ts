@@ -1,14 +1,14 @@
-export { ErrorCode, type ErrorCodeValue } from './error-codes.js';
+export { ErrorCode, type ErrorCodeValue } from './bigtable-mapper-error.js';
 export { BigtableMapperError } from './bigtable-mapper-error.js';
-export { MetadataError } from './metadata-error.js';
-export { KeyEncodingError } from './key-encoding-error.js';
-export { ValueEncodingError } from './value-encoding-error.js';
-export { ValidationError } from './validation-error.js';
-export { EntityNotFoundError } from './not-found-error.js';
-export { DriverError } from './driver-error.js';
-export { SchemaSyncError } from './schema-sync-error.js';
-export { EmulatorError } from './emulator-error.js';
-export { PartialWriteError, type WriteFailure, type WriteStop } from './partial-write-error.js';
+export { MetadataError } from './errors.js';
+export { KeyEncodingError } from './errors.js';
+export { ValueEncodingError } from './errors.js';
+export { ValidationError } from './errors.js';
+export { EntityNotFoundError } from './errors.js';
+export { DriverError } from './errors.js';
+export { SchemaSyncError } from './errors.js';
+export { EmulatorError } from './errors.js';
+export { PartialWriteError, type WriteFailure, type WriteStop } from './operation-errors.js';
 export {
   DeadlineExceededError,
   OperationAbortedError,

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import type { KeyBound, LogicalKeyRange } from '../model/key-range.js';
 import { describeKeyLayout, encodeKeyPrefix, joinLogicalKey, type KeySchema } from './logical-key.js';

@@ -1,5 +1,4 @@
-import { KeyEncodingError } from '../errors/key-encoding-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { KeyEncodingError, ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { COMPILED, type EntitySchema, type KeyByteStep, type KeyComponentSchema } from '../metadata/entity-schema.js';
 import { DECODE_FIX } from '../codec/key-codec-context.js';

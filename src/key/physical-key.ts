@@ -1,4 +1,4 @@
-import { KeyEncodingError } from '../errors/key-encoding-error.js';
+import { KeyEncodingError } from '../errors/errors.js';
 import type { SaltSchema } from '../metadata/entity-schema.js';
 import {
   decodeKeyBytes,

@@ -1,5 +1,5 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import type { SaltSchema } from '../metadata/entity-schema.js';
 
 /**

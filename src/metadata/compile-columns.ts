@@ -1,5 +1,5 @@
 import { createValueCodec } from '../codec/value-codecs.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import type { ColumnDeclaration } from '../model/declarations.js';
 import { withCompiled, type ColumnSchema, type FamilySchema } from './entity-schema.js';
 import { checkDesignType } from './design-type.js';

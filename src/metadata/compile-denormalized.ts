@@ -1,5 +1,5 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import type { Constructor, DenormalizedDeclaration } from '../model/declarations.js';
 import { compileKeyMap } from './denormalized-key-map.js';
 import type { ColumnSchema, DenormalizedSchema, EntitySchema, KeyPlan } from './entity-schema.js';

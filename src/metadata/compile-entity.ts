@@ -1,4 +1,4 @@
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import { gcRuleFromPolicy } from './gc-rule.js';
 import { collectDeclarations } from './collect-declarations.js';
 import { compileColumns } from './compile-columns.js';

@@ -1,6 +1,6 @@
 import { createKeyCodec } from '../codec/key-codecs.js';
 import { compileSalt } from './compile-salt.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import type { KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
 import {
   withCompiled,

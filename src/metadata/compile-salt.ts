@@ -1,5 +1,5 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import type { SaltOptions } from '../model/declarations.js';
 import type { KeyComponentSchema, SaltSchema } from './entity-schema.js';
 import { resolveSaltHash } from '../codec/hash-presets.js';

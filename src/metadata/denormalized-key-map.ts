@@ -1,5 +1,5 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import type { ColumnSchema, EntitySchema, KeyPlan } from './entity-schema.js';
 import { keyPropertyComponent } from './compile-key-plan.js';
 

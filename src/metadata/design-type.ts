@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 
 const EXPECTED: Record<string, Function> = {
   string: String,

@@ -1,6 +1,6 @@
 import type { Duration } from '../model/declarations.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 
 const UNIT_SECONDS = { d: 86_400, h: 3_600, m: 60, s: 1 } as const;
 

@@ -1,7 +1,7 @@
 import type { GcPolicy } from '../model/declarations.js';
 import type { GcRule } from '../model/gc-rule.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import { formatDuration, parseDuration } from './duration.js';
 
 const POLICY_KEYS = new Set(['maxVersions', 'maxAge', 'mode']);

@@ -1,5 +1,5 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import type { KeyComponentSchema } from './entity-schema.js';
 
 /**

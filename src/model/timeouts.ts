@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 
 /**
  * Time bounds of one kind of operation, in milliseconds.

@@ -1,5 +1,5 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import { COMPILED, type ColumnSchema, type EntitySchema } from '../metadata/entity-schema.js';
 import type { CellMutation } from '../model/mutation.js';
 import { encodeEmbedded } from '../codec/embedded-codec.js';

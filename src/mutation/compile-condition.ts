@@ -1,6 +1,6 @@
 import type { CheckAndMutateRequest } from '../model/driver.js';
 import type { RowFilter } from '../model/row-filter.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import type { EntityProperty } from '../metadata/key-type.js';

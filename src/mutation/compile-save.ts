@@ -1,5 +1,5 @@
 import { encodeRowKey } from '../key/physical-key.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import { COMPILED, type EntitySchema } from '../metadata/entity-schema.js';
 import { pushColumnCells, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from '../model/mutation.js';

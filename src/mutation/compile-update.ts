@@ -1,5 +1,5 @@
 import { encodeRowKey } from '../key/physical-key.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 import { compileColumnValue, rowTimestampMicros } from './compile-cells.js';

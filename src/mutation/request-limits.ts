@@ -1,5 +1,4 @@
-import { ValidationError } from '../errors/validation-error.js';
-import { ValueEncodingError } from '../errors/value-encoding-error.js';
+import { ValidationError, ValueEncodingError } from '../errors/errors.js';
 import type { CellMutation } from '../model/mutation.js';
 
 const MiB = 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { CallOptions } from '../model/driver.js';
 import { checkTimeoutMs, type OperationKind, type TimeoutSettings } from '../model/timeouts.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { abortError, openOperation } from '../util/operation-signal.js';
 

@@ -5,7 +5,7 @@ import { hydrate } from '../scan/hydrate.js';
 import { planReadFilter } from '../scan/read-filter.js';
 import { resolveRead, type ReadOptions } from '../scan/read-options.js';
 import { asRecord } from '../mutation/compile-save.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 
 const KEYS_PER_READ = 1000;
 

@@ -1,7 +1,7 @@
 import { encodeRowKey } from '../key/physical-key.js';
 import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { asRecord } from '../mutation/compile-save.js';
 import { ownCells } from '../scan/own-cells.js';

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { BigtableDriver, CallOptions } from '../model/driver.js';
-import { EntityNotFoundError } from '../errors/not-found-error.js';
+import { EntityNotFoundError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { compileCondition, type SaveCondition } from '../mutation/compile-condition.js';
 import { compileSave } from '../mutation/compile-save.js';

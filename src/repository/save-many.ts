@@ -1,6 +1,6 @@
 import type { BigtableDriver, CallOptions } from '../model/driver.js';
-import { PartialWriteError, type WriteFailure } from '../errors/partial-write-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { PartialWriteError, type WriteFailure } from '../errors/operation-errors.js';
+import { ValidationError } from '../errors/errors.js';
 import { DEFAULT_BATCH_BYTES, resolveBatchLimits } from '../mutation/batch.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { MAX_REQUEST_BYTES } from '../mutation/request-limits.js';

@@ -1,4 +1,112 @@
-import { invalidCursor, isRecord, openCursor, sealCursor } from './cursor-envelope.js';
+import { createHash } from 'node:crypto';
+import { ValidationError } from '../errors/errors.js';
+import type { KeyRange } from '../model/driver.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import type { ScanSource } from './scan-plan.js';
+
+/**
+ * The cursor format version this build writes and reads.
+ * @internal
+ *
+ * @example
+ * ```ts
+ * sealCursor(payload, CURSOR_VERSION);
+ * ```
+ */
+export const CURSOR_VERSION = 1;
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The error for any unusable cursor, with the fix.
+ * @internal
+ *
+ * @example
+ * ```ts
+ * throw invalidCursor('it is not valid JSON');
+ * ```
+ */
+export function invalidCursor(reason: string): ValidationError {
+  return new ValidationError(
+    `Invalid scan cursor: ${reason}. Fix: pass back the exact cursor string returned with the previous page, or restart the scan without a cursor.`,
+    { argument: 'cursor', reason },
+  );
+}
+
+/**
+ * First 8 bytes (hex) of the SHA-256 of the payload's JSON: detects corrupted
+ * or edited cursors. It is not a signature: anyone can build a valid cursor.
+ * @internal
+ *
+ * @example
+ * ```ts
+ * cursorChecksum({ k: 'o', key: 'AQI=' }); // 16 hex digits
+ * ```
+ */
+export function cursorChecksum(payload: unknown): string {
+  return createHash('sha256').update(JSON.stringify(payload)).digest('hex').slice(0, 16);
+}
+
+/**
+ * Wraps a JSON payload as `base64url({"v":version,"d":payload,"c":checksum})`.
+ * @internal
+ *
+ * @example
+ * ```ts
+ * const text = sealCursor({ k: 'o', key: 'AQI=' });
+ * ```
+ */
+export function sealCursor(payload: unknown, version: number = CURSOR_VERSION): string {
+  const envelope = { v: version, d: payload, c: cursorChecksum(payload) };
+  return Buffer.from(JSON.stringify(envelope), 'utf8').toString('base64url');
+}
+
+/**
+ * Checks the encoding, the version and the checksum of a cursor, and returns
+ * its payload (whose shape the caller still has to check).
+ * @internal
+ *
+ * @example
+ * ```ts
+ * const payload = openCursor(text); // { k: 'o', key: 'AQI=' }
+ * ```
+ */
+export function openCursor(text: unknown): unknown {
+  if (typeof text !== 'string' || text.length === 0) throw invalidCursor('expected a non-empty string');
+  const bytes = Buffer.from(text, 'base64url');
+  if (!BASE64URL.test(text) || bytes.toString('base64url') !== text) throw invalidCursor('it is not base64url text');
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw invalidCursor('its content is not JSON');
+  }
+  if (!isRecord(envelope) || !('v' in envelope) || !('d' in envelope) || typeof envelope['c'] !== 'string') {
+    throw invalidCursor('its content is not a cursor envelope');
+  }
+  if (envelope['v'] !== CURSOR_VERSION) {
+    throw invalidCursor(
+      `it has format version ${JSON.stringify(envelope['v'])}, and this version of bigtable-mapper reads version ${CURSOR_VERSION}`,
+    );
+  }
+  if (Object.keys(envelope).length !== 3 || envelope['c'] !== cursorChecksum(envelope['d'])) {
+    throw invalidCursor('it was modified or corrupted (checksum mismatch)');
+  }
+  return envelope['d'];
+}
+
+/**
+ * Whether a value is a plain JSON object (not an array, not null).
+ * @internal
+ *
+ * @example
+ * ```ts
+ * isRecord({}); // true
+ * ```
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /**
  * Position of an ordered (k-way merged) scan: every row whose logical (unsalted)
@@ -130,4 +238,47 @@ function decodeKey(value: unknown): Buffer {
 
 function hasOnlyKeys(record: Record<string, unknown>, allowed: readonly string[]): boolean {
   return Object.keys(record).every((key) => allowed.includes(key));
+}
+
+/**
+ * Moves every source of a plan past the position a cursor records, dropping
+ * sources that are finished or left empty. Rejects a cursor of another query.
+ * @internal
+ */
+export function applyCursor(
+  schema: EntitySchema,
+  sources: readonly ScanSource[],
+  cursor: string,
+  scope: string,
+  order: 'key' | 'none',
+): ScanSource[] {
+  const state = decodeCursor(cursor);
+  if (state.scope !== scope || state.kind !== (order === 'key' ? 'ordered' : 'unordered')) {
+    throw new ValidationError(
+      `${schema.name}: this cursor belongs to another query. Fix: resume with the same where, select, versions and order that produced the cursor`,
+      { entity: schema.name },
+    );
+  }
+  if (state.kind === 'ordered') {
+    return sources.flatMap((s) => startAfter(s, Buffer.concat([Buffer.from(s.segment, 'utf8'), state.lastKey])));
+  }
+  if (state.sources.length !== sources.length) {
+    throw new ValidationError(
+      `${schema.name}: this cursor was made for ${state.sources.length} key ranges but the query has ${sources.length}. Fix: resume with the same query`,
+      { entity: schema.name },
+    );
+  }
+  return sources.flatMap((s) => {
+    const position = state.sources[s.id];
+    if (position === undefined || position.finished) return [];
+    return position.lastKey === undefined ? [s] : startAfter(s, position.lastKey);
+  });
+}
+
+function startAfter(source: ScanSource, key: Buffer): ScanSource[] {
+  const { start, end } = source.range;
+  if (Buffer.compare(key, start.key) < 0) return [source];
+  if (end !== undefined && Buffer.compare(key, end.key) >= 0) return [];
+  const range: KeyRange = { start: { key, inclusive: false }, end };
+  return [{ ...source, range }];
 }

@@ -1,5 +1,5 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import type { EntityProperty } from '../metadata/key-type.js';
 import { hydratePlan, type HydratePlan } from './hydrate-plan.js';

@@ -7,7 +7,7 @@ import { hydrate } from './hydrate.js';
 import { planScan } from './plan-scan.js';
 import { resolveRead } from './read-options.js';
 import type { ScanQuery } from './scan-query.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { abortableBatches } from '../operation/abortable-batches.js';
 import { startOperation, type OperationContext, type OperationOptions } from '../operation/operation.js';

@@ -1,6 +1,6 @@
 import type { KeyProperty } from '../metadata/key-type.js';
 import type { ReadOptions } from './read-options.js';
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 
 /**
  * The bounds given to `range()`: at most one lower (`gt`/`gte`) and one

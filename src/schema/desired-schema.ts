@@ -1,6 +1,6 @@
 import type { ActualFamily } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { MetadataError } from '../errors/metadata-error.js';
+import { MetadataError } from '../errors/errors.js';
 import { describeGcRule, gcRulesEqual } from '../metadata/gc-rule.js';
 
 /**

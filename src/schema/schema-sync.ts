@@ -3,8 +3,7 @@ import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { DesiredTable } from './desired-schema.js';
 import type { SchemaChange } from './schema-change.js';
-import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
-import { SchemaSyncError } from '../errors/schema-sync-error.js';
+import { DriverError, extractGrpcCode, SchemaSyncError } from '../errors/errors.js';
 import { desiredTables } from './desired-schema.js';
 import { diffFamilies, diffSchema } from './schema-diff.js';
 

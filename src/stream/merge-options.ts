@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/validation-error.js';
+import { ValidationError } from '../errors/errors.js';
 
 /**
  * Checks a merge `limit`: `undefined` means no limit; otherwise a non-negative integer.

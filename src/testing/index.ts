@@ -12,9 +12,9 @@
  * @module bigtable-mapper/testing
  */
 export { findEmulatorBinary } from './find-emulator.js';
-export { freePort } from './free-port.js';
+export { freePort } from './start-emulator.js';
 export { startEmulator, type EmulatorHandle, type StartEmulatorOptions } from './start-emulator.js';
-export { emulatorClientOptions } from './emulator-client-options.js';
+export { emulatorClientOptions } from './start-emulator.js';
 export { uniqueTableId } from './unique-table-id.js';
-export { useEmulator, type UsedEmulator } from './resolve-emulator.js';
-export { EmulatorError } from '../errors/emulator-error.js';
+export { useEmulator, type UsedEmulator } from './find-emulator.js';
+export { EmulatorError } from '../errors/errors.js';

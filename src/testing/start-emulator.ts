@@ -1,10 +1,316 @@
-import { EmulatorError } from '../errors/emulator-error.js';
-import { launchEmulator } from './emulator-process.js';
-import type { EmulatorProcess } from './emulator-process.js';
+import { EmulatorError } from '../errors/errors.js';
+import { createServer, connect } from 'node:net';
+import type { BigtableOptions } from '@google-cloud/bigtable';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { findEmulatorBinary } from './find-emulator.js';
-import { freePort } from './free-port.js';
-import { waitUntilReady } from './wait-until-ready.js';
-import type { ReadyOutcome } from './wait-until-ready.js';
+
+function isLoopbackName(name: string): boolean {
+  if (name.toLowerCase() === 'localhost' || name === '[::1]') return true;
+  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(name);
+  return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
+}
+
+/**
+ * Checks that an emulator host (`name:port`) is on this machine: `127.x.x.x`,
+ * `localhost` or `[::1]`, with a port in 1–65535. Throws an
+ * {@link EmulatorError} otherwise.
+ *
+ * @example
+ * ```ts
+ * assertLoopbackHost('127.0.0.1:8086'); // ok
+ * assertLoopbackHost('10.0.0.5:8086');  // throws
+ * ```
+ * @internal
+ */
+export function assertLoopbackHost(host: string): void {
+  const match = /^(\[[^\]]*\]|[^:]*):(\d{1,5})$/.exec(host.trim());
+  const name = match?.[1];
+  const port = Number(match?.[2]);
+  if (name === undefined || !isLoopbackName(name) || port < 1 || port > 65_535) {
+    throw new EmulatorError(
+      `refusing non-loopback emulator host "${host}": expected 127.x.x.x:PORT, localhost:PORT or [::1]:PORT.`,
+    );
+  }
+}
+
+/**
+ * A TCP port on 127.0.0.1 that was free a moment ago (listen on port 0, read
+ * the port, close). Another process may still grab it before you bind it.
+ *
+ * @example
+ * ```ts
+ * const port = await freePort(); // e.g. 41873
+ * ```
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close((closeError) => {
+        if (closeError) reject(closeError);
+        else if (port === 0) reject(new Error('could not read the port of a listening socket'));
+        else resolve(port);
+      });
+    });
+  });
+}
+
+/**
+ * `@google-cloud/bigtable` constructor options for an emulator at `host`
+ * (`'127.0.0.1:PORT'`). Metrics are off, and `universeDomain` is set so the
+ * client skips the credentials / metadata-server probe (no
+ * `MetadataLookupWarning`). Throws an {@link EmulatorError} for hosts that are
+ * not loopback, and for `[::1]`, which the 7.x client cannot parse (it splits
+ * the endpoint on `:`).
+ *
+ * @example
+ * ```ts
+ * const bigtable = new Bigtable(emulatorClientOptions('127.0.0.1:8086'));
+ * ```
+ */
+export function emulatorClientOptions(host: string, projectId = 'test-project'): BigtableOptions {
+  assertLoopbackHost(host);
+  const apiEndpoint = host.trim();
+  if (apiEndpoint.startsWith('[')) {
+    throw new EmulatorError(
+      `emulator host "${host}" is an IPv6 literal, which @google-cloud/bigtable cannot parse; use 127.0.0.1:PORT or localhost:PORT.`,
+    );
+  }
+  return { projectId, apiEndpoint, metricsEnabled: false, universeDomain: 'googleapis.com' };
+}
+
+/**
+ * `sh -c` program that runs the emulator (`$1 -host 127.0.0.1 -port $2`) and
+ * guards it. It reports the emulator pid on fd 3, then waits for it. A
+ * background reader blocks on the watchdog's stdin, a pipe whose only writer
+ * is the Node process: when that process dies (even by SIGKILL) the pipe hits
+ * EOF and the reader SIGKILLs the emulator. When the emulator exits on its own,
+ * the watchdog stops the reader and exits with the emulator's status.
+ *
+ * @example
+ * ```ts
+ * spawn('sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, binary, String(port)], { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+ * ```
+ * @internal
+ */
+export const WATCHDOG_SCRIPT = [
+  'exec 4<&0',
+  '"$1" -host 127.0.0.1 -port "$2" </dev/null 3>&- 4<&- &',
+  'emu=$!',
+  'echo "$emu" >&3',
+  'exec 3>&-',
+  '{ read -r line; kill -KILL "$emu" 2>/dev/null; } <&4 >/dev/null 2>&1 &',
+  'reader=$!',
+  'exec 4<&- 0</dev/null',
+  'wait "$emu"',
+  'status=$?',
+  'kill "$reader" 2>/dev/null',
+  'exit "$status"',
+].join('\n');
+
+/**
+ * `$0` of the watchdog shell, so it is recognisable in `ps` output.
+ *
+ * @example
+ * ```ts
+ * spawn('sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, binary, '8086']);
+ * ```
+ * @internal
+ */
+export const WATCHDOG_NAME = 'bigtable-emulator-watchdog';
+
+const POLL_INTERVAL_MS = 10;
+const CONNECT_TIMEOUT_MS = 1_000;
+
+/**
+ * How a start attempt ended.
+ *
+ * @example
+ * ```ts
+ * const outcome: ReadyOutcome = 'port-taken';
+ * ```
+ * @internal
+ */
+export type ReadyOutcome = 'ready' | 'port-taken' | 'exited' | 'timeout';
+
+/**
+ * True when a TCP connection to 127.0.0.1:port is accepted.
+ *
+ * @example
+ * ```ts
+ * if (await acceptsConnections(8086)) { ... }
+ * ```
+ * @internal
+ */
+export function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const finish = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => finish(false));
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
+}
+
+/** How long the port must answer while the emulator stays alive without its banner before it counts as ready. */
+const NO_BANNER_GRACE_MS = 3_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls until the emulator accepts TCP connections on its port, exits, or the
+ * deadline (epoch ms) passes. A connection only counts once the emulator has
+ * printed its "running on" banner or is still alive 3 s after the port first
+ * answered, so a foreign listener that holds the port is not mistaken for
+ * the emulator on a loaded machine, where the emulator can take more than a
+ * poll to fail with "address already in use".
+ *
+ * @example
+ * ```ts
+ * const outcome = await waitUntilReady(proc, 8086, Date.now() + 15_000);
+ * ```
+ * @internal
+ */
+export async function waitUntilReady(proc: EmulatorProcess, port: number, deadline: number): Promise<ReadyOutcome> {
+  let connectedSince: number | undefined;
+  for (;;) {
+    if (proc.hasExited()) return /address already in use/i.test(proc.output().tail) ? 'port-taken' : 'exited';
+    if (Date.now() > deadline) return 'timeout';
+    if (await acceptsConnections(port)) {
+      const banner = proc.output().head.includes(`running on 127.0.0.1:${port}`);
+      connectedSince ??= Date.now();
+      if (!proc.hasExited() && (banner || Date.now() - connectedSince >= NO_BANNER_GRACE_MS)) return 'ready';
+    }
+    await sleep(POLL_INTERVAL_MS);
+  }
+}
+
+const TAIL_CHARS = 4_000;
+const HEAD_CHARS = 2_000;
+const KILL_AFTER_MS = 5_000;
+
+/**
+ * A launched emulator and its watchdog shell.
+ *
+ * @example
+ * ```ts
+ * const proc = await launchEmulator(binary, 8086); console.log(proc.pid, proc.output());
+ * ```
+ * @internal
+ */
+export interface EmulatorProcess {
+  /** Pid of `cbtemulator` itself (not of the watchdog). */
+  readonly pid: number;
+  /** True once the watchdog (and therefore the emulator) has exited. */
+  hasExited(): boolean;
+  /** The first and the last output of the emulator (stdout and stderr). */
+  output(): { head: string; tail: string };
+  /** SIGTERM, then SIGKILL after a timeout; resolves once everything has exited. Idempotent. */
+  stop(): Promise<void>;
+}
+
+function signal(pid: number | undefined, name: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+}
+
+function unrefAll(child: ChildProcess): void {
+  child.unref();
+  for (const stream of child.stdio) (stream as { unref?: () => void } | null)?.unref?.();
+}
+
+function readPid(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const fail = (cause?: unknown): void =>
+      reject(new EmulatorError('The Bigtable emulator watchdog (sh) failed to start the emulator.', cause));
+    child.once('error', fail);
+    child.once('exit', () => fail());
+    child.stdio[3]?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const match = /^(\d+)\n/.exec(text);
+      if (match?.[1] !== undefined) resolve(Number(match[1]));
+    });
+  });
+}
+
+/**
+ * Starts `binary -host 127.0.0.1 -port PORT` under the `sh` watchdog (see
+ * {@link WATCHDOG_SCRIPT}) and also kills it on `process.on('exit')`.
+ *
+ * @example
+ * ```ts
+ * const proc = await launchEmulator('/usr/bin/cbtemulator', 8086);
+ * await proc.stop();
+ * ```
+ * @internal
+ */
+export async function launchEmulator(binary: string, port: number): Promise<EmulatorProcess> {
+  const child = spawn('sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, binary, String(port)], {
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  let head = '';
+  let tail = '';
+  const collect = (chunk: Buffer): void => {
+    const text = chunk.toString('utf8');
+    if (head.length < HEAD_CHARS) head = (head + text).slice(0, HEAD_CHARS);
+    tail = (tail + text).slice(-TAIL_CHARS);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  let exited = child.exitCode !== null || child.signalCode !== null;
+  const exit = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    });
+  });
+  const pid = await readPid(child);
+  const killOnExit = (): void => signal(pid, 'SIGKILL');
+  process.on('exit', killOnExit);
+  void exit.then(() => process.off('exit', killOnExit));
+  unrefAll(child);
+
+  let stopping: Promise<void> | undefined;
+  const stop = async (): Promise<void> => {
+    child.ref();
+    if (!exited) {
+      signal(pid, 'SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), KILL_AFTER_MS);
+      });
+      if (await Promise.race([exit.then(() => false), timedOut])) {
+        signal(pid, 'SIGKILL');
+        signal(child.pid, 'SIGKILL');
+        await exit;
+      }
+      clearTimeout(timer);
+    }
+    for (const stream of child.stdio) stream?.destroy();
+    child.unref();
+  };
+
+  return {
+    pid,
+    hasExited: () => exited,
+    output: () => ({ head, tail }),
+    stop: () => (stopping ??= stop()),
+  };
+}
 
 const DEFAULT_START_TIMEOUT_MS = 15_000;
 const MAX_ATTEMPTS = 5;

@@ -1,7 +1,7 @@
 import type { BigtableDriver, CallOptions, RowMutationFailure } from '../model/driver.js';
-import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
+import { DriverError, extractGrpcCode } from '../errors/errors.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
-import type { WriteFailure } from '../errors/partial-write-error.js';
+import type { WriteFailure } from '../errors/operation-errors.js';
 import { abortError } from '../util/operation-signal.js';
 import { takeMutations, type WriteBatchReader } from './write-batches.js';
 

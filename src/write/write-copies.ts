@@ -1,7 +1,7 @@
 import type { BigtableDriver, CallOptions, CheckAndMutateRequest } from '../model/driver.js';
-import { DriverError, extractGrpcCode } from '../errors/driver-error.js';
+import { DriverError, extractGrpcCode } from '../errors/errors.js';
 import { DeadlineExceededError, OperationAbortedError } from '../errors/operation-errors.js';
-import type { WriteFailure } from '../errors/partial-write-error.js';
+import type { WriteFailure } from '../errors/operation-errors.js';
 import { abortError, throwIfAborted } from '../util/operation-signal.js';
 
 /** One row's conditional copy rewrite. @internal @example `{ index: 0, key: { sensorId: 's1', ts }, rowKeyText: 's1#…', request }` */

@@ -13,9 +13,8 @@ import type {
 import type { RowFilter } from '../../src/model/row-filter.js';
 import type { CellMutation, CompiledMutation } from '../../src/model/mutation.js';
 import type { GcRule } from '../../src/model/gc-rule.js';
-import { DriverError } from '../../src/errors/driver-error.js';
+import { DriverError, ValidationError } from '../../src/errors/errors.js';
 import { DeadlineExceededError, OperationAbortedError } from '../../src/errors/operation-errors.js';
-import { ValidationError } from '../../src/errors/validation-error.js';
 import { throwIfAborted } from '../../src/util/operation-signal.js';
 import { fromAsyncIterable, type RowSource } from '../../src/stream/row-source.js';
 

@@ -3,7 +3,7 @@ import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { ReadRowsRequest } from '../../../src/model/driver.js';
 import type { ReadRowsMessage } from '../../../src/driver/read-rows-message.js';
-import { DriverError } from '../../../src/errors/driver-error.js';
+import { DriverError } from '../../../src/errors/errors.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MetadataError } from '../../../src/errors/metadata-error.js';
-import { ValidationError } from '../../../src/errors/validation-error.js';
+import { MetadataError, ValidationError } from '../../../src/errors/errors.js';
 import { isSaltHashPreset, resolveSaltHash, SALT_HASH_PRESETS } from '../../../src/codec/hash-presets.js';
 import {
   floorMod,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDateValueCodec, createIntValueCodec } from '../../../src/codec/value-codec-int64.js';
-import { ValueEncodingError } from '../../../src/errors/value-encoding-error.js';
+import { ValueEncodingError } from '../../../src/errors/errors.js';
 
 const ctx = { entity: 'Reading', property: 'count' };
 const MAX_DATE_MS = 8.64e15;

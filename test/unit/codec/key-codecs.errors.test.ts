@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createKeyCodec } from '../../../src/codec/key-codecs.js';
-import { KeyEncodingError } from '../../../src/errors/key-encoding-error.js';
-import { MetadataError } from '../../../src/errors/metadata-error.js';
+import { KeyEncodingError, MetadataError } from '../../../src/errors/errors.js';
 import type { KeyPartOptions } from '../../../src/model/declarations.js';
 
 const codec = (options: KeyPartOptions, separator = '#') => createKeyCodec('Reading', 'part', options, separator);

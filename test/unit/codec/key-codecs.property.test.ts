@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createKeyCodec } from '../../../src/codec/key-codecs.js';
-import { KeyEncodingError } from '../../../src/errors/key-encoding-error.js';
+import { KeyEncodingError } from '../../../src/errors/errors.js';
 import { KEY_COMBOS, ORDERED_COMBOS, trickyUnit } from './key-codec-arbitraries.js';
 
 const RUNS = { numRuns: 2000 };

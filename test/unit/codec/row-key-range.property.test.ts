@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeKeyComponents, joinLogicalKey, type KeySchema } from '../../../src/key/logical-key.js';
 import type { LogicalKeyRange } from '../../../src/model/key-range.js';
 import { planKeyRange, type KeyRangeCondition } from '../../../src/key/key-ranges.js';
-import { ValidationError } from '../../../src/errors/validation-error.js';
+import { ValidationError } from '../../../src/errors/errors.js';
 import type { KeyPartOptions } from '../../../src/model/declarations.js';
 import { keySchema } from '../../support/key-schema.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { logicalKeyRange } from '../../../src/key/key-ranges.js';
 import type { LogicalKeyRange } from '../../../src/model/key-range.js';
-import { ValidationError } from '../../../src/errors/validation-error.js';
+import { ValidationError } from '../../../src/errors/errors.js';
 import { keySchema } from '../../support/key-schema.js';
 
 const reading = keySchema('Reading', [

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeLogicalKey, encodeKeyComponents, joinLogicalKey } from '../../../src/key/logical-key.js';
 import { MAX_ROW_KEY_BYTES, assertRowKeySize } from '../../../src/key/physical-key.js';
 import { prefixEnd } from '../../../src/key/key-ranges.js';
-import { KeyEncodingError } from '../../../src/errors/key-encoding-error.js';
-import { ValidationError } from '../../../src/errors/validation-error.js';
+import { KeyEncodingError, ValidationError } from '../../../src/errors/errors.js';
 import { keySchema } from '../../support/key-schema.js';
 
 const reading = keySchema('Reading', [

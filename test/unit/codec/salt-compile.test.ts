@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileSalt } from '../../../src/metadata/compile-salt.js';
-import { MetadataError } from '../../../src/errors/metadata-error.js';
+import { MetadataError } from '../../../src/errors/errors.js';
 import type { SaltOptions } from '../../../src/model/declarations.js';
 import { keyComponents } from './salt-fixtures.js';
 

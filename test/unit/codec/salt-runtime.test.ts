@@ -10,7 +10,7 @@ import {
   saltSegment,
   scanSegments,
 } from '../../../src/key/salt.js';
-import { ValidationError } from '../../../src/errors/validation-error.js';
+import { ValidationError } from '../../../src/errors/errors.js';
 import { keyComponents } from './salt-fixtures.js';
 
 const postKey = keyComponents('userId', 'site', 'ts:timestamp');

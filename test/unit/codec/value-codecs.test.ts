@@ -3,8 +3,7 @@ import { Type } from 'class-transformer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createValueCodec } from '../../../src/codec/value-codecs.js';
-import { MetadataError } from '../../../src/errors/metadata-error.js';
-import { ValueEncodingError } from '../../../src/errors/value-encoding-error.js';
+import { MetadataError, ValueEncodingError } from '../../../src/errors/errors.js';
 import type { ColumnScalarType, Constructor } from '../../../src/model/declarations.js';
 
 class Point {

@@ -3,7 +3,7 @@ import { Bigtable } from '@google-cloud/bigtable';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataClient, type GeneratedDataClient } from '../../../src/driver/data-client.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
-import { DriverError } from '../../../src/errors/driver-error.js';
+import { DriverError } from '../../../src/errors/errors.js';
 
 const TABLE = 'projects/p/instances/i/tables/t';
 

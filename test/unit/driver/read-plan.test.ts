@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planRead, resumeReadPlan, type ReadPlan } from '../../../src/driver/read-plan.js';
-import { ValidationError } from '../../../src/errors/validation-error.js';
+import { ValidationError } from '../../../src/errors/errors.js';
 import type { KeyRange } from '../../../src/model/driver.js';
 
 const b = (text: string): Buffer => Buffer.from(text);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DriverError } from '../../../src/errors/driver-error.js';
+import { DriverError } from '../../../src/errors/errors.js';
 import { openReadRows, OpenReads, READ_BUFFER_LIMITS } from '../../../src/driver/read-stream.js';
 import type { CallOptions } from '../../../src/model/driver.js';
 import { DeadlineExceededError, OperationAbortedError } from '../../../src/errors/operation-errors.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Filter } from '@google-cloud/bigtable/build/src/filter.js';
 import { toClientFilter } from '../../../src/driver/client-filter.js';
 import { escapeRegexBytes, toRowFilterMessage } from '../../../src/driver/row-filter-message.js';
-import { ValidationError } from '../../../src/errors/validation-error.js';
+import { ValidationError } from '../../../src/errors/errors.js';
 import type { RowFilter } from '../../../src/model/row-filter.js';
 
 interface ProtoType {

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { PartialWriteError, type WriteFailure } from '../../../src/errors/partial-write-error.js';
+import { PartialWriteError, type WriteFailure } from '../../../src/errors/operation-errors.js';
 
 const failures = (n: number): WriteFailure<{ id: number }>[] =>
   Array.from({ length: n }, (_, i) => ({

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../src/errors/validation-error.js';
-import { decodeCursor, encodeCursor } from '../../../src/scan/cursor.js';
+import { ValidationError } from '../../../src/errors/errors.js';
+import { decodeCursor, encodeCursor, sealCursor } from '../../../src/scan/cursor.js';
 import type { CursorState } from '../../../src/scan/cursor.js';
-import { sealCursor } from '../../../src/scan/cursor-envelope.js';
 
 const key = fc.uint8Array({ maxLength: 48 }).map((bytes) => Buffer.from(bytes));
 const scope = fc.option(fc.string({ maxLength: 20 }), { nil: undefined });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { ValidationError } from '../../../src/errors/validation-error.js';
+import { ValidationError } from '../../../src/errors/errors.js';
 import { byKey, collect, FakeSource, tagged } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
 import { mergeOrdered } from '../../support/item-merges.js';

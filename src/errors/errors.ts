@@ -1,0 +1,157 @@
+import { BigtableMapperError, ErrorCode, preview } from './bigtable-mapper-error.js';
+
+/**
+ * An entity's decorators are inconsistent. Thrown by `compileEntity()` (or by a
+ * decorator for purely local mistakes); the message names `Entity.property`
+ * and says how to fix it.
+ *
+ * @example
+ * ```ts
+ * try { compileEntity(Reading); }
+ * catch (err) { if (err instanceof MetadataError) console.error(err.message); }
+ * // "Reading.temperature: column uses family "m" which is not declared. Fix: add @Family('m') to Reading."
+ * ```
+ */
+export class MetadataError extends BigtableMapperError {
+  /** The entity class name. */
+  readonly entity: string;
+  /** The property at fault, when there is one. */
+  readonly property: string | undefined;
+
+  constructor(entity: string, property: string | undefined, problem: string, fix: string) {
+    const where = property === undefined ? entity : `${entity}.${property}`;
+    super(ErrorCode.Metadata, `${where}: ${problem}. Fix: ${fix}`, { details: { entity, property, problem, fix } });
+    this.entity = entity;
+    this.property = property;
+  }
+}
+
+/**
+ * A row-key component value cannot be encoded (wrong type, NaN, negative for
+ * an unsigned part, too wide, invalid Date, empty string, key over 4 KiB) or a
+ * stored key cannot be decoded. Thrown before anything is sent.
+ *
+ * @example
+ * ```ts
+ * repo.compileSave(Object.assign(new Reading(), { sensorId: '', ts: new Date() }));
+ * // KeyEncodingError: Reading.sensorId: "" is not a valid string key component: must not be empty ...
+ * ```
+ */
+export class KeyEncodingError extends BigtableMapperError {
+  constructor(entity: string, property: string, value: unknown, reason: string, fix?: string) {
+    const tail = fix ? ` Fix: ${fix}` : '';
+    super(ErrorCode.KeyEncoding, `${entity}.${property}: ${preview(value)} ${reason}.${tail}`, {
+      details: { entity, property, value: preview(value), reason },
+    });
+  }
+}
+
+/**
+ * A cell value does not fit its column's declared type (for example a string
+ * in an `int` column, or a fractional number in an `int` column). Thrown
+ * before anything is sent, so no silently corrupted cell is ever written.
+ *
+ * @example
+ * ```ts
+ * // @Column({ family: 'm', type: 'int' }) count!: number;
+ * repo.compileSave(Object.assign(new Counter(), { id: 'a', count: 1.5 }));
+ * // ValueEncodingError: Counter.count: 1.5 is not a valid int: must be a safe integer ...
+ * ```
+ */
+export class ValueEncodingError extends BigtableMapperError {
+  constructor(entity: string, property: string, value: unknown, reason: string) {
+    super(ErrorCode.ValueEncoding, `${entity}.${property}: ${preview(value)} ${reason}`, {
+      details: { entity, property, value: preview(value), reason },
+    });
+  }
+}
+
+/**
+ * An argument to a public method is invalid: an unknown property in a query or
+ * `select`, a malformed cursor, bad options. Names the argument and the fix.
+ *
+ * @example
+ * ```ts
+ * await repo.findOne({ sensorId: 's1' }); // missing `ts`
+ * // ValidationError: Reading: key is missing "ts". Fix: pass every key part ...
+ * ```
+ */
+export class ValidationError extends BigtableMapperError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(ErrorCode.Validation, message, { details });
+  }
+}
+
+/**
+ * `findOneOrFail` found no row for the key.
+ *
+ * @example
+ * ```ts
+ * try { await repo.findOneOrFail({ id: 'nope' }); }
+ * catch (err) { if (err instanceof EntityNotFoundError) reply.status(404); }
+ * ```
+ */
+export class EntityNotFoundError extends BigtableMapperError {
+  constructor(entity: string, rowKey: string) {
+    super(ErrorCode.NotFound, `${entity}: no row with key ${JSON.stringify(rowKey)}`, { details: { entity, rowKey } });
+  }
+}
+
+/**
+ * The Bigtable client or server failed. Keeps the gRPC status code (when there
+ * is one) and the original error as `cause`.
+ *
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof DriverError && err.grpcCode === 5) console.error('table missing'); }
+ * ```
+ */
+export class DriverError extends BigtableMapperError {
+  /** gRPC status code (5 NOT_FOUND, 14 UNAVAILABLE, ...), when known. */
+  readonly grpcCode: number | undefined;
+
+  constructor(operation: string, cause: unknown, grpcCode?: number) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const code = grpcCode ?? extractGrpcCode(cause);
+    super(ErrorCode.Driver, `${operation} failed${code === undefined ? '' : ` (gRPC ${code})`}: ${message}`, {
+      cause,
+      details: { operation, grpcCode: code },
+    });
+    this.grpcCode = code;
+  }
+}
+
+/** Reads a numeric gRPC `code` from an unknown error value. @example `extractGrpcCode({ code: 5 }) // 5` */
+export function extractGrpcCode(err: unknown): number | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/**
+ * Schema sync could not read or apply a change; names the table and family.
+ *
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof SchemaSyncError) console.error(err.details.table); }
+ * ```
+ */
+export class SchemaSyncError extends BigtableMapperError {
+  constructor(message: string, details: Record<string, unknown>, cause?: unknown) {
+    super(ErrorCode.SchemaSync, message, { details, cause });
+  }
+}
+
+/**
+ * The Bigtable emulator binary is missing or failed to start. The message says
+ * how to install it.
+ *
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof EmulatorError) console.error(err.message); }
+ * ```
+ */
+export class EmulatorError extends BigtableMapperError {
+  constructor(message: string, cause?: unknown) {
+    super(ErrorCode.Emulator, message, { cause });
+  }
+}
