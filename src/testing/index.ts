@@ -11,10 +11,10 @@
  *
  * @module bigtable-mapper/testing
  */
-export { findEmulatorBinary } from './find-emulator.js';
-export { freePort } from './start-emulator.js';
-export { startEmulator, type EmulatorHandle, type StartEmulatorOptions } from './start-emulator.js';
-export { emulatorClientOptions } from './start-emulator.js';
+export { findEmulatorBinary } from './emulator.js';
+export { freePort } from './emulator.js';
+export { startEmulator, type EmulatorHandle, type StartEmulatorOptions } from './emulator.js';
+export { emulatorClientOptions } from './emulator.js';
 export { uniqueTableId } from './unique-table-id.js';
-export { useEmulator, type UsedEmulator } from './find-emulator.js';
+export { useEmulator, type UsedEmulator } from './emulator.js';
 export { EmulatorError } from '../errors/errors.js';

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acceptsConnections, WATCHDOG_NAME } from '../../../src/testing/start-emulator.js';
+import { acceptsConnections, WATCHDOG_NAME } from '../../../src/testing/emulator.js';
 import { isProcessAlive, livePidsWithArgs, waitFor } from '../../support/process-liveness.js';
 
 const childScript = join('test', 'support', 'orphan-emulator-child.ts');

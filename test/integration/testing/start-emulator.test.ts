@@ -2,7 +2,7 @@ import { Bigtable } from '@google-cloud/bigtable';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulatorClientOptions, startEmulator, uniqueTableId } from '../../../src/testing/index.js';
 import type { EmulatorHandle } from '../../../src/testing/index.js';
-import { acceptsConnections } from '../../../src/testing/start-emulator.js';
+import { acceptsConnections } from '../../../src/testing/emulator.js';
 import { isProcessAlive } from '../../support/process-liveness.js';
 import { testInstanceId } from '../../support/emulator.js';
 
