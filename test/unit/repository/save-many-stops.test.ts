@@ -210,10 +210,11 @@ describe('bulk write stopped by its signal (abort or deadline)', { timeout: 5_00
 
   it('stops at the deadline even before the signal says so: a call the driver cut at the deadline is followed by no other', async () => {
     const driver = new FakeDriver();
-    const deadline = Date.now() + 40;
+    // Far enough ahead that both first calls are sent before it passes, even on a busy machine.
+    const deadline = Date.now() + 1_000;
     driver.mutateRows = async (): Promise<RowMutationFailure[]> => {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
-      throw new DeadlineExceededError('mutateRows "items"', 40, 'total');
+      throw new DeadlineExceededError('mutateRows "items"', 1_000, 'total');
     };
     let calls = 0;
     const counted = driver.mutateRows;
