@@ -87,6 +87,6 @@ export type { BulkWriteOptions, BulkWriteResult } from './repository/save-many.j
 export type { Page } from './scan/scan-ops.js';
 export type { PropagateOptions, PropagationProgress } from './denormalize/propagate.js';
 export type { PropagationPlan, PropagationGroup } from './denormalize/plan-propagation.js';
-export type { MapperPropagationResult } from './denormalize/propagate-all.js';
-export type { SourceReader, SourceResolver } from './denormalize/source-reader.js';
+export type { MapperPropagationResult } from './denormalize/propagate.js';
+export type { SourceReader, SourceResolver } from './denormalize/fill-copies.js';
 export * from './errors/index.js';

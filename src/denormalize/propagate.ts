@@ -1,14 +1,136 @@
+import type { RowFilter } from '../model/row-filter.js';
+import { cellQualifiers } from '../metadata/column-cells.js';
+import type { CellData, RowData, BigtableDriver, CallOptions } from '../model/driver.js';
+import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
+import { compileColumnValue } from '../mutation/compile-cells.js';
+import type { CellMutation } from '../model/mutation.js';
+import { ownCells } from '../scan/own-cells.js';
+import { keyPropertyComponent } from '../metadata/compile-key-plan.js';
 import { decodeRowKey } from '../key/physical-key.js';
-import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import { PartialWriteError, type WriteFailure } from '../errors/operation-errors.js';
 import { ValidationError } from '../errors/errors.js';
-import type { EntitySchema } from '../metadata/entity-schema.js';
 import { executeScan } from '../scan/execute-scan.js';
-import { copyMutations } from './copy-diff.js';
-import { copyPredicate } from './copy-predicate.js';
 import { planPropagation, type PropagationGroup } from './plan-propagation.js';
-import { rowMatches } from './row-matches.js';
 import { writeCopies, type CopyUpdate } from '../write/write-copies.js';
+
+/**
+ * The CheckAndMutateRow predicate under which a propagation rewrites a row's
+ * copies: it matches only when the row still exists (a row deleted since the
+ * scan has no cell, so nothing is written and it is not re-created) and none
+ * of `columns` holds a cell at `versionMicros` or later (a copy written at
+ * the same time or after the propagation's version is newer, or as new, and
+ * is kept). One filter, evaluated atomically with the mutations:
+ * `condition(test: newer copy cells, pass: blockAll, fail: passAll)`.
+ * @internal
+ * @example
+ * ```ts
+ * const predicate = copyPredicate([schema.columnsByProperty.location], 1700000000000000);
+ * await driver.checkAndMutate({ table, rowKey, predicate, onMatch: mutations, onNoMatch: [] });
+ * ```
+ */
+export function copyPredicate(columns: readonly ColumnSchema[], versionMicros: number): RowFilter {
+  const copies: RowFilter = {
+    kind: 'interleave',
+    filters: columns.map((c) => ({
+      kind: 'chain',
+      filters: [
+        { kind: 'family', name: c.family },
+        { kind: 'qualifiers', names: cellQualifiers(c) },
+      ],
+    })),
+  };
+  const newerCopies: RowFilter = {
+    kind: 'chain',
+    filters: [copies, { kind: 'timestampRange', startMicros: versionMicros, endMicros: undefined }],
+  };
+  return { kind: 'condition', test: newerCopies, pass: { kind: 'blockAll' }, fail: { kind: 'passAll' } };
+}
+
+/**
+ * The newest cell of a column as a propagation scan returns it. The scan
+ * adds one stripped (empty) cell per column so that rows missing a copy show
+ * up; at the newest timestamp the cell with a value wins (an empty value then
+ * means the stored value is empty too).
+ * @internal
+ * @example
+ * ```ts
+ * latestCell(row.cells.meta?.location); // { value: <'lab'>, timestampMicros: 1700000000000000 }
+ * ```
+ */
+export function latestCell(cells: readonly CellData[] | undefined): CellData | undefined {
+  if (cells === undefined || cells.length === 0) return undefined;
+  const newest = Math.max(...cells.map((c) => c.timestampMicros));
+  const top = cells.filter((c) => c.timestampMicros === newest);
+  return top.find((c) => c.value.length > 0) ?? top[0];
+}
+
+/**
+ * The mutations that make a row's copies hold `values` (property → new value,
+ * `null` clears): nothing for a copy that already holds exactly those bytes
+ * (so a second propagation writes nothing); otherwise delete every cell of the
+ * copy and write the new value at `versionMicros`, the propagation's version.
+ * They are sent under `copyPredicate`, so the delete only ever removes
+ * versions older than that one.
+ * @internal
+ * @example
+ * ```ts
+ * copyMutations(schema, [schema.columnsByProperty.location], { location: 'lab-2' }, row, 1700000000000000);
+ * // [{ kind: 'deleteFromColumn', ... }, { kind: 'setCell', ..., timestampMicros: 1700000000000000 }] or [] when unchanged
+ * ```
+ */
+export function copyMutations(
+  schema: EntitySchema,
+  columns: readonly ColumnSchema[],
+  values: Readonly<Record<string, unknown>>,
+  row: RowData,
+  versionMicros: number,
+): CellMutation[] {
+  const mutations: CellMutation[] = [];
+  for (const column of columns) {
+    const current = new Map<string, CellData>();
+    for (const q of cellQualifiers(column)) {
+      const cell = latestCell(ownCells(row, column.family, q));
+      if (cell !== undefined) current.set(q, cell);
+    }
+    const desired = compileColumnValue(schema, column, values[column.property], versionMicros).filter(
+      (m) => m.kind === 'setCell',
+    );
+    const same =
+      desired.length === current.size &&
+      desired.every((m) => m.kind === 'setCell' && current.get(m.qualifier)?.value.equals(m.value) === true);
+    if (same) continue;
+    for (const q of cellQualifiers(column))
+      mutations.push({ kind: 'deleteFromColumn', family: column.family, qualifier: q });
+    mutations.push(...desired);
+  }
+  return mutations;
+}
+
+/**
+ * Whether a row of a full-scan propagation belongs to the source: every
+ * mapped key part or column holds the source's key value (compared as encoded
+ * text or bytes, so a Date and a number compare exactly).
+ * @internal
+ * @example
+ * ```ts
+ * rowMatches(schema, { sensorId: 's1' }, decodeRowKey(schema, row.key), row); // true
+ * ```
+ */
+export function rowMatches(
+  schema: EntitySchema,
+  match: Readonly<Record<string, unknown>>,
+  key: Readonly<Record<string, unknown>>,
+  row: RowData,
+): boolean {
+  return Object.entries(match).every(([property, expected]) => {
+    const component = keyPropertyComponent(schema.key.components, property);
+    if (component !== undefined)
+      return key[property] !== undefined && component.codec.encode(key[property]) === component.codec.encode(expected);
+    const column = schema.columnsByProperty[property];
+    const cell = column === undefined ? undefined : latestCell(ownCells(row, column.family, column.qualifier));
+    return column !== undefined && cell !== undefined && cell.value.equals(column.codec.encode(expected));
+  });
+}
 
 /** Counts of a propagation. @example `{ scanned: 1200, updated: 1200 }` */
 export interface PropagationProgress {
@@ -127,4 +249,61 @@ function positiveInt(value: number, name: string, max: number): number {
     );
   }
   return value;
+}
+
+/**
+ * Result of `mapper.propagate(source)`: totals and one entry per dependent entity.
+ *
+ * @example
+ * ```ts
+ * const { updated, dependents } = await mapper.propagate(sensor); // dependents: [{ entity: 'Reading', scanned, updated }]
+ * ```
+ */
+export interface MapperPropagationResult extends PropagationProgress {
+  /** Progress per dependent entity, in the order they were propagated. */
+  readonly dependents: readonly ({
+    /** Name of the dependent entity class. */
+    readonly entity: string;
+  } & PropagationProgress)[];
+}
+
+/**
+ * Propagates `source` to every registered entity holding copies of its class,
+ * one entity after the other; progress counts add up over the entities.
+ * Throws `ValidationError` for a source that is not an entity instance.
+ * @internal
+ * @example
+ * ```ts
+ * await propagateToDependents([...schemas], sensor, (s) => mapper.getRepository(s.target), {});
+ * ```
+ */
+export async function propagateToDependents(
+  schemas: readonly EntitySchema[],
+  source: object,
+  repositoryOf: (schema: EntitySchema) => {
+    propagate(source: object, options?: PropagateOptions): Promise<PropagationProgress>;
+  },
+  options: PropagateOptions = {},
+): Promise<MapperPropagationResult> {
+  if (source === null || typeof source !== 'object' || source.constructor === Object) {
+    throw new ValidationError(
+      'mapper.propagate() needs an instance of the source entity, so it can find the entities that copy from it. Fix: pass e.g. Object.assign(new Sensor(), { id, location }), or call repo.propagate() on one dependent',
+      {},
+    );
+  }
+  const dependents = schemas.filter((s) => s.denormalized.some((d) => source instanceof d.source));
+  const results: ({ entity: string } & PropagationProgress)[] = [];
+  const done = { scanned: 0, updated: 0 };
+  for (const schema of dependents) {
+    const onProgress =
+      options.onProgress === undefined
+        ? undefined
+        : (p: PropagationProgress) =>
+            options.onProgress?.({ scanned: done.scanned + p.scanned, updated: done.updated + p.updated });
+    const result = await repositoryOf(schema).propagate(source, { ...options, onProgress });
+    done.scanned += result.scanned;
+    done.updated += result.updated;
+    results.push({ entity: schema.name, ...result });
+  }
+  return { ...done, dependents: results };
 }

@@ -1,7 +1,7 @@
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { CopyFiller } from './fill-copies.js';
 import { fillStream } from './fill-stream.js';
-import type { SourceResolver } from './source-reader.js';
+import type { SourceResolver } from './fill-copies.js';
 
 /**
  * The entity a single save writes: itself when it has no `undefined`

@@ -20,7 +20,7 @@ import type { EntityKey, EntityProperty } from '../metadata/key-type.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
 import { propagateCopies, type PropagateOptions, type PropagationProgress } from '../denormalize/propagate.js';
-import type { SourceReader, SourceResolver } from '../denormalize/source-reader.js';
+import type { SourceReader, SourceResolver } from '../denormalize/fill-copies.js';
 import { bulkWithCopies, withCopies } from '../denormalize/with-copies.js';
 import { DEFAULT_TIMEOUTS } from '../model/timeouts.js';
 import {

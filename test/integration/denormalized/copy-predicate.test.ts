@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyPredicate } from '../../../src/denormalize/copy-predicate.js';
+import { copyPredicate } from '../../../src/denormalize/propagate.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { CellMutation } from '../../../src/model/mutation.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyPredicate } from '../../../src/denormalize/copy-predicate.js';
+import { copyPredicate } from '../../../src/denormalize/propagate.js';
 import { toClientFilter } from '../../../src/driver/client-filter.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { Reading } from './entities.js';
