@@ -23,8 +23,6 @@ export const DEFAULT_SCAN_CONCURRENCY = 8;
 /** Most bucket reads an unordered scan may keep in flight. @internal */
 export const MAX_SCAN_CONCURRENCY = 256;
 
-const QUERY_FIELDS = new Set(['where', 'limit', 'order', 'concurrency', 'cursor', 'select', 'versions']);
-
 /**
  * Plans a scan without reading anything: one physical range per salt bucket
  * that can hold matching rows (one bucket when the salted key parts are
