@@ -1,6 +1,6 @@
 /**
  * Percent-escaping of row-key component text, so that an encoded component
- * never contains the key separator (DESIGN.md §2). Only two characters are
+ * never contains the key separator (docs/row-key-design.md). Only two characters are
  * escaped: `%` becomes `%25` and the separator becomes `%XX` (uppercase hex
  * of its byte). Every other character is kept as is.
  */

@@ -6,7 +6,7 @@ import { createStringCodec } from './key-codec-string.js';
 import { createEpochTimestampCodec, createIsoTimestampCodec } from './key-codec-timestamp.js';
 
 /**
- * Builds the text codec of one row-key component (DESIGN.md §2). Validates the
+ * Builds the text codec of one row-key component (docs/row-key-design.md). Validates the
  * options first and throws `MetadataError` for impossible combinations
  * (descending strings or ISO timestamps, bad widths, `format` on a
  * non-timestamp, unknown types, an ISO timestamp with `-`, `:` or `.` as

@@ -25,7 +25,7 @@ const SCALAR_CODECS: Readonly<Record<ColumnScalarType, (ctx: ValueCodecContext) 
 };
 
 /**
- * Builds the cell codec of a column (DESIGN.md §4). Every codec returns a
+ * Builds the cell codec of a column. Every codec returns a
  * `Buffer`, so no JS value ever reaches the client's lossy encoder.
  *
  * | type | bytes |

@@ -4,7 +4,7 @@ import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
 
 /**
- * Marks a `@Column` as a copy of a column of another entity (DESIGN.md §6):
+ * Marks a `@Column` as a copy of a column of another entity (docs/denormalization.md):
  * saves fill the copy from the source when it is `undefined` (sources are read
  * in batches), and `repo.propagate(source)` rewrites the copies when the source
  * changes. `key` maps every key part of the source to the property of this

@@ -155,7 +155,7 @@ export interface PropagateOptions {
 const MAX_CONCURRENCY = 256;
 
 /**
- * Rewrites the copies of `source` in every dependent row (DESIGN.md §6):
+ * Rewrites the copies of `source` in every dependent row (docs/denormalization.md):
  * scans only the rows holding them (a key prefix, per salt bucket when the
  * salt needs it; the whole table only with `allowFullScan`), reads only the
  * copies, and rewrites each row whose copies differ with one conditional

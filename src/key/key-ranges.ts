@@ -49,7 +49,7 @@ interface PlannedKeyRange {
 
 /**
  * The logical key range of a scan that fixes leading key properties and
- * optionally bounds the next one (DESIGN.md §2). Literals between fixed parts
+ * optionally bounds the next one (docs/row-key-design.md). Literals between fixed parts
  * are included. Bounds on a descending component are flipped, since its
  * encoding reverses the order. When every key part is fixed, the range is the
  * single key. Throws `ValidationError` when the range is not on the property
