@@ -3,6 +3,7 @@ import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 /**
  * A `google.bigtable.v2.Mutation` as the client sends it with `rawMutation: true`
  * (protobufjs object form: `Buffer` bytes, `number` int64 timestamps).
+ * @internal
  */
 export type RawMutation =
   | {

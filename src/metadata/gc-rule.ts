@@ -61,6 +61,7 @@ export function gcRuleFromPolicy(entity: string, family: string, policy: GcPolic
  * Canonical form: nested groups of the same kind flattened (union and
  * intersection are associative), one-member groups replaced by their member,
  * members sorted.
+ * @internal
  */
 export function gcRuleKey(rule: GcRule | undefined): string {
   if (rule === undefined) return 'none';
