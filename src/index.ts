@@ -71,7 +71,7 @@ export type {
 } from './model/driver.js';
 export type { RowFilter } from './model/row-filter.js';
 export { fromAsyncIterable, type RowSource } from './stream/row-source.js';
-export { concatMapFromIterable } from './stream/concat-map-from-iterable.js';
+export { concatMapFromIterable } from './stream/observable.js';
 export {
   createGoogleCloudDriver,
   GoogleCloudDriver,

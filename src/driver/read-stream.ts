@@ -1,6 +1,7 @@
 import type { RowData } from '../model/driver.js';
-import type { BatchedRowSource } from '../stream/batch-source.js';
-import { withItemIterator } from '../stream/batch-source.js';
+import { batchOf } from '../stream/batch-stream.js';
+import { pushedBatches, type PushFeed, type PushSink } from '../stream/pushed-batches.js';
+import { rowSource, type RowSource } from '../stream/row-source.js';
 import { DriverError } from '../errors/errors.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../errors/operation-errors.js';
@@ -73,169 +74,94 @@ export const READ_BUFFER_LIMITS: { readonly rows: number; readonly bytes: number
   bytes: 1024 * 1024,
 });
 
-type Phase = 'idle' | 'open' | 'ended' | 'failed' | 'cancelled';
-
 /**
- * Reads one {@link RowFeed} a batch at a time. The feed is started on the
- * first read (never, if the source is cancelled first) and pushes rows into a
- * buffer bounded by {@link READ_BUFFER_LIMITS}, paused when the buffer is full
- * and resumed when the consumer takes it: one promise per batch instead of
- * several per row. Rows buffered before an error are delivered first, then
- * the error rejects as a `DriverError` with the gRPC code, or as itself when
- * it is a `DeadlineExceededError` (an attempt cut for silence or length on
- * its last try); an abort or the total deadline rejects at once and drops the
- * buffer. `cancel()` aborts the gRPC call
- * and drops the buffer.
- * @internal
+ * One read as {@link OpenReads} and {@link pushedBatches} see it: it opens
+ * the {@link RowFeed} when the stream is first pulled (or fails at once when
+ * the driver was closed), is counted as open until it ends, fails or is
+ * cancelled, and turns the feed's errors into the driver's: a `DriverError`
+ * with the gRPC code, or the error itself when it is a
+ * `DeadlineExceededError` (an attempt cut for silence or length on its last
+ * try, or the total deadline), an `OperationAbortedError` or an
+ * `UnreachableError`. An abort or the total deadline also drops the rows
+ * buffered for the consumer.
  */
-class ReadRowsBatches implements ClosableRead {
-  readonly #open: (() => RowFeed) | undefined;
+class DriverRead implements PushFeed<RowData>, ClosableRead {
+  readonly #open: () => RowFeed;
   readonly #operation: string;
   readonly #reads: OpenReads;
-  #phase: Phase = 'idle';
   #feed: RowFeed | undefined;
-  #rows: RowData[] = [];
-  #bytes = 0;
-  #paused = false;
-  #wakeScheduled = false;
-  #failure: BigtableMapperError | undefined;
-  #wake: (() => void) | undefined;
+  #sink: PushSink<RowData> | undefined;
 
-  constructor(open: (() => RowFeed) | undefined, operation: string, reads: OpenReads) {
+  constructor(open: () => RowFeed, operation: string, reads: OpenReads) {
     this.#open = open;
     this.#operation = operation;
     this.#reads = reads;
-    if (open === undefined) this.#phase = 'ended';
   }
 
-  async nextBatch(): Promise<RowData[] | undefined> {
-    if (this.#phase === 'idle') this.#start();
-    while (this.#rows.length === 0) {
-      if (this.#phase === 'cancelled' || this.#phase === 'ended') return undefined;
-      if (this.#phase === 'failed') throw this.#failure;
-      await new Promise<void>((resolve) => (this.#wake = resolve));
-    }
-    const rows = this.#rows;
-    this.#rows = [];
-    this.#bytes = 0;
-    if (this.#paused && this.#phase === 'open') {
-      this.#paused = false;
-      this.#feed?.resume();
-    }
-    return rows;
-  }
-
-  cancel(): void {
-    const wasOpen = this.#phase === 'open';
-    if (this.#phase === 'cancelled') return;
-    this.#phase = 'cancelled';
-    this.#rows = [];
-    this.#bytes = 0;
-    if (wasOpen) this.#reads.delete(this);
-    this.#notify();
-    if (wasOpen) this.#feed?.cancel();
-  }
-
-  close(reason: string): void {
-    if (this.#phase !== 'open') return;
-    this.#fail(new OperationAbortedError(this.#operation, reason));
-    this.#feed?.cancel();
-  }
-
-  #start(): void {
+  start(sink: PushSink<RowData>): void {
     const closed = this.#reads.closedBecause;
-    if (closed !== undefined) {
-      this.#phase = 'failed';
-      this.#failure = new OperationAbortedError(this.#operation, closed);
-      throw this.#failure;
-    }
-    const open = this.#open as () => RowFeed;
+    if (closed !== undefined) throw new OperationAbortedError(this.#operation, closed);
     let feed: RowFeed;
     try {
-      feed = open();
+      feed = this.#open();
     } catch (err) {
-      this.#phase = 'failed';
-      this.#failure = new DriverError(this.#operation, err);
-      throw this.#failure;
+      throw new DriverError(this.#operation, err);
     }
     this.#feed = feed;
-    this.#phase = 'open';
+    this.#sink = sink;
     this.#reads.add(this);
     try {
       feed.start({
-        row: (row, bytes) => this.#push(row, bytes),
-        end: () => this.#finish('ended'),
-        fail: (error) =>
-          this.#fail(
-            error instanceof DeadlineExceededError ||
-              error instanceof OperationAbortedError ||
-              error instanceof UnreachableError
-              ? error
-              : new DriverError(this.#operation, error),
-          ),
+        row: (row, bytes) => sink.push(row, bytes),
+        end: () => {
+          this.#reads.delete(this);
+          sink.end();
+        },
+        fail: (error) => {
+          this.#reads.delete(this);
+          const failure = this.#failure(error);
+          sink.fail(failure, endsOperation(failure));
+        },
       });
     } catch (err) {
-      feed.cancel();
-      this.#fail(new DriverError(this.#operation, err));
-      throw this.#failure;
+      this.cancel();
+      throw new DriverError(this.#operation, err);
     }
   }
 
-  #push(row: RowData, bytes: number): void {
-    if (this.#phase !== 'open') return;
-    this.#rows.push(row);
-    this.#bytes += bytes;
-    if ((this.#rows.length >= READ_BUFFER_LIMITS.rows || this.#bytes >= READ_BUFFER_LIMITS.bytes) && !this.#paused) {
-      this.#paused = true;
-      this.#feed?.pause();
-    }
-    this.#notifySoon();
+  pause(): void {
+    this.#feed?.pause();
   }
 
-  /**
-   * Wakes a waiting consumer after the rows of this turn of the event loop
-   * arrived, not after the first one: responses arrive one I/O event at a
-   * time with a few rows each, so waking at once would hand over tiny batches
-   * whenever the consumer keeps up (measured: batches of about 40 rows instead of 1, and 5-10% less
-   * CPU per row). The end, an error and `cancel()` still wake at once.
-   */
-  #notifySoon(): void {
-    if (this.#wake === undefined || this.#wakeScheduled) return;
-    this.#wakeScheduled = true;
-    setImmediate(() => {
-      this.#wakeScheduled = false;
-      this.#notify();
-    });
+  resume(): void {
+    this.#feed?.resume();
   }
 
-  #fail(failure: BigtableMapperError): void {
-    if (this.#phase !== 'open') return;
-    this.#failure = failure;
-    if (endsOperation(failure)) {
-      this.#rows = [];
-      this.#bytes = 0;
-    }
-    this.#finish('failed');
-  }
-
-  #finish(phase: 'ended' | 'failed'): void {
-    if (this.#phase !== 'open') return;
-    this.#phase = phase;
+  cancel(): void {
     this.#reads.delete(this);
-    this.#notify();
+    this.#feed?.cancel();
   }
 
-  #notify(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+  close(reason: string): void {
+    this.#reads.delete(this);
+    this.#sink?.fail(new OperationAbortedError(this.#operation, reason), true);
+    this.#feed?.cancel();
+  }
+
+  #failure(error: unknown): BigtableMapperError {
+    return error instanceof DeadlineExceededError ||
+      error instanceof OperationAbortedError ||
+      error instanceof UnreachableError
+      ? error
+      : new DriverError(this.#operation, error);
   }
 }
 
 /**
- * A {@link BatchedRowSource} over one {@link RowFeed} (see
- * {@link READ_BUFFER_LIMITS} for its bounded read-ahead). `open` undefined
- * means an empty read: the source ends without any RPC.
+ * The rows of one {@link RowFeed}, as the driver's `readRows` returns them:
+ * a batch stream with the bounded read-ahead of {@link READ_BUFFER_LIMITS},
+ * read row by row or (inside the mapper) a batch at a time. `open`
+ * undefined means an empty read: the source ends without any RPC.
  * @internal
  * @example
  * ```ts
@@ -247,9 +173,10 @@ export function openReadRows(
   open: (() => RowFeed) | undefined,
   operation: string,
   reads: OpenReads,
-): BatchedRowSource<RowData> {
-  const batches = new ReadRowsBatches(open, operation, reads);
-  return withItemIterator({ nextBatch: () => batches.nextBatch(), cancel: () => batches.cancel() });
+): RowSource<RowData> {
+  if (open === undefined) return rowSource(batchOf<RowData>([]));
+  const limits = { items: READ_BUFFER_LIMITS.rows, size: READ_BUFFER_LIMITS.bytes };
+  return rowSource(pushedBatches(() => new DriverRead(open, operation, reads), limits));
 }
 
 /** An abort or the total deadline: the operation is over, so its error is final and buffered rows are not worth delivering. */

@@ -11,7 +11,7 @@ import { planScan } from '../scan/plan-scan.js';
 import type { ReadOptions } from '../scan/read-options.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
 import type { ScanQuery } from '../scan/scan-query.js';
-import { iterableToObservable } from '../stream/to-observable.js';
+import { iterableToObservable } from '../stream/observable.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
 import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';

@@ -3,12 +3,10 @@ import { compareKeyValues } from '../key/key-ranges.js';
 import { compareBytesFrom } from '../util/compare-bytes.js';
 import type { BigtableDriver, CallOptions, RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { mergeOrderedBatches } from '../stream/k-way-merge.js';
-import { singleSourceBatches } from '../stream/single-source.js';
-import { mapSource } from '../stream/mapped-source.js';
-import type { RowSource, RowSourceFactory } from '../stream/row-source.js';
+import { mapBatches, takeItems, type BatchStream } from '../stream/batch-stream.js';
+import { mergeOrdered, mergeUnordered, type OpenStream } from '../stream/merge.js';
+import { toBatchStream } from '../stream/row-source.js';
 import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
-import { mergeUnorderedBatches } from '../stream/unordered-merge.js';
 
 /** A row read by a scan, with where it came from. @internal */
 export interface ScannedRow {
@@ -32,14 +30,14 @@ export interface SourceProgress {
  * (k-way) or unordered with bounded concurrency, limited globally; a single
  * source is read directly. Rows come in batches (whatever the reads had
  * ready), so the plumbing costs one promise per batch, not per row; iterate
- * them with `flattenBatches`. Leaving the loop early cancels every read;
+ * them with `eachItem`. Cancelling the stream cancels every read;
  * `call` bounds and cancels every read (passed to `driver.readRows`). With a
  * `plan.keyCheck`, rows outside the string range are dropped before the
  * merge and the limit is counted on the client only.
  * @internal
  * @example
  * ```ts
- * for await (const { row } of flattenBatches(executeScan(driver, schema, plan), (scanned) => scanned)) use(row);
+ * for await (const { row } of eachItem(executeScan(driver, schema, plan), (scanned) => scanned)) use(row);
  * ```
  */
 export function executeScan(
@@ -48,15 +46,15 @@ export function executeScan(
   plan: ScanPlan,
   progress?: Map<number, SourceProgress>,
   call?: CallOptions,
-): AsyncIterableIterator<ScannedRow[]> {
-  const factories: RowSourceFactory<ScannedRow>[] = plan.sources.map(
+): BatchStream<ScannedRow> {
+  const sources: OpenStream<ScannedRow>[] = plan.sources.map(
     (source) => () => openSource(driver, schema, plan, source, progress, call),
   );
-  const [only] = factories;
-  if (factories.length === 1 && only !== undefined) return singleSourceBatches(only(), plan.limit);
+  const [only] = sources;
+  if (sources.length === 1 && only !== undefined) return takeItems(only(), plan.limit);
   return plan.order === 'key'
-    ? mergeOrderedBatches(factories, compareLogical, { limit: plan.limit })
-    : mergeUnorderedBatches(factories, { concurrency: plan.concurrency, limit: plan.limit });
+    ? mergeOrdered(sources, compareLogical, { limit: plan.limit })
+    : mergeUnordered(sources, { concurrency: plan.concurrency, limit: plan.limit });
 }
 
 function openSource(
@@ -66,7 +64,7 @@ function openSource(
   source: ScanSource,
   progress: Map<number, SourceProgress> | undefined,
   call: CallOptions | undefined,
-): RowSource<ScannedRow> {
+): BatchStream<ScannedRow> {
   // With a forward-only salt both layouts share the key space: an unsalted range
   // also holds salted keys, and a bucket's range can hold old unsalted keys that
   // start like its segment (e.g. '01#…' for a first key part '01'). Each source
@@ -80,8 +78,8 @@ function openSource(
   const state: SourceProgress = { lastYielded: undefined, done: false };
   progress?.set(source.id, state);
   const segmentBytes = Buffer.byteLength(source.segment, 'utf8');
-  return mapSource(
-    rows,
+  return mapBatches(
+    toBatchStream(rows),
     (row) => {
       if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) return undefined;
       if (keyCheck !== undefined && !insideKeyCheck(keyCheck, decodeRowKey(schema, row.key)[keyCheck.property]))

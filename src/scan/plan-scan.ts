@@ -8,7 +8,7 @@ import type { KeyRange } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { deepFreeze } from '../util/deep-freeze.js';
-import { checkConcurrency, checkLimit } from '../stream/merge-options.js';
+import { checkConcurrency, checkLimit } from '../stream/merge.js';
 import { splitWhere } from './plan-where.js';
 import { resolveRead } from './read-options.js';
 import { planReadFilter } from './read-filter.js';

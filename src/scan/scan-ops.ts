@@ -2,7 +2,7 @@ import type { BigtableDriver } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { encodeCursor, decodeCursor, type SourceCursorState } from './cursor.js';
 import { executeScan, logicalKey, type ScannedRow, type SourceProgress } from './execute-scan.js';
-import { flattenBatches } from '../stream/flatten-batches.js';
+import { eachItem } from '../stream/row-source.js';
 import { hydrate } from './hydrate.js';
 import { planScan } from './plan-scan.js';
 import { resolveRead } from './read-options.js';
@@ -45,7 +45,7 @@ export function iterateScan<T>(
     name,
   );
   void context.track(settled);
-  return flattenBatches(batches, ({ row }) => hydrate(schema, row, read, now));
+  return eachItem(batches, ({ row }: ScannedRow) => hydrate(schema, row, read, now));
 }
 
 /**

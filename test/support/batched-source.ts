@@ -1,7 +1,7 @@
-import { withItemIterator, type BatchedRowSource } from '../../src/stream/batch-source.js';
+import { batchStream, type BatchStream } from '../../src/stream/batch-stream.js';
 
 /**
- * A batch source over fixed batches, as the built-in driver's reads are:
+ * A batch stream over fixed batches, as the built-in driver's reads are:
  * counts batches handed over and cancel calls; `failAfter` rejects the read
  * after that many batches.
  *
@@ -14,7 +14,7 @@ import { withItemIterator, type BatchedRowSource } from '../../src/stream/batch-
 export class BatchedFake<T> {
   handed = 0;
   cancelCalls = 0;
-  readonly factory = (): BatchedRowSource<T> => this.#open();
+  readonly factory = (): BatchStream<T> => this.#open();
   readonly #batches: readonly (readonly T[])[];
   readonly #failAfter: number | undefined;
 
@@ -23,11 +23,11 @@ export class BatchedFake<T> {
     this.#failAfter = options.failAfter;
   }
 
-  #open(): BatchedRowSource<T> {
+  #open(): BatchStream<T> {
     let next = 0;
     let cancelled = false;
-    return withItemIterator({
-      nextBatch: async () => {
+    return batchStream({
+      pull: async () => {
         await Promise.resolve();
         if (cancelled) return undefined;
         if (this.#failAfter === next) throw new Error(`batched fake failed after ${next} batches`);
@@ -37,7 +37,7 @@ export class BatchedFake<T> {
         this.handed += 1;
         return [...batch];
       },
-      cancel: () => {
+      stop: () => {
         this.cancelCalls += 1;
         cancelled = true;
       },

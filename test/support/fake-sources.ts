@@ -1,5 +1,5 @@
 import { fromAsyncIterable } from '../../src/stream/row-source.js';
-import type { RowSource, RowSourceFactory } from '../../src/stream/row-source.js';
+import type { RowSource } from '../../src/stream/row-source.js';
 
 /**
  * Counts how many fake sources are open at the same time.
@@ -82,7 +82,7 @@ export class FakeSource<T> {
   cancelCalls = 0;
   exhausted = false;
   failed = false;
-  readonly factory: RowSourceFactory<T> = () => this.#open();
+  readonly factory = (): RowSource<T> => this.#open();
   readonly #items: GeneratedItems<T>;
   readonly #options: FakeSourceOptions;
   #released = false;

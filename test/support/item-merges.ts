@@ -1,33 +1,47 @@
-import { flattenBatches } from '../../src/stream/flatten-batches.js';
-import { mergeOrderedBatches, type OrderedMergeOptions } from '../../src/stream/k-way-merge.js';
-import type { RowSource, RowSourceFactory } from '../../src/stream/row-source.js';
-import { singleSourceBatches } from '../../src/stream/single-source.js';
-import { mergeUnorderedBatches, type UnorderedMergeOptions } from '../../src/stream/unordered-merge.js';
+import type { BatchStream } from '../../src/stream/batch-stream.js';
+import { takeItems } from '../../src/stream/batch-stream.js';
+import {
+  mergeOrdered as mergeOrderedBatches,
+  type OrderedMergeOptions,
+  mergeUnordered as mergeUnorderedBatches,
+  type UnorderedMergeOptions,
+} from '../../src/stream/merge.js';
+import { eachItem, toBatchStream, type RowSource } from '../../src/stream/row-source.js';
 
 /**
- * The scan's merges read one item at a time, as `execute-scan` flattens them
- * for `iterate()`: the tests check each merge's item order and cancellation
- * through these.
+ * The scan's merges read one item at a time, as `iterate()` reads them: the
+ * tests check each merge's item order and cancellation through these. Sources
+ * are row sources (read one item per batch) or batch streams.
  */
 
-/** `mergeOrderedBatches`, item by item. */
+/** Opens a test source as the batch stream a merge reads. */
+export type TestSource<T> = () => RowSource<T> | BatchStream<T>;
+
+const asStream =
+  <T>(open: TestSource<T>) =>
+  (): BatchStream<T> => {
+    const source = open();
+    return 'next' in source ? source : toBatchStream(source);
+  };
+
+/** `mergeOrdered`, item by item. */
 export function mergeOrdered<T>(
-  sources: readonly RowSourceFactory<T>[],
+  sources: readonly TestSource<T>[],
   compare: (a: T, b: T) => number,
   options: OrderedMergeOptions = {},
 ): AsyncIterableIterator<T> {
-  return flattenBatches(mergeOrderedBatches(sources, compare, options), (item) => item);
+  return eachItem(mergeOrderedBatches(sources.map(asStream), compare, options), (item: T) => item);
 }
 
-/** `mergeUnorderedBatches`, item by item. */
+/** `mergeUnordered`, item by item. */
 export function mergeUnordered<T>(
-  sources: readonly RowSourceFactory<T>[],
+  sources: readonly TestSource<T>[],
   options: UnorderedMergeOptions,
 ): AsyncIterableIterator<T> {
-  return flattenBatches(mergeUnorderedBatches(sources, options), (item) => item);
+  return eachItem(mergeUnorderedBatches(sources.map(asStream), options), (item: T) => item);
 }
 
-/** `singleSourceBatches`, item by item. */
+/** A scan's single-source path (`takeItems` over the source), item by item. */
 export function iterateSingleSource<T>(source: RowSource<T>, limit: number | undefined): AsyncIterableIterator<T> {
-  return flattenBatches(singleSourceBatches(source, limit), (item) => item);
+  return eachItem(takeItems(toBatchStream(source), limit), (item: T) => item);
 }

@@ -5,7 +5,7 @@ import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { RowData } from '../../../src/model/driver.js';
 import { READ_BUFFER_LIMITS } from '../../../src/driver/read-stream.js';
-import type { BatchedRowSource } from '../../../src/stream/batch-source.js';
+import { toBatchStream } from '../../../src/stream/row-source.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
@@ -117,14 +117,15 @@ describe('readRows cancellation', () => {
 
 describe('readRows read-ahead', () => {
   it('hands over rows in batches, and a consumer that stops pulling holds the server back', async () => {
-    const source = driver.readRows({ table }) as BatchedRowSource<RowData>;
+    const source = toBatchStream(driver.readRows({ table }));
+    const nextBatch = async (): Promise<readonly RowData[] | undefined> => (await source.next()).value;
     let firstBatch = 0;
     let waitingBatch = 0;
     let seen = 0;
     const messages = await countReadResponses(async () => {
-      firstBatch = (await source.nextBatch())?.length ?? 0;
+      firstBatch = (await nextBatch())?.length ?? 0;
       await settle(500);
-      const batch = await source.nextBatch();
+      const batch = await nextBatch();
       waitingBatch = batch?.length ?? 0;
       seen = firstBatch + waitingBatch;
       source.cancel();

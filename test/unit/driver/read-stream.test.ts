@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DriverError } from '../../../src/errors/errors.js';
 import { openReadRows, OpenReads, READ_BUFFER_LIMITS } from '../../../src/driver/read-stream.js';
-import type { CallOptions } from '../../../src/model/driver.js';
+import type { CallOptions, RowData } from '../../../src/model/driver.js';
 import { DeadlineExceededError, OperationAbortedError } from '../../../src/errors/operation-errors.js';
 import { ReadRowsCall, type ReadRetryPolicy } from '../../../src/driver/read-rows-call.js';
 import { planRead } from '../../../src/driver/read-plan.js';
 import { fakeAttempt, fakeRows, responseOf } from '../../support/fake-read-attempt.js';
+import { toBatchStream } from '../../../src/stream/row-source.js';
 
 const noRetry: ReadRetryPolicy = { maxRetries: 0, isRetryable: () => false, delayMs: () => 0 };
 
@@ -20,11 +21,23 @@ function fakeRead(call: CallOptions = {}) {
 const row = (i: number, valueBytes = 4) => responseOf(fakeRows(i, 1, valueBytes));
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** The driver's read source taken a batch at a time, as the mapper's scans take it. */
+function openBatches(...args: Parameters<typeof openReadRows>) {
+  const stream = toBatchStream(openReadRows(...args));
+  return {
+    nextBatch: async (): Promise<readonly RowData[] | undefined> => {
+      const result = await stream.next();
+      return result.done === true ? undefined : result.value;
+    },
+    cancel: () => stream.cancel(),
+  };
+}
+
 describe('openReadRows (the driver read source)', () => {
   it('hands over the rows that arrived in one turn of the event loop as one batch, and ends after the stream ended', async () => {
     const { stream, open } = fakeRead();
     const counter = new OpenReads();
-    const source = openReadRows(open, 'readRows "t"', counter);
+    const source = openBatches(open, 'readRows "t"', counter);
     const first = source.nextBatch();
     expect(counter.active).toBe(1);
     await tick();
@@ -49,7 +62,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('pauses the stream once the buffer reaches its row limit and resumes it when the consumer takes the batch', async () => {
     const { stream, open } = fakeRead();
-    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    const source = openBatches(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     const total = READ_BUFFER_LIMITS.rows * 2 + 10;
     let written = 0;
@@ -78,7 +91,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('pauses once about READ_BUFFER_LIMITS.bytes of values are buffered, whatever the row count', async () => {
     const { stream, open } = fakeRead();
-    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    const source = openBatches(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     const big = Math.ceil(READ_BUFFER_LIMITS.bytes / 4);
     for (let i = 0; i < 6; i++) stream.write(row(i, big));
@@ -92,7 +105,7 @@ describe('openReadRows (the driver read source)', () => {
   it('delivers the rows received before an error, then rejects with a DriverError', async () => {
     const { stream, open } = fakeRead();
     const counter = new OpenReads();
-    const source = openReadRows(open, 'readRows "t"', counter);
+    const source = openBatches(open, 'readRows "t"', counter);
     const first = source.nextBatch();
     stream.write(row(0));
     stream.write(row(1));
@@ -111,7 +124,7 @@ describe('openReadRows (the driver read source)', () => {
   it('cancel() aborts the gRPC call, destroys the stream and resolves a pending read with undefined', async () => {
     const { calls, open } = fakeRead();
     const counter = new OpenReads();
-    const source = openReadRows(open, 'readRows "t"', counter);
+    const source = openBatches(open, 'readRows "t"', counter);
     const pending = source.nextBatch();
     expect(await Promise.race([pending, tick().then(() => 'pending')])).toBe('pending');
     source.cancel();
@@ -126,7 +139,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('cancel() drops rows received but not yet handed over', async () => {
     const { stream, open } = fakeRead();
-    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    const source = openBatches(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     stream.write(row(0));
     await first;
@@ -139,7 +152,7 @@ describe('openReadRows (the driver read source)', () => {
   it('a stream closed without an end or an error fails the read instead of leaving it pending', async () => {
     const { stream, open } = fakeRead();
     const counter = new OpenReads();
-    const source = openReadRows(open, 'readRows "t"', counter);
+    const source = openBatches(open, 'readRows "t"', counter);
     const first = source.nextBatch();
     stream.destroy();
     await expect(first).rejects.toThrow(/closed before its end/);
@@ -148,7 +161,7 @@ describe('openReadRows (the driver read source)', () => {
 
   it('chunks that break the protocol fail the read with a DriverError and abort the call', async () => {
     const { stream, calls, open } = fakeRead();
-    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    const source = openBatches(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     stream.write({
       chunks: [
@@ -175,7 +188,7 @@ describe('openReadRows: abort, deadline and close', () => {
     const controller = new AbortController();
     const { calls, open } = fakeRead({ signal: controller.signal });
     const reads = new OpenReads();
-    const source = openReadRows(open, 'readRows "t"', reads);
+    const source = openBatches(open, 'readRows "t"', reads);
     const pending = source.nextBatch();
     await tick();
     controller.abort();
@@ -187,7 +200,7 @@ describe('openReadRows: abort, deadline and close', () => {
   it('an abort drops the rows buffered for the consumer: the next pull rejects', async () => {
     const controller = new AbortController();
     const { stream, open } = fakeRead({ signal: controller.signal });
-    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    const source = openBatches(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     stream.write(row(0));
     await first;
@@ -199,7 +212,7 @@ describe('openReadRows: abort, deadline and close', () => {
 
   it('an idle attempt with no retry left rejects with DeadlineExceededError itself, after the rows buffered before it', async () => {
     const { stream, open } = fakeRead({ idleTimeoutMs: 50 });
-    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    const source = openBatches(open, 'readRows "t"', new OpenReads());
     const first = source.nextBatch();
     stream.write(row(0));
     expect((await first)?.length).toBe(1);
@@ -210,7 +223,7 @@ describe('openReadRows: abort, deadline and close', () => {
 
   it('a read whose deadline passed rejects with DeadlineExceededError itself', async () => {
     const { open } = fakeRead({ deadline: Date.now() - 1 });
-    const source = openReadRows(open, 'readRows "t"', new OpenReads());
+    const source = openBatches(open, 'readRows "t"', new OpenReads());
     await expect(source.nextBatch()).rejects.toBeInstanceOf(DeadlineExceededError);
   });
 
@@ -218,8 +231,8 @@ describe('openReadRows: abort, deadline and close', () => {
     const reads = new OpenReads();
     const one = fakeRead();
     const two = fakeRead();
-    const first = openReadRows(one.open, 'readRows "a"', reads);
-    const second = openReadRows(two.open, 'readRows "b"', reads);
+    const first = openBatches(one.open, 'readRows "a"', reads);
+    const second = openBatches(two.open, 'readRows "b"', reads);
     const pending = first.nextBatch();
     two.stream.write(row(0));
     expect((await second.nextBatch())?.length).toBe(1);
@@ -234,16 +247,16 @@ describe('openReadRows: abort, deadline and close', () => {
     expect(one.calls.cancel).toBeGreaterThanOrEqual(1);
     expect(two.calls.cancel).toBeGreaterThanOrEqual(1);
     const late = fakeRead();
-    const third = openReadRows(late.open, 'readRows "c"', reads);
+    const third = openBatches(late.open, 'readRows "c"', reads);
     await expect(third.nextBatch()).rejects.toBeInstanceOf(OperationAbortedError);
     expect(late.calls.cancel).toBe(0);
   });
 
   it('closeAll() leaves a source cancelled or never pulled alone: cancelled ends, unpulled fails on its first pull', async () => {
     const reads = new OpenReads();
-    const cancelled = openReadRows(fakeRead().open, 'readRows "a"', reads);
+    const cancelled = openBatches(fakeRead().open, 'readRows "a"', reads);
     cancelled.cancel();
-    const unpulled = openReadRows(fakeRead().open, 'readRows "b"', reads);
+    const unpulled = openBatches(fakeRead().open, 'readRows "b"', reads);
     reads.closeAll('the driver was closed');
     expect(await cancelled.nextBatch()).toBeUndefined();
     await expect(unpulled.nextBatch()).rejects.toBeInstanceOf(OperationAbortedError);

@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeOrderedBatches } from '../../../src/stream/k-way-merge.js';
-import { mergeUnorderedBatches } from '../../../src/stream/unordered-merge.js';
-import { singleSourceBatches } from '../../../src/stream/single-source.js';
+import { takeItems } from '../../../src/stream/batch-stream.js';
+import {
+  mergeOrdered as mergeOrderedBatches,
+  mergeUnordered as mergeUnorderedBatches,
+} from '../../../src/stream/merge.js';
 import { BatchedFake, splitInto } from '../../support/batched-source.js';
 import { byIdentity, byKey, collect, tagged } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
-import { iterateSingleSource, mergeOrdered, mergeUnordered } from '../../support/item-merges.js';
+import { mergeOrdered, mergeUnordered } from '../../support/item-merges.js';
+import { eachItem } from '../../../src/stream/row-source.js';
 
 const sortedLists = fc
   .array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }), { minLength: 1, maxLength: 8 })
@@ -88,14 +91,14 @@ describe('merges over batch sources', () => {
 
   it('single source: passes batches through, cuts the last one to the limit and cancels the read at once', async () => {
     const a = new BatchedFake([[1, 2], [3, 4, 5], [6]]);
-    expect(await collect(singleSourceBatches(a.factory(), 4))).toEqual([
+    expect(await collect(takeItems(a.factory(), 4))).toEqual([
       [1, 2],
       [3, 4],
     ]);
     expect(a.cancelCalls).toBe(1);
     expect(a.handed).toBe(2);
     const b = new BatchedFake([[1, 2], [3]]);
-    expect(await collect(iterateSingleSource(b.factory(), undefined))).toEqual([1, 2, 3]);
+    expect(await collect(eachItem(takeItems(b.factory(), undefined), (n) => n))).toEqual([1, 2, 3]);
     expect(b.cancelCalls).toBe(0);
   });
 });

@@ -1,7 +1,6 @@
 import { concatMap, firstValueFrom, lastValueFrom, map, take, tap, timer, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { concatMapFromIterable } from '../../../src/stream/concat-map-from-iterable.js';
-import { iterableToObservable } from '../../../src/stream/to-observable.js';
+import { concatMapFromIterable, iterableToObservable } from '../../../src/stream/observable.js';
 import { byKey, FakeSource } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
 import { mergeOrdered, mergeUnordered } from '../../support/item-merges.js';

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { fromAsyncIterable } from '../../../src/stream/row-source.js';
-import { mapSource } from '../../../src/stream/mapped-source.js';
+import { mapBatches, type BatchStream } from '../../../src/stream/batch-stream.js';
+import { eachItem, fromAsyncIterable, toBatchStream, type RowSource } from '../../../src/stream/row-source.js';
+
+/** `mapBatches` over a row source, with its items read one at a time. */
+function mapSource<A, B>(
+  source: RowSource<A>,
+  map: (item: A) => B | undefined,
+  onEnd: () => void,
+): AsyncIterable<B> & { cancel(): void } {
+  const stream: BatchStream<B> = mapBatches(toBatchStream(source), map, onEnd);
+  return { cancel: () => stream.cancel(), [Symbol.asyncIterator]: () => eachItem(stream, (item: B) => item) };
+}
 
 function numbers(n: number, stallAt?: number) {
   const state = { cancelled: 0, produced: 0 };
@@ -21,7 +31,7 @@ function numbers(n: number, stallAt?: number) {
   };
 }
 
-describe('mapSource', () => {
+describe('mapBatches', () => {
   it('maps, skips undefined results and reports the natural end once', async () => {
     const { source } = numbers(6);
     let ends = 0;
