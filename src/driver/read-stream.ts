@@ -74,17 +74,7 @@ export const READ_BUFFER_LIMITS: { readonly rows: number; readonly bytes: number
   bytes: 1024 * 1024,
 });
 
-/**
- * One read as {@link OpenReads} and {@link pushedBatches} see it: it opens
- * the {@link RowFeed} when the stream is first pulled (or fails at once when
- * the driver was closed), is counted as open until it ends, fails or is
- * cancelled, and turns the feed's errors into the driver's: a `DriverError`
- * with the gRPC code, or the error itself when it is a
- * `DeadlineExceededError` (an attempt cut for silence or length on its last
- * try, or the total deadline), an `OperationAbortedError` or an
- * `UnreachableError`. An abort or the total deadline also drops the rows
- * buffered for the consumer.
- */
+/** A {@link RowFeed} as a push feed: counted in {@link OpenReads} while it runs, its errors made the driver's. */
 class DriverRead implements PushFeed<RowData>, ClosableRead {
   readonly #open: () => RowFeed;
   readonly #operation: string;
@@ -148,6 +138,7 @@ class DriverRead implements PushFeed<RowData>, ClosableRead {
     this.#feed?.cancel();
   }
 
+  /** A deadline, abort or unreachable endpoint as itself (the caller's typed error); anything else as a DriverError. */
   #failure(error: unknown): BigtableMapperError {
     return error instanceof DeadlineExceededError ||
       error instanceof OperationAbortedError ||
@@ -157,18 +148,7 @@ class DriverRead implements PushFeed<RowData>, ClosableRead {
   }
 }
 
-/**
- * The rows of one {@link RowFeed}, as the driver's `readRows` returns them:
- * a batch stream with the bounded read-ahead of {@link READ_BUFFER_LIMITS},
- * read row by row or (inside the mapper) a batch at a time. `open`
- * undefined means an empty read: the source ends without any RPC.
- * @internal
- * @example
- * ```ts
- * const source = openReadRows(() => new ReadRowsCall(plan, openAttempt, retryPolicy), 'readRows "t"', reads);
- * for await (const row of source) if (enough(row)) break; // return() cancels the read
- * ```
- */
+/** What `readRows` returns: the feed's rows with {@link READ_BUFFER_LIMITS} read-ahead; no `open`, no RPC. @internal */
 export function openReadRows(
   open: (() => RowFeed) | undefined,
   operation: string,
@@ -179,7 +159,7 @@ export function openReadRows(
   return rowSource(pushedBatches(() => new DriverRead(open, operation, reads), limits));
 }
 
-/** An abort or the total deadline: the operation is over, so its error is final and buffered rows are not worth delivering. */
+/** An abort or the total deadline: the operation is over, so buffered rows are not worth delivering. */
 function endsOperation(error: unknown): error is BigtableMapperError {
   return error instanceof OperationAbortedError || (error instanceof DeadlineExceededError && error.kind === 'total');
 }

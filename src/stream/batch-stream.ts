@@ -1,60 +1,24 @@
 import { abortError } from '../util/operation-signal.js';
 
-/**
- * The one stream shape of the mapper: items handed over a batch at a time
- * (whatever the source had ready; never an empty batch), pulled by the
- * consumer, cancellable. A scan pays one promise per batch, not per row.
- *
- * - `next()` resolves the next batch, or done once the stream ended, was
- *   cancelled or failed (an error rejects once; an abort rejects every call).
- * - `cancel()` stops the stream and everything it reads at once, even while a
- *   `next()` is pending (that `next()` then resolves done); idempotent.
- *   `return()` (e.g. `break` in `for await`) is `cancel()` that also waits
- *   for the source to close when it can.
- *
- * Every batch stream is made by {@link batchStream}, which owns this state
- * machine once; sources only say how to pull a batch and how to stop.
- * @internal
- * @example
- * ```ts
- * for await (const rows of stream) if (rows.some(isLast)) break; // break cancels the read
- * ```
- */
+/** The mapper's one stream shape: pulled, cancellable, one promise per (non-empty) batch. @internal */
 export interface BatchStream<T> extends AsyncIterableIterator<readonly T[], undefined, undefined> {
+  /** The next batch; done once ended, cancelled or failed. An error rejects once; an abort rejects every call. */
   next(): Promise<IteratorResult<readonly T[], undefined>>;
+  /** `cancel()`, then waits for the source to close when it can (e.g. `break` in `for await`). */
   return(): Promise<IteratorReturnResult<undefined>>;
+  /** Stops the stream and what it reads at once; a pending `next()` resolves done. Idempotent. */
   cancel(): void;
 }
 
-/**
- * What a source gives {@link batchStream}: how to pull its next batch and how
- * to stop reading. Anything it opens, it opens on its first `pull()`, so a
- * stream cancelled before its first `next()` opens nothing.
- * @internal
- * @example
- * ```ts
- * const producer: BatchProducer<number> = { pull: async () => (done ? undefined : [1, 2, 3]), stop: () => undefined };
- * ```
- */
+/** A source of a {@link batchStream}: it opens what it reads on its first `pull()`, never before. @internal */
 export interface BatchProducer<T> {
-  /** The next batch (an empty one is skipped), or `undefined` at the end. Called one at a time, never after `stop()`. */
+  /** The next batch, or `undefined` at the end. Called one at a time, never after `stop()`. */
   pull(): Promise<readonly T[] | undefined>;
-  /**
-   * Releases what the source holds. Called once, when the stream stops before
-   * its end: cancelled, aborted, or after `pull()` failed; never after the end.
-   * A promise it returns is what `return()` waits for (its error is dropped).
-   */
+  /** Called once if the stream stops before its end: cancelled, aborted, or `pull()` failed. */
   stop(): void | Promise<void>;
 }
 
-/**
- * Options of {@link batchStream}.
- * @internal
- * @example
- * ```ts
- * const options: BatchStreamOptions = { signal: operation.signal, name: 'Reading.scan' };
- * ```
- */
+/** Options of {@link batchStream}. @internal */
 export interface BatchStreamOptions {
   /** Aborting it fails the stream at once: the source is stopped and `next()` rejects with the typed abort error. */
   readonly signal?: AbortSignal;
@@ -64,14 +28,7 @@ export interface BatchStreamOptions {
   readonly onEnd?: () => void;
 }
 
-/**
- * The final iterator result.
- * @internal
- * @example
- * ```ts
- * return DONE;
- * ```
- */
+/** The final iterator result. @internal */
 export const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 type State = 'open' | 'ended' | 'failed' | 'cancelled';
@@ -100,9 +57,8 @@ class ProducedStream<T> implements BatchStream<T> {
   };
   readonly #onAbort = (): void => {
     if (this.#state !== 'open') return;
-    this.#settle('failed');
-    this.#stop();
-    this.#release()?.reject(abortError(this.#signal as AbortSignal, this.#name));
+    const failure = this.#fail(abortError(this.#signal as AbortSignal, this.#name));
+    this.#release()?.reject(failure);
   };
 
   constructor(producer: BatchProducer<T>, options: BatchStreamOptions) {
@@ -207,29 +163,12 @@ class ProducedStream<T> implements BatchStream<T> {
   }
 }
 
-/**
- * Makes a {@link BatchStream} from a {@link BatchProducer}: the one place
- * that knows whether a stream is open, ended, failed or cancelled, settles a
- * pending `next()` when it is cancelled or aborted, serializes `next()`
- * calls, and stops the source exactly once when it stops early.
- * @internal
- * @example
- * ```ts
- * const stream = batchStream({ pull: () => source.read(), stop: () => source.close() }, { signal, name: 'Reading.scan' });
- * ```
- */
+/** The one open/ended/failed/cancelled state machine: every batch stream is made here. @internal */
 export function batchStream<T>(producer: BatchProducer<T>, options: BatchStreamOptions = {}): BatchStream<T> {
   return new ProducedStream(producer, options);
 }
 
-/**
- * A stream of `items` in one batch (none when empty).
- * @internal
- * @example
- * ```ts
- * const nothing = batchOf<RowData>([]);
- * ```
- */
+/** A stream of `items` in one batch (none when empty). @internal */
 export function batchOf<T>(items: readonly T[]): BatchStream<T> {
   let handed = false;
   return batchStream({
@@ -242,16 +181,7 @@ export function batchOf<T>(items: readonly T[]): BatchStream<T> {
   });
 }
 
-/**
- * Maps (or, returning `undefined`, drops) the items of a stream a batch at a
- * time; `onEnd` runs once when `inner` reached its end. Cancelling the result
- * cancels `inner`.
- * @internal
- * @example
- * ```ts
- * const keys = mapBatches(rows, (row) => row.key, () => console.log('read to the end'));
- * ```
- */
+/** Maps (or, mapping to `undefined`, drops) items a batch at a time. @internal */
 export function mapBatches<A, B>(
   inner: BatchStream<A>,
   map: (item: A) => B | undefined,
@@ -277,16 +207,7 @@ export function mapBatches<A, B>(
   );
 }
 
-/**
- * The first `limit` items of a stream: the batch that reaches the limit is
- * cut and `inner` is cancelled at once, before the consumer asks again (a
- * limit of 0 cancels it without reading). Without a limit, `inner` itself.
- * @internal
- * @example
- * ```ts
- * for await (const rows of takeItems(merged, 100)) rows.forEach(use);
- * ```
- */
+/** The first `limit` items: `inner` is cancelled as soon as the limit is reached. @internal */
 export function takeItems<T>(inner: BatchStream<T>, limit: number | undefined): BatchStream<T> {
   if (limit === undefined || limit === Number.POSITIVE_INFINITY) return inner;
   let delivered = 0;

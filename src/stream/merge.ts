@@ -1,39 +1,16 @@
 import { ValidationError } from '../errors/errors.js';
 import { batchStream, takeItems, type BatchProducer, type BatchStream } from './batch-stream.js';
 
-/**
- * Opens a source on demand, so merges open sources lazily (bounded
- * concurrency) and never open the ones a consumer does not reach.
- * @internal
- * @example
- * ```ts
- * const sources: OpenStream<RowData>[] = ranges.map((range) => () => toBatchStream(driver.readRows({ table, ranges: [range] })));
- * ```
- */
+/** Opens a source on demand: merges open sources lazily and never open the ones a consumer does not reach. @internal */
 export type OpenStream<T> = () => BatchStream<T>;
 
-/**
- * Options of {@link mergeOrdered}. There is no `concurrency`: an ordered merge
- * needs the head item of every source, so every source is open at once.
- * @internal
- * @example
- * ```ts
- * const options: OrderedMergeOptions = { limit: 100 };
- * ```
- */
+/** Options of {@link mergeOrdered}; no `concurrency`: every head is needed, so all sources are open. @internal */
 export interface OrderedMergeOptions {
   /** Stop after this many items and cancel every source. Default: no limit. */
   readonly limit?: number;
 }
 
-/**
- * Options of {@link mergeUnordered}.
- * @internal
- * @example
- * ```ts
- * const options: UnorderedMergeOptions = { concurrency: 4, limit: 1000 };
- * ```
- */
+/** Options of {@link mergeUnordered}. @internal */
 export interface UnorderedMergeOptions {
   /** Most sources open at once; the next opens when one finishes. A positive integer. */
   readonly concurrency: number;
@@ -41,26 +18,7 @@ export interface UnorderedMergeOptions {
   readonly limit?: number;
 }
 
-/**
- * K-way merge of sources that are each sorted by `compare`, yielding items in
- * global order a batch at a time: each batch holds every item that can be
- * placed before some source has to be read again (the current batches of all
- * sources are merged in one go). Equal items come out by source index
- * (stable).
- *
- * - Pull-based: sources open on the first `next()`; each holds at most the
- *   batch it last handed over plus its own read-ahead, and a source whose batch
- *   ran out is read again only on the following `next()`.
- * - Every source is open at once (each head is needed); use
- *   {@link mergeUnordered} to bound open reads.
- * - `limit`, cancelling the merge and an error from any source (or from
- *   opening one) cancel every source still open; the error is rethrown.
- * @internal
- * @example
- * ```ts
- * for await (const rows of mergeOrdered(bucketSources, compareKeys)) rows.forEach(use);
- * ```
- */
+/** Stable k-way merge of sorted sources; a batch is what can be placed before a source is read again. @internal */
 export function mergeOrdered<T>(
   sources: readonly OpenStream<T>[],
   compare: (a: T, b: T) => number,
@@ -70,38 +28,14 @@ export function mergeOrdered<T>(
   return takeItems(batchStream(new OrderedMerge([...sources], compare)), limit);
 }
 
-/**
- * Merges sources without ordering, a batch at a time: each batch is the one a
- * source had ready first (first come, first served, so no source starves).
- *
- * - At most `concurrency` sources are open; they open in order, the next one
- *   when an open one ends; sources the consumer never reaches never open.
- * - Pull-based: each open source has at most one read in flight or one batch
- *   waiting, and the source that supplied the last batch is read again only
- *   on the following `next()`. Memory is O(concurrency) batches.
- * - `limit`, cancelling the merge and an error from any source cancel every
- *   open source; the error is rethrown.
- * @internal
- * @example
- * ```ts
- * for await (const rows of mergeUnordered(bucketSources, { concurrency: 4 })) rows.forEach(use);
- * ```
- */
+/** Unordered merge, first ready batch first, with at most `concurrency` sources open. @internal */
 export function mergeUnordered<T>(sources: readonly OpenStream<T>[], options: UnorderedMergeOptions): BatchStream<T> {
   const concurrency = checkConcurrency(options.concurrency);
   const limit = checkLimit(options.limit);
   return takeItems(batchStream(new UnorderedMerge([...sources], concurrency)), limit);
 }
 
-/**
- * Checks a merge `limit`: `undefined` means no limit; otherwise a non-negative integer.
- * @internal
- * @example
- * ```ts
- * checkLimit(10); // 10
- * checkLimit(undefined); // Infinity
- * ```
- */
+/** A merge `limit`: `undefined` (Infinity) or a non-negative integer, else a ValidationError. @internal */
 export function checkLimit(limit: number | undefined): number {
   if (limit === undefined) return Number.POSITIVE_INFINITY;
   if (Number.isSafeInteger(limit) && limit >= 0) return limit;
@@ -111,14 +45,7 @@ export function checkLimit(limit: number | undefined): number {
   );
 }
 
-/**
- * Checks a merge `concurrency`: a positive integer.
- * @internal
- * @example
- * ```ts
- * checkConcurrency(4); // 4
- * ```
- */
+/** A merge `concurrency`: a positive integer, else a ValidationError. @internal */
 export function checkConcurrency(concurrency: number): number {
   if (Number.isSafeInteger(concurrency) && concurrency >= 1) return concurrency;
   throw new ValidationError(

@@ -9,12 +9,7 @@ interface Items<T> {
   readonly map: (item: unknown) => T;
 }
 
-/**
- * Runs the factory for a new subscription and reads what it made a batch at
- * a time: an unread item iterator of a batch stream (a scan's) through its
- * stream, any other iterator one item per batch. A factory that throws errors
- * the subscriber and yields `undefined`.
- */
+/** A subscription's items: batch by batch from an unread {@link BatchItems}; a factory error goes to `error`. */
 function openItems<T>(
   factory: () => AsyncIterator<T> | AsyncIterable<T>,
   subscriber: Subscriber<unknown>,
@@ -31,26 +26,7 @@ function openItems<T>(
   return { stream: iteratorBatches(() => iterator), map: (item) => item as T };
 }
 
-/**
- * Exposes a pull-based async iterator as a cold Observable.
- *
- * - Cold: `factory` runs once per subscription (each subscription is its own scan).
- * - Paced by the subscriber: the items of a batch the reads already hold are
- *   emitted one after the other, and the next batch is asked for only after
- *   the last `subscriber.next()` returned, so a synchronous subscriber
- *   throttles the sources. Asynchronous operators (`concatMap`, `mergeMap`...)
- *   accept items at once and buffer them themselves; for slow asynchronous
- *   work use {@link concatMapFromIterable}, or iterate the async iterable directly.
- * - Unsubscribing (including `take(n)`, `first()`) cancels the stream, which
- *   for a scan cancels every read it has open.
- * - Errors from the iterator (or the factory) go to `error`.
- * @internal
- * @example
- * ```ts
- * const rows$ = iterableToObservable(() => readings.iterate({ where: { sensorId: 's1' } }));
- * rows$.pipe(take(10)).subscribe((row) => console.log(row)); // cancels all buckets after 10
- * ```
- */
+/** A cold Observable paced by its subscriber: the next batch is read once the last `next()` returned. @internal */
 export function iterableToObservable<T>(factory: () => AsyncIterator<T> | AsyncIterable<T>): Observable<T> {
   return new Observable<T>((subscriber) => {
     const items = openItems(factory, subscriber);
@@ -71,7 +47,6 @@ export function iterableToObservable<T>(factory: () => AsyncIterator<T> | AsyncI
           }
         }
       } catch (error) {
-        stream.cancel();
         subscriber.error(error);
       }
     };
@@ -110,11 +85,7 @@ export function concatMapFromIterable<T, R>(
     let position = 0;
     let index = 0;
     let inner: Subscription | undefined;
-
-    const fail = (error: unknown): void => {
-      stream.cancel();
-      subscriber.error(error);
-    };
+    const fail = (error: unknown): void => subscriber.error(error);
 
     const onItem = (item: unknown): void => {
       let input: ObservableInput<R>;

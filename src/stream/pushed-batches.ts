@@ -1,30 +1,14 @@
 import { batchStream, type BatchStream } from './batch-stream.js';
 
-/**
- * Where a push source delivers: each item with its size, then exactly one of
- * `end` or `fail`. `fail` with `dropBuffered` discards the items not yet
- * handed over (the operation is over, they are not worth delivering);
- * otherwise they are delivered first and the error comes after them.
- * @internal
- * @example
- * ```ts
- * feed.start({ row: (row, bytes) => sink.push(row, bytes), end: () => sink.end(), fail: (e) => sink.fail(e, false) });
- * ```
- */
+/** Where a {@link PushFeed} delivers: items with their size, then exactly one of `end` or `fail`. @internal */
 export interface PushSink<T> {
   push(item: T, size: number): void;
   end(): void;
+  /** Buffered items are delivered before the error, or dropped with `dropBuffered`. */
   fail(error: unknown, dropBuffered: boolean): void;
 }
 
-/**
- * A source that pushes items (e.g. a gRPC read) and can be held back.
- * @internal
- * @example
- * ```ts
- * const feed: PushFeed<RowData> = { start: (sink) => call.start(sink), pause: () => call.pause(), resume: () => call.resume(), cancel: () => call.cancel() };
- * ```
- */
+/** A source that pushes items (e.g. a gRPC read) and can be held back. @internal */
 export interface PushFeed<T> {
   /** Starts pushing into `sink`; may throw, which fails the stream. */
   start(sink: PushSink<T>): void;
@@ -34,16 +18,7 @@ export interface PushFeed<T> {
   cancel(): void;
 }
 
-/**
- * How far a push source may run ahead of its consumer: at most `items`
- * items and about `size` in total size, whichever comes first (an item
- * pushed while paused is still taken).
- * @internal
- * @example
- * ```ts
- * const limits: ReadAhead = { items: 1024, size: 1024 * 1024 };
- * ```
- */
+/** How far a push source may run ahead: `items` items or about `size` in total, whichever comes first. @internal */
 export interface ReadAhead {
   readonly items: number;
   readonly size: number;
@@ -51,25 +26,13 @@ export interface ReadAhead {
 
 const END = Symbol('end');
 
-/**
- * Reads a {@link PushFeed} as a {@link BatchStream}, with backpressure: the
- * feed is opened and started on the first `next()` (never, if the stream is
- * cancelled first) and pushes into a buffer bounded by `readAhead`; the feed
- * is paused when the buffer is full and resumed when the consumer takes it,
- * so memory per read stays bounded whatever the consumer's pace. Each
- * `next()` hands over the whole buffer: one promise per batch, not per item.
- * Cancelling the stream cancels the feed and drops the buffer.
- * @internal
- * @example
- * ```ts
- * const rows = pushedBatches(() => rowFeed(call), { items: 1024, size: 1024 * 1024 });
- * ```
- */
+/** A push source read with backpressure: paused while `readAhead` is full; each batch is the whole buffer. @internal */
 export function pushedBatches<T>(open: () => PushFeed<T>, readAhead: ReadAhead): BatchStream<T> {
   const buffer = new PushBuffer(open, readAhead);
   return batchStream({ pull: () => buffer.take(), stop: () => buffer.stop() });
 }
 
+/** The read-ahead buffer of {@link pushedBatches}: what the feed pushed and how it finished. */
 class PushBuffer<T> implements PushSink<T> {
   readonly #open: () => PushFeed<T>;
   readonly #limits: ReadAhead;
@@ -149,14 +112,7 @@ class PushBuffer<T> implements PushSink<T> {
     this.#notify();
   }
 
-  /**
-   * Wakes a waiting consumer after the items of this turn of the event loop
-   * arrived, not after the first one: a gRPC read's responses arrive one I/O
-   * event at a time with a few rows each, so waking at once would hand over
-   * tiny batches whenever the consumer keeps up (measured: batches of about
-   * 40 rows instead of 1, and 5-10% less CPU per row). The end, an error and
-   * a stop still wake at once.
-   */
+  /** Wakes the consumer after this turn's items, not the first: batches of ~40 rows, not 1 (measured). */
   #notifySoon(): void {
     if (this.#wake === undefined || this.#wakeScheduled) return;
     this.#wakeScheduled = true;

@@ -38,19 +38,12 @@ export function fromAsyncIterable<T>(iterable: AsyncIterable<T>, onCancel: () =>
   return rowSource(iteratorBatches(() => iterable[Symbol.asyncIterator](), onCancel));
 }
 
-/**
- * A {@link RowSource} over a batch stream: iterated item by item, while the
- * mapper's own stages take its batches whole ({@link toBatchStream}).
- * @internal
- * @example
- * ```ts
- * return rowSource(pushedBatches(openFeed, limits));
- * ```
- */
+/** A {@link RowSource} over a batch stream, whose batches the mapper's stages take whole. @internal */
 export function rowSource<T>(stream: BatchStream<T>): RowSource<T> {
   return new StreamRows(stream);
 }
 
+/** What {@link rowSource} makes: {@link toBatchStream} recognizes it and takes its stream. */
 class StreamRows<T> implements RowSource<T> {
   readonly #batches: BatchStream<T>;
   /** The one item iterator of this source: cancelling the source also drops the items it holds. */
@@ -81,17 +74,7 @@ class StreamRows<T> implements RowSource<T> {
   }
 }
 
-/**
- * The batches of a {@link RowSource}: a source made by {@link rowSource} (the
- * built-in driver's reads, {@link fromAsyncIterable}) as they are, any other
- * one item per batch (cancelling the stream cancels the source, then closes
- * its iterator).
- * @internal
- * @example
- * ```ts
- * const rows = toBatchStream(driver.readRows(request, call));
- * ```
- */
+/** A {@link RowSource}'s batches: its stream if {@link rowSource} made it, else one item per batch. @internal */
 export function toBatchStream<T>(source: RowSource<T>): BatchStream<T> {
   if (source instanceof StreamRows) return source.batches as BatchStream<T>;
   return iteratorBatches(
@@ -100,18 +83,7 @@ export function toBatchStream<T>(source: RowSource<T>): BatchStream<T> {
   );
 }
 
-/**
- * Reads an async iterator one item per batch. The iterator is opened on the
- * first pull. Stopping the stream calls `onCancel`, then closes the iterator
- * (`return()`): awaited by the stream's `return()` when no item is being
- * read, in the background otherwise (an iterator finishes a pending `next()`
- * before its `return()`, and a stalled one never does).
- * @internal
- * @example
- * ```ts
- * const stream = iteratorBatches(() => generator(), () => undefined);
- * ```
- */
+/** An async iterator one item per batch; stopping calls `onCancel`, then closes the iterator. @internal */
 export function iteratorBatches<T>(open: () => AsyncIterator<T>, onCancel?: () => void): BatchStream<T> {
   let iterator: AsyncIterator<T> | undefined;
   let reading = false;
@@ -133,6 +105,7 @@ export function iteratorBatches<T>(open: () => AsyncIterator<T>, onCancel?: () =
       } finally {
         closing = closeIterator(iterator);
       }
+      // An iterator finishes a pending next() before its return(), and a stalled one never does: don't wait then.
       return reading ? undefined : closing;
     },
   });
@@ -152,28 +125,12 @@ function closeIterator(iterator: AsyncIterator<unknown> | undefined): Promise<vo
 
 const identity = <T>(item: T): T => item;
 
-/**
- * Iterates a batch stream item by item, each mapped by `map` as the consumer
- * takes it: `next()` serves the current batch without waiting and asks for
- * the next batch only when it ran out. `return()` (e.g. `break`) closes the
- * stream, and so does an error thrown by `map`, which is then rethrown.
- * `next()` calls are expected one at a time, as `for await` makes them.
- * @internal
- * @example
- * ```ts
- * for await (const entity of eachItem(rows, (row) => hydrate(schema, row, read, now))) use(entity);
- * ```
- */
+/** A batch stream item by item, mapped as taken; `return()` or a `map` error cancels the stream. @internal */
 export function eachItem<T, U>(stream: BatchStream<T>, map: (item: T) => U): AsyncIterableIterator<U> {
   return new BatchItems(stream, map);
 }
 
-/**
- * An item iterator over a batch stream ({@link eachItem}). Adapters that
- * can use a whole batch at once (the Observable ones) take `stream` and
- * `map` from one that has not been read yet.
- * @internal
- */
+/** What {@link eachItem} makes; the Observable adapters read an unread one's `stream` a batch at a time. @internal */
 export class BatchItems<T, U> implements AsyncIterableIterator<U> {
   readonly stream: BatchStream<T>;
   readonly map: (item: T) => U;
