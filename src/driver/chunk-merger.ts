@@ -1,5 +1,6 @@
 import type { CellData, RowData } from '../model/driver.js';
 import { sameBytes } from '../util/compare-bytes.js';
+import { ownEntry } from '../util/own-entry.js';
 import { responseBytes, timestampMicros } from './client-row.js';
 
 /**
@@ -233,20 +234,6 @@ export class ChunkMerger {
     this.#partValues = undefined;
     this.#bytes = 0;
   }
-}
-
-/**
- * `record[name]` when it is an own property, else a new value stored as one
- * (even for `__proto__`): names like `constructor` or `__proto__` never reach
- * `Object.prototype`.
- */
-function ownEntry<T>(record: Record<string, T>, name: string, create: () => T): T {
-  if (Object.hasOwn(record, name)) return record[name] as T;
-  const value = create();
-  if (name === '__proto__')
-    Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
-  else record[name] = value;
-  return value;
 }
 
 /** Whether a chunk names a row key (an empty one counts as none). */

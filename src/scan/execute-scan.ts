@@ -1,12 +1,13 @@
 import { decodeRowKey, isSaltedKey } from '../key/physical-key.js';
 import { compareKeyValues } from '../key/key-ranges.js';
-import { compareBytesFrom } from '../util/compare-bytes.js';
+import { compareByteRanges, compareBytesFrom } from '../util/compare-bytes.js';
 import type { BigtableDriver, CallOptions, RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { mapBatches, takeItems, type BatchStream } from '../stream/batch-stream.js';
 import { mergeOrdered, mergeUnordered, type OpenStream } from '../stream/merge.js';
 import { toBatchStream } from '../stream/row-source.js';
 import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
+import { RowPacker, type PackedRow } from './packed-row.js';
 
 /** A row read by a scan, with where it came from. @internal */
 export interface ScannedRow {
@@ -52,9 +53,50 @@ export function executeScan(
   );
   const [only] = sources;
   if (sources.length === 1 && only !== undefined) return takeItems(only(), plan.limit);
-  return plan.order === 'key'
-    ? mergeOrdered(sources, compareLogical, { limit: plan.limit })
-    : mergeUnordered(sources, { concurrency: plan.concurrency, limit: plan.limit });
+  if (plan.order !== 'key') return mergeUnordered(sources, { concurrency: plan.concurrency, limit: plan.limit });
+  const packer = new RowPacker();
+  const packedSources = sources.map(
+    (open) => () => mapBatches(open(), (scanned): WaitingRow => ({ ...scanned, row: packer.pack(scanned.row) })),
+  );
+  return mapBatches(
+    mergeOrdered(packedSources, comparePacked, { limit: plan.limit, readAhead: MERGE_READ_AHEAD }),
+    (waiting): ScannedRow => ({
+      row: packer.unpack(waiting.row),
+      source: waiting.source,
+      segmentBytes: waiting.segmentBytes,
+    }),
+  );
+}
+
+/**
+ * How far each bucket of an ordered merge is read ahead of the merge: rows
+ * are packed as soon as they arrive, instead of waiting as trees in the
+ * driver's read buffer (the same bounds as that buffer).
+ */
+const MERGE_READ_AHEAD = {
+  items: 1024,
+  size: 1024 * 1024,
+  sizeOf: (waiting: WaitingRow): number => waiting.row.size,
+};
+
+/** A scanned row while it waits in an ordered merge for the other buckets: packed (see {@link RowPacker}). */
+interface WaitingRow {
+  readonly row: PackedRow;
+  readonly source: number;
+  readonly segmentBytes: number;
+}
+
+function comparePacked(a: WaitingRow, b: WaitingRow): number {
+  const x = a.row;
+  const y = b.row;
+  return compareByteRanges(
+    x.bytes ?? (x.row as RowData).key,
+    a.segmentBytes,
+    x.keyLength,
+    y.bytes ?? (y.row as RowData).key,
+    b.segmentBytes,
+    y.keyLength,
+  );
 }
 
 function openSource(

@@ -5,9 +5,16 @@ import { batchStream, takeItems, type BatchProducer, type BatchStream } from './
 export type OpenStream<T> = () => BatchStream<T>;
 
 /** Options of {@link mergeOrdered}; no `concurrency`: every head is needed, so all sources are open. @internal */
-export interface OrderedMergeOptions {
+export interface OrderedMergeOptions<T> {
   /** Stop after this many items and cancel every source. Default: no limit. */
   readonly limit?: number;
+  /**
+   * Read each source ahead of the merge, up to `items` items or about `size`
+   * in total (by `sizeOf`), whichever comes first, instead of only when its
+   * current batch ran out: items then wait here, where they can be kept
+   * compact, rather than in the source. Default: no read-ahead.
+   */
+  readonly readAhead?: { readonly items: number; readonly size: number; readonly sizeOf: (item: T) => number };
 }
 
 /** Options of {@link mergeUnordered}. @internal */
@@ -22,10 +29,11 @@ export interface UnorderedMergeOptions {
 export function mergeOrdered<T>(
   sources: readonly OpenStream<T>[],
   compare: (a: T, b: T) => number,
-  options: OrderedMergeOptions = {},
+  options: OrderedMergeOptions<T> = {},
 ): BatchStream<T> {
   const limit = checkLimit(options.limit);
-  return takeItems(batchStream(new OrderedMerge([...sources], compare)), limit);
+  const readAhead = options.readAhead ?? { items: 0, size: 0, sizeOf: () => 0 };
+  return takeItems(batchStream(new OrderedMerge([...sources], compare, readAhead)), limit);
 }
 
 /** Unordered merge, first ready batch first, with at most `concurrency` sources open. @internal */
@@ -54,24 +62,38 @@ export function checkConcurrency(concurrency: number): number {
   );
 }
 
-/** One source of an ordered merge: its current batch, whose head item is at `position`. */
+/** One source of an ordered merge: its current batch, whose head item is at `position`, and the batches read ahead. */
 interface Cursor<T> {
   readonly index: number;
   readonly stream: BatchStream<T>;
   items: readonly T[];
   position: number;
+  readonly ahead: { readonly items: readonly T[]; readonly size: number }[];
+  aheadItems: number;
+  aheadSize: number;
+  reading: boolean;
+  ended: boolean;
+  error: { readonly cause: unknown } | undefined;
 }
 
 class OrderedMerge<T> implements BatchProducer<T> {
   readonly #sources: OpenStream<T>[];
-  readonly #open: BatchStream<T>[] = [];
+  readonly #readAhead: NonNullable<OrderedMergeOptions<T>['readAhead']>;
+  readonly #cursors: Cursor<T>[] = [];
   readonly #heap: MinHeap<Cursor<T>>;
   #started = false;
-  /** The source whose batch ran out in the last pull: read again on the next one. */
+  #stopped = false;
+  /** The source whose batch ran out in the last pull: its next batch is needed before anything else can be placed. */
   #exhausted: Cursor<T> | undefined;
+  #wake: (() => void) | undefined;
 
-  constructor(sources: OpenStream<T>[], compare: (a: T, b: T) => number) {
+  constructor(
+    sources: OpenStream<T>[],
+    compare: (a: T, b: T) => number,
+    readAhead: NonNullable<OrderedMergeOptions<T>['readAhead']>,
+  ) {
     this.#sources = sources;
+    this.#readAhead = readAhead;
     this.#heap = new MinHeap<Cursor<T>>(
       (a, b) => compare(a.items[a.position] as T, b.items[b.position] as T) || a.index - b.index,
     );
@@ -80,34 +102,97 @@ class OrderedMerge<T> implements BatchProducer<T> {
   async pull(): Promise<readonly T[] | undefined> {
     if (!this.#started) {
       this.#started = true;
-      const cursors = this.#sources.map((open, index): Cursor<T> => {
-        const stream = open();
-        this.#open.push(stream);
-        return { index, stream, items: [], position: 0 };
-      });
-      await Promise.all(cursors.map((cursor) => this.#refill(cursor)));
+      for (const [index, open] of this.#sources.entries()) {
+        const cursor: Cursor<T> = {
+          index,
+          stream: open(),
+          items: [],
+          position: 0,
+          ahead: [],
+          aheadItems: 0,
+          aheadSize: 0,
+          reading: false,
+          ended: false,
+          error: undefined,
+        };
+        this.#cursors.push(cursor);
+        this.#read(cursor);
+      }
+      for (const cursor of this.#cursors) await this.#place(cursor);
     } else if (this.#exhausted !== undefined) {
       const cursor = this.#exhausted;
       this.#exhausted = undefined;
-      await this.#refill(cursor);
+      await this.#place(cursor);
     }
     const out = this.#take();
     return out.length === 0 ? undefined : out;
   }
 
   stop(): void {
-    cancelAll(this.#open);
+    this.#stopped = true;
+    this.#notify();
+    cancelAll(this.#cursors.map((cursor) => cursor.stream));
   }
 
-  async #refill(cursor: Cursor<T>): Promise<void> {
-    const result = await cursor.stream.next();
-    if (result.done === true) return;
-    cursor.items = result.value;
-    cursor.position = 0;
-    this.#heap.push(cursor);
+  /** Asks the source for its next batch, unless one is asked for already, it ended, or enough is read ahead. */
+  #read(cursor: Cursor<T>): void {
+    if (cursor.reading || cursor.ended || cursor.error !== undefined || this.#stopped) return;
+    cursor.reading = true;
+    cursor.stream.next().then(
+      (result) => {
+        cursor.reading = false;
+        if (result.done === true) cursor.ended = true;
+        else {
+          let size = 0;
+          for (const item of result.value) size += this.#readAhead.sizeOf(item);
+          cursor.ahead.push({ items: result.value, size });
+          cursor.aheadItems += result.value.length;
+          cursor.aheadSize += size;
+          this.#readAheadOf(cursor);
+        }
+        this.#notify();
+      },
+      (cause: unknown) => {
+        cursor.reading = false;
+        cursor.error = { cause };
+        this.#notify();
+      },
+    );
   }
 
-  /** Every item that can be placed before the source at the top runs out of items. */
+  /** Reads the source ahead while its read-ahead has room. */
+  #readAheadOf(cursor: Cursor<T>): void {
+    if (cursor.aheadItems < this.#readAhead.items && cursor.aheadSize < this.#readAhead.size) this.#read(cursor);
+  }
+
+  /** The source's next batch read ahead, if any, taken out of its read-ahead. */
+  #nextAhead(cursor: Cursor<T>): readonly T[] | undefined {
+    const batch = cursor.ahead.shift();
+    if (batch === undefined) return undefined;
+    cursor.aheadItems -= batch.items.length;
+    cursor.aheadSize -= batch.size;
+    this.#readAheadOf(cursor);
+    return batch.items;
+  }
+
+  /** Waits for the source's next batch and puts the source back in the heap; a source that ended stays out. */
+  async #place(cursor: Cursor<T>): Promise<void> {
+    for (;;) {
+      if (cursor.error !== undefined) throw cursor.error.cause;
+      const batch = this.#nextAhead(cursor);
+      if (batch !== undefined) {
+        cursor.items = batch;
+        cursor.position = 0;
+        this.#heap.push(cursor);
+        return;
+      }
+      if (cursor.ended || this.#stopped) return;
+      this.#read(cursor);
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+  }
+
+  /** Every item that can be placed before a source runs out of items it has read. */
   #take(): T[] {
     const heap = this.#heap;
     const out: T[] = [];
@@ -118,12 +203,25 @@ class OrderedMerge<T> implements BatchProducer<T> {
         heap.updateTop();
         continue;
       }
+      const next = this.#nextAhead(top);
+      if (next !== undefined) {
+        top.items = next;
+        top.position = 0;
+        heap.updateTop();
+        continue;
+      }
       heap.pop();
       top.items = [];
       this.#exhausted = top;
       break;
     }
     return out;
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
   }
 }
 

@@ -13,10 +13,22 @@ const SHORT_BYTES = 64;
  * ```
  */
 export function compareBytesFrom(x: Buffer, xStart: number, y: Buffer, yStart: number): number {
-  const xLength = x.length - xStart;
-  const yLength = y.length - yStart;
+  return compareByteRanges(x, xStart, x.length, y, yStart, y.length);
+}
+
+/** {@link compareBytesFrom} of `x[xStart, xEnd)` and `y[yStart, yEnd)`. */
+export function compareByteRanges(
+  x: Buffer,
+  xStart: number,
+  xEnd: number,
+  y: Buffer,
+  yStart: number,
+  yEnd: number,
+): number {
+  const xLength = xEnd - xStart;
+  const yLength = yEnd - yStart;
   const shared = Math.min(xLength, yLength);
-  if (shared > SHORT_BYTES) return x.compare(y, yStart, y.length, xStart, x.length);
+  if (shared > SHORT_BYTES) return x.compare(y, yStart, yEnd, xStart, xEnd);
   for (let i = 0; i < shared; i++) {
     const difference = (x[xStart + i] as number) - (y[yStart + i] as number);
     if (difference !== 0) return difference;

@@ -28,7 +28,7 @@ const asStream =
 export function mergeOrdered<T>(
   sources: readonly TestSource<T>[],
   compare: (a: T, b: T) => number,
-  options: OrderedMergeOptions = {},
+  options: OrderedMergeOptions<T> = {},
 ): AsyncIterableIterator<T> {
   return eachItem(mergeOrderedBatches(sources.map(asStream), compare, options), (item: T) => item);
 }

@@ -102,3 +102,79 @@ describe('merges over batch sources', () => {
     expect(b.cancelCalls).toBe(0);
   });
 });
+
+describe('ordered merge with read-ahead', () => {
+  const readAhead = (items: number, size: number) => ({ items, size, sizeOf: () => 1 });
+
+  it('yields the same stable sorted items as without read-ahead, whatever the bounds', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        sortedLists,
+        batchSizes,
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.option(fc.nat({ max: 40 }), { nil: undefined }),
+        async (lists, sizes, items, size, limit) => {
+          const fakes = batchedFakes(lists, sizes);
+          const out = await collect(
+            mergeOrdered(
+              fakes.map((f) => f.factory),
+              byKey,
+              { limit, readAhead: readAhead(items, size) },
+            ),
+          );
+          expect(out).toEqual(tagged(lists).flat().sort(byKey).slice(0, limit));
+        },
+      ),
+    );
+  });
+
+  it('reads a source ahead only until its read-ahead holds `items` items', async () => {
+    // Source a holds the smallest items: b is read ahead while a is merged, but no further than the bound.
+    const a = new BatchedFake([[1], [2], [3], [4]]);
+    const b = new BatchedFake([[10], [11], [12], [13], [14], [15]]);
+    const merged = mergeOrderedBatches([a.factory, b.factory], (x, y) => x - y, { readAhead: readAhead(2, 100) });
+    const first = await merged.next();
+    expect(first.value?.[0]).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // b: one batch at the head of the merge, two read ahead, none beyond.
+    expect(b.handed).toBe(3);
+    merged.cancel();
+  });
+
+  it('bounds the read-ahead by size too', async () => {
+    const a = new BatchedFake([[1], [2], [3]]);
+    const b = new BatchedFake([
+      [10, 11],
+      [12, 13],
+      [14, 15],
+      [16, 17],
+    ]);
+    const merged = mergeOrderedBatches([a.factory, b.factory], (x, y) => x - y, {
+      readAhead: { items: 100, size: 3, sizeOf: () => 1 },
+    });
+    await merged.next();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // b: the head batch, then batches of 2 read ahead until at least 3 are held.
+    expect(b.handed).toBe(3);
+    merged.cancel();
+  });
+
+  it('rethrows an error of a source read ahead when the merge reaches it, and cancels the others', async () => {
+    const failing = new BatchedFake([[5], [6]], { failAfter: 1 });
+    const other = new BatchedFake([[1], [2], [3], [7], [8], [9], [10]]);
+    await expect(
+      collect(mergeOrdered([failing.factory, other.factory], (x, y) => x - y, { readAhead: readAhead(2, 2) })),
+    ).rejects.toThrow('batched fake failed after 1 batches');
+    expect(other.cancelCalls).toBe(1);
+  });
+
+  it('cancelling the merge cancels every source, read ahead or not', async () => {
+    const a = new BatchedFake([[1], [2], [5], [6], [9]]);
+    const b = new BatchedFake([[3], [4], [7], [8], [10]]);
+    const merged = mergeOrderedBatches([a.factory, b.factory], (x, y) => x - y, { readAhead: readAhead(2, 2) });
+    await merged.next();
+    merged.cancel();
+    expect([a.cancelCalls, b.cancelCalls]).toEqual([1, 1]);
+  });
+});
