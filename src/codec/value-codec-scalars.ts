@@ -17,13 +17,15 @@ export function createStringValueCodec(ctx: ValueCodecContext): ValueCodec {
           value,
           'is not a valid string value: expected a string. Fix: pass a string, or declare another column type',
         );
-      if (hasLoneSurrogate(value))
+      const bytes = Buffer.from(value, 'utf8');
+      // As many bytes as UTF-16 units: ASCII, so no surrogate to look for.
+      if (bytes.length !== value.length && hasLoneSurrogate(value))
         throw valueError(
           ctx,
           value,
           'is not a valid string value: it has a lone UTF-16 surrogate, which UTF-8 cannot store. Fix: remove the broken character',
         );
-      return Buffer.from(value, 'utf8');
+      return bytes;
     },
     decode(bytes: Buffer): unknown {
       const text = decodeUtf8Strict(bytes);

@@ -1,4 +1,4 @@
-import type { CellMutation, CompiledMutation } from '../model/mutation.js';
+import type { CellMutation, CompiledMutation, SendableSetCell } from '../model/mutation.js';
 
 /**
  * A `google.bigtable.v2.Mutation` as the client sends it with `rawMutation: true`
@@ -35,6 +35,7 @@ export interface RawEntry {
 export function toRawMutation(mutation: CellMutation): RawMutation {
   switch (mutation.kind) {
     case 'setCell':
+      if (isSendable(mutation)) return mutation;
       return {
         setCell: {
           familyName: mutation.family,
@@ -55,6 +56,11 @@ export function toRawMutation(mutation: CellMutation): RawMutation {
     case 'deleteFromRow':
       return { deleteFromRow: {} };
   }
+}
+
+/** Whether a cell is its own wire `Mutation` ({@link SendableSetCell}), to be sent without a copy. */
+function isSendable(mutation: CellMutation): mutation is CellMutation & SendableSetCell {
+  return (mutation as Partial<SendableSetCell>).setCell === (mutation as unknown);
 }
 
 /**

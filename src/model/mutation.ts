@@ -44,6 +44,24 @@ export type CellMutation =
     };
 
 /**
+ * A `setCell` that is also its own `google.bigtable.v2.Mutation` in protobufjs
+ * object form: `setCell` is the cell itself, and the wire's field names are
+ * getters beside {@link CellMutation}'s own. The mutation compiler builds its
+ * cells this way so the driver sends them without copying each into request
+ * objects (two objects fewer per cell on the bulk-write path); a plain
+ * `CellMutation` is copied as before.
+ * @internal
+ */
+export interface SendableSetCell {
+  readonly setCell: {
+    readonly familyName: string;
+    readonly columnQualifier: Buffer;
+    readonly timestampMicros: number;
+    readonly value: Buffer;
+  };
+}
+
+/**
  * An atomic MutateRow: every mutation applies to `rowKey` together, in order.
  *
  * @example

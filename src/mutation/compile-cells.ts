@@ -1,7 +1,7 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 import { COMPILED, type ColumnSchema, type EntitySchema } from '../metadata/entity-schema.js';
-import type { CellMutation } from '../model/mutation.js';
+import type { CellMutation, SendableSetCell } from '../model/mutation.js';
 import { encodeEmbedded } from '../codec/embedded-codec.js';
 import { checkCellSize } from './request-limits.js';
 
@@ -79,11 +79,12 @@ export function pushColumnCells(
 
 /**
  * A `setCell` carrying the qualifier's bytes from the compiled column, so the
- * driver does not encode the qualifier of every cell. The bytes sit in a
- * private field behind a getter: the mutation prints, compares and serializes
- * as the plain {@link CellMutation} it is.
+ * driver does not encode the qualifier of every cell, and sendable as it is
+ * ({@link SendableSetCell}). The bytes sit in a private field and the wire
+ * names are getters: the mutation prints, compares and serializes as the
+ * plain {@link CellMutation} it is.
  */
-class SetCell {
+class SetCell implements SendableSetCell {
   readonly kind: 'setCell';
   readonly family: string;
   readonly qualifier: string;
@@ -101,6 +102,18 @@ class SetCell {
   }
 
   get qualifierBytes(): Buffer {
+    return this.#qualifierBytes;
+  }
+
+  get setCell(): this {
+    return this;
+  }
+
+  get familyName(): string {
+    return this.family;
+  }
+
+  get columnQualifier(): Buffer {
     return this.#qualifierBytes;
   }
 }

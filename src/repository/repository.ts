@@ -175,7 +175,7 @@ export class Repository<T extends object> {
     } catch (err) {
       return Promise.reject(err);
     }
-    const compileOptions = { now: Date.now() };
+    const compileOptions = { now: Date.now(), frozen: false };
     const input = bulkWithCopies(this.schema, entities, this.#sources);
     return this.#bulk(
       'saveMany',

@@ -1,7 +1,12 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Column, Denormalized, Entity, Family, KeyPart } from '../../../src/decorators/index.js';
-import { toRawEntry } from '../../../src/driver/client-mutation.js';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import protobuf from 'protobufjs';
+import { toRawEntry, toRawMutation } from '../../../src/driver/client-mutation.js';
+import type { CellMutation } from '../../../src/model/mutation.js';
 import { decodeRowKey } from '../../../src/key/physical-key.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { COMPILED } from '../../../src/metadata/entity-schema.js';
@@ -93,6 +98,20 @@ describe('what compileEntity derives once', () => {
   });
 });
 
+/** `google.bigtable.v2.Mutation` loaded by protobufjs from the client's own .proto files, as the client's serializer does. */
+function wireMutationType(): protobuf.Type {
+  const require = createRequire(import.meta.url);
+  const bigtable = dirname(require.resolve('@google-cloud/bigtable/package.json'));
+  const gaxEntry = require.resolve('google-gax', { paths: [bigtable] });
+  const gax = gaxEntry.slice(0, gaxEntry.lastIndexOf('google-gax') + 'google-gax'.length);
+  const dirs = [join(bigtable, 'build/protos'), join(gax, 'build/protos')];
+  const root = new protobuf.Root();
+  root.resolvePath = (_origin, target) =>
+    dirs.map((dir) => join(dir, target)).find((path) => existsSync(path)) ?? target;
+  root.loadSync('google/bigtable/v2/data.proto');
+  return root.lookupType('google.bigtable.v2.Mutation');
+}
+
 describe('cell mutations from a compiled schema', () => {
   it('carry the qualifier bytes of their column, which the raw entry sends as they are', () => {
     const schema = compileEntity(Event);
@@ -107,6 +126,22 @@ describe('cell mutations from a compiled schema', () => {
     ]);
     const raw = toRawEntry(m).mutations[0];
     expect(raw !== undefined && 'setCell' in raw ? raw.setCell.columnQualifier : undefined).toBe(noteBytes);
+  });
+
+  it('are sent as their own wire mutation: the same proto bytes as a copied one, and plain data to look at', () => {
+    const schema = compileEntity(Event);
+    const m = compileSave(schema, Object.assign(new Event(), { seq: 1, at: new Date(0), note: 'n' }), { now: 7 });
+    const cell = m.mutations[0] as CellMutation;
+    const sent = toRawMutation(cell);
+    expect(sent).toBe(cell);
+    const copied = toRawMutation({ ...cell } as CellMutation);
+    expect(copied).not.toBe(cell);
+    const Mutation = wireMutationType();
+    const bytes = (raw: object) => Buffer.from(Mutation.encode(Mutation.fromObject(raw)).finish());
+    expect(bytes(sent).equals(bytes(copied))).toBe(true);
+    expect(bytes(sent).length).toBeGreaterThan(0);
+    expect(Object.keys(cell)).toEqual(['kind', 'family', 'qualifier', 'timestampMicros', 'value']);
+    expect(JSON.parse(JSON.stringify(cell))).not.toHaveProperty('setCell');
   });
 
   it('carry them for flattened fields too, and for updates', () => {
