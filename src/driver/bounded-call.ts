@@ -40,17 +40,32 @@ export function attemptBound(
   const left = call?.deadline === undefined ? undefined : call.deadline - now;
   const attemptMs = call?.attemptTimeoutMs;
   if (attemptMs !== undefined && (left === undefined || attemptMs < left))
-    return { ms: attemptMs, byAttempt: true, error: new DeadlineExceededError(operation, attemptMs, 'attempt') };
+    return new AttemptBound(attemptMs, true, operation, attemptMs);
   if (left === undefined) return undefined;
-  return { ms: Math.max(0, left), byAttempt: false, error: new DeadlineExceededError(operation, totalMs, 'total') };
+  return new AttemptBound(Math.max(0, left), false, operation, totalMs);
 }
 
 /** See {@link attemptBound}. @internal @example `{ ms: 20000, byAttempt: true, error }` */
-export interface AttemptBound {
+export class AttemptBound {
   readonly ms: number;
   /** The attempt timeout is the nearer bound (an attempt cut by it may be retried); otherwise the total deadline is. */
   readonly byAttempt: boolean;
-  readonly error: DeadlineExceededError;
+  readonly #operation: string;
+  readonly #limitMs: number;
+  #error: DeadlineExceededError | undefined;
+
+  constructor(ms: number, byAttempt: boolean, operation: string, limitMs: number) {
+    this.ms = ms;
+    this.byAttempt = byAttempt;
+    this.#operation = operation;
+    this.#limitMs = limitMs;
+  }
+
+  /** The error of an attempt cut by this bound: made on first use (an error captures a stack, and most attempts are never cut), the same one after. */
+  get error(): DeadlineExceededError {
+    this.#error ??= new DeadlineExceededError(this.#operation, this.#limitMs, this.byAttempt ? 'attempt' : 'total');
+    return this.#error;
+  }
 }
 
 /**
