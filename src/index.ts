@@ -42,7 +42,7 @@ export type {
   DenormalizedSchema,
   PropagationStrategy,
 } from './metadata/entity-schema.js';
-export type { KeyComponentCodec, ValueCodec, EmbeddedFieldSchema } from './codec/codec-contracts.js';
+export type { EmbeddedFieldSchema } from './codec/codec-contracts.js';
 export { encodeRowKey, decodeRowKey, type EncodedRowKey } from './key/physical-key.js';
 export type { KeySchema } from './key/logical-key.js';
 export type { LogicalKeyRange } from './model/key-range.js';

@@ -4,11 +4,6 @@ import type { ColumnScalarType, Constructor, KeyPartType, TimestampKeyFormat } f
  * Encodes one typed row-key component to text and back. Built per property by
  * `compileEntity`; throws `KeyEncodingError` naming `Entity.property`.
  *
- * @example
- * ```ts
- * const sensorId = compileEntity(Reading).key.components[0];
- * if (sensorId?.kind === 'property') sensorId.codec.encode('sensor-1'); // 'sensor-1'
- * ```
  */
 export interface KeyComponentCodec {
   /** The `@KeyPart` type. */
@@ -37,10 +32,6 @@ export interface KeyComponentCodec {
  * Encodes a cell value to bytes and back. Built per column by `compileEntity`;
  * throws `ValueEncodingError` naming `Entity.property`.
  *
- * @example
- * ```ts
- * const bytes = schema.columns[0].codec.encode(21.5);
- * ```
  */
 export interface ValueCodec {
   /** The column type, or `class` for class-typed columns. */

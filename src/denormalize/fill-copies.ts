@@ -34,7 +34,7 @@ export interface SourceReader {
  */
 export type SourceResolver = (source: Constructor) => SourceReader;
 
-/** An entity with its copies filled, or why it could not be. @example `{ ok: true, entity }` */
+/** An entity with its copies filled, or why it could not be. */
 export type FillOutcome<T> = { readonly ok: true; readonly entity: T } | { readonly ok: false; readonly error: Error };
 
 interface Need {
@@ -50,12 +50,6 @@ interface Need {
  * `fill`, selecting only the copied columns. Given values are kept; the input
  * entities are never modified (filled ones are shallow copies).
  *
- * @example
- * ```ts
- * const filler = new CopyFiller(compileEntity(Reading), (source) => mapper.getRepository(source));
- * const [outcome] = await filler.fill([reading]);
- * if (!outcome.ok) throw outcome.error;
- * ```
  * @internal
  */
 export class CopyFiller<T> {

@@ -1,7 +1,7 @@
 import type { CopyFiller, FillOutcome } from './fill-copies.js';
 
 /** Entities read ahead per source lookup of a bulk save. @internal @example `fillStream(input, filler, FILL_CHUNK)` */
-export const FILL_CHUNK = 1000;
+const FILL_CHUNK = 1000;
 
 /**
  * Bulk-save input with copies filled: `entities` re-yields the input as
@@ -10,11 +10,6 @@ export const FILL_CHUNK = 1000;
  * why it could not be filled) for the next entity yielded, in order. The bulk
  * writer thus reports failures with the caller's own entities.
  *
- * @example
- * ```ts
- * const filled = fillStream(input, filler);
- * await writeMany(driver, name, table, filled.entities, (e) => compileSave(schema, filled.take(e)));
- * ```
  * @internal
  */
 export function fillStream<T>(

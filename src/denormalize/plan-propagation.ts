@@ -16,7 +16,7 @@ import { deepFreeze } from '../util/deep-freeze.js';
  * ```
  * @internal
  */
-export function resolveSourceClass(schema: EntitySchema, source: unknown): Constructor {
+function resolveSourceClass(schema: EntitySchema, source: unknown): Constructor {
   const classes = [...new Set(schema.denormalized.map((d) => d.source))];
   const names = classes.map((c) => c.name).join(', ');
   if (classes.length === 0) {
@@ -84,10 +84,6 @@ export interface PropagationPlan {
  * salt bucket when needed). A `full-scan` layout needs `allowFullScan`
  * (ValidationError with the strategy's reason otherwise).
  *
- * @example
- * ```ts
- * planPropagation(compileEntity(Reading), Object.assign(new Sensor(), { id: 's1', location: 'lab' }));
- * ```
  */
 export function planPropagation<T>(
   schema: EntitySchema<T>,

@@ -22,11 +22,6 @@ import { writeCopies, type CopyUpdate } from '../write/write-copies.js';
  * is kept). One filter, evaluated atomically with the mutations:
  * `condition(test: newer copy cells, pass: blockAll, fail: passAll)`.
  * @internal
- * @example
- * ```ts
- * const predicate = copyPredicate([schema.columnsByProperty.location], 1700000000000000);
- * await driver.checkAndMutate({ table, rowKey, predicate, onMatch: mutations, onNoMatch: [] });
- * ```
  */
 export function copyPredicate(columns: readonly ColumnSchema[], versionMicros: number): RowFilter {
   const copies: RowFilter = {
@@ -57,7 +52,7 @@ export function copyPredicate(columns: readonly ColumnSchema[], versionMicros: n
  * latestCell(row.cells.meta?.location); // { value: <'lab'>, timestampMicros: 1700000000000000 }
  * ```
  */
-export function latestCell(cells: readonly CellData[] | undefined): CellData | undefined {
+function latestCell(cells: readonly CellData[] | undefined): CellData | undefined {
   if (cells === undefined || cells.length === 0) return undefined;
   const newest = Math.max(...cells.map((c) => c.timestampMicros));
   const top = cells.filter((c) => c.timestampMicros === newest);
@@ -78,7 +73,7 @@ export function latestCell(cells: readonly CellData[] | undefined): CellData | u
  * // [{ kind: 'deleteFromColumn', ... }, { kind: 'setCell', ..., timestampMicros: 1700000000000000 }] or [] when unchanged
  * ```
  */
-export function copyMutations(
+function copyMutations(
   schema: EntitySchema,
   columns: readonly ColumnSchema[],
   values: Readonly<Record<string, unknown>>,
@@ -116,7 +111,7 @@ export function copyMutations(
  * rowMatches(schema, { sensorId: 's1' }, decodeRowKey(schema, row.key), row); // true
  * ```
  */
-export function rowMatches(
+function rowMatches(
   schema: EntitySchema,
   match: Readonly<Record<string, unknown>>,
   key: Readonly<Record<string, unknown>>,
@@ -167,10 +162,6 @@ const MAX_CONCURRENCY = 256;
  * `PartialWriteError` after every other row was written; `call` bounds and
  * cancels every read and write.
  * @internal
- * @example
- * ```ts
- * const { scanned, updated } = await propagateCopies(driver, compileEntity(Reading), sensor, {}, { signal, deadline });
- * ```
  */
 export async function propagateCopies<T>(
   driver: BigtableDriver,
@@ -272,10 +263,6 @@ export interface MapperPropagationResult extends PropagationProgress {
  * one entity after the other; progress counts add up over the entities.
  * Throws `ValidationError` for a source that is not an entity instance.
  * @internal
- * @example
- * ```ts
- * await propagateToDependents([...schemas], sensor, (s) => mapper.getRepository(s.target), {});
- * ```
  */
 export async function propagateToDependents(
   schemas: readonly EntitySchema[],

@@ -9,10 +9,6 @@ import type { SourceResolver } from './fill-copies.js';
  * (one batched read per source class). Throws `ValidationError` when a
  * source row is missing (unless the copy says `onMissingSource: 'skip'`).
  *
- * @example
- * ```ts
- * await driver.mutateRow(compileSave(schema, await withCopies(schema, reading, resolve)));
- * ```
  * @internal
  */
 export async function withCopies<T>(schema: EntitySchema<T>, entity: T, sources: SourceResolver): Promise<T> {
@@ -27,11 +23,6 @@ export async function withCopies<T>(schema: EntitySchema<T>, entity: T, sources:
  * Bulk-save input with copies filled per chunk (see `fillStream`); the input
  * itself when the entity has no `@Denormalized` columns.
  *
- * @example
- * ```ts
- * const input = bulkWithCopies(schema, readings, resolve);
- * await writeMany(driver, schema.name, schema.table, input.entities, (e) => compileSave(schema, input.take(e)));
- * ```
  * @internal
  */
 export function bulkWithCopies<T>(

@@ -2,10 +2,6 @@
  * The part of a response stream of the generated client (`readRows`,
  * `mutateRows`) that ends its RPC.
  * @internal
- * @example
- * ```ts
- * const stream: AbortableRead = client.readRows(message, options);
- * ```
  */
 export interface AbortableRead {
   cancel(): unknown;
@@ -21,10 +17,6 @@ export interface AbortableRead {
  * destroyed on the next microtask, so its events do not run inside the
  * caller's own bookkeeping.
  * @internal
- * @example
- * ```ts
- * abortRead(stream); // instead of stream.destroy()
- * ```
  */
 export function abortRead(stream: AbortableRead): void {
   try {

@@ -1,5 +1,5 @@
 import type { Instance } from '@google-cloud/bigtable';
-import type { ActualFamily, BigtableDriver, CallOptions } from '../model/driver.js';
+import type { ActualFamily, CallOptions } from '../model/driver.js';
 import type { GcRule } from '../model/gc-rule.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/errors.js';
@@ -9,32 +9,8 @@ import { boundedCall, type GaxCallOptions } from './bounded-call.js';
 const NOT_FOUND = 5;
 
 /**
- * The table-admin half of {@link BigtableDriver}, which this module implements.
- *
- * @example
- * ```ts
- * const admin: BigtableAdminDriver = createGoogleCloudDriver({ emulatorHost: '127.0.0.1:8086', instance: 'test' });
- * ```
- */
-export type BigtableAdminDriver = Pick<
-  BigtableDriver,
-  | 'listTables'
-  | 'getFamilies'
-  | 'createTable'
-  | 'createFamily'
-  | 'setFamilyGc'
-  | 'deleteFamily'
-  | 'deleteTable'
-  | 'close'
->;
-
-/**
  * Runs one client call and wraps any failure in `DriverError` (gRPC code kept).
  * @internal
- * @example
- * ```ts
- * await callClient('deleteTable "t"', () => instance.table('t').delete());
- * ```
  */
 export async function callClient<T>(operation: string, run: () => Promise<T>): Promise<T> {
   try {
@@ -55,7 +31,7 @@ export async function callClient<T>(operation: string, run: () => Promise<T>): P
  * await adminCall('deleteTable "t"', call, false, (gax) => instance.table('t').delete(gax));
  * ```
  */
-export async function adminCall<T>(
+async function adminCall<T>(
   operation: string,
   call: CallOptions | undefined,
   idempotent: boolean,
@@ -72,10 +48,6 @@ export async function adminCall<T>(
 /**
  * Table ids of the instance, sorted.
  * @internal
- * @example
- * ```ts
- * await listTableIds(instance); // ['readings']
- * ```
  */
 export async function listTableIds(instance: Instance, call?: CallOptions): Promise<string[]> {
   const [tables] = await adminCall('listTables', call, true, (gax) =>
@@ -88,10 +60,6 @@ export async function listTableIds(instance: Instance, call?: CallOptions): Prom
  * A table's families with their GC rules (sorted by name), or `undefined` when
  * the table does not exist (gRPC 5).
  * @internal
- * @example
- * ```ts
- * await readFamilies(instance, 'readings'); // [{ name: 'm', gc: { kind: 'maxVersions', count: 5 } }]
- * ```
  */
 export async function readFamilies(
   instance: Instance,
@@ -114,10 +82,6 @@ export async function readFamilies(
 /**
  * Creates a table with its families and GC rules.
  * @internal
- * @example
- * ```ts
- * await createTableWithFamilies(instance, 't', [{ name: 'm', gc: undefined }]);
- * ```
  */
 export async function createTableWithFamilies(
   instance: Instance,
@@ -134,10 +98,6 @@ export async function createTableWithFamilies(
 /**
  * Adds a family to an existing table.
  * @internal
- * @example
- * ```ts
- * await addFamily(instance, 't', { name: 'm', gc: undefined });
- * ```
  */
 export async function addFamily(
   instance: Instance,
@@ -155,10 +115,6 @@ export async function addFamily(
  * Replaces a family's GC rule; `undefined` clears it (an update without a rule,
  * which the admin API treats as "set gc_rule to none").
  * @internal
- * @example
- * ```ts
- * await replaceFamilyGc(instance, 't', 'm', { kind: 'maxVersions', count: 1 });
- * ```
  */
 export async function replaceFamilyGc(
   instance: Instance,
@@ -176,10 +132,6 @@ export async function replaceFamilyGc(
 /**
  * Deletes a family and its data.
  * @internal
- * @example
- * ```ts
- * await dropFamily(instance, 't', 'old');
- * ```
  */
 export async function dropFamily(instance: Instance, table: string, family: string, call?: CallOptions): Promise<void> {
   await adminCall(`deleteFamily ${JSON.stringify(`${table}/${family}`)}`, call, false, (gax) =>
@@ -190,10 +142,6 @@ export async function dropFamily(instance: Instance, table: string, family: stri
 /**
  * Deletes a table and its data.
  * @internal
- * @example
- * ```ts
- * await dropTable(instance, 't');
- * ```
  */
 export async function dropTable(instance: Instance, table: string, call?: CallOptions): Promise<void> {
   await adminCall(`deleteTable ${JSON.stringify(table)}`, call, false, (gax) => instance.table(table).delete(gax));

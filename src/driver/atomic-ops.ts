@@ -35,10 +35,6 @@ async function sendOnce<T>(
  * retried; bounded and cancelled by `call` (a cut call may or may not have
  * been applied).
  * @internal
- * @example
- * ```ts
- * const matched = await checkAndMutateRow(data, { id: 't', name, appProfileId: undefined }, request);
- * ```
  */
 export async function checkAndMutateRow(
   rpc: DataRpc,
@@ -65,11 +61,6 @@ export async function checkAndMutateRow(
  * Never retried; bounded and cancelled by `call` (a cut call may or may not
  * have been applied). Throws `ValidationError` for no rules or an amount outside int64.
  * @internal
- * @example
- * ```ts
- * const row = await incrementCells(data, { id: 'counters', name, appProfileId: undefined }, key, [{ family: 'c', qualifier: 'a.b', amount: 1n }]);
- * row.cells.c?.['a.b']?.[0]?.value.readBigInt64BE(); // 1n
- * ```
  */
 export async function incrementCells(
   rpc: DataRpc,

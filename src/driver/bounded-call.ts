@@ -10,10 +10,6 @@ const GRPC_DEADLINE_EXCEEDED = 4;
  * attempt's gRPC deadline in milliseconds, when it has one, and a signal that
  * cancels the RPC.
  * @internal
- * @example
- * ```ts
- * await instance.getTables({ view: 'name', gaxOptions: gax });
- * ```
  */
 export interface GaxCallOptions {
   timeout?: number;
@@ -26,10 +22,6 @@ export interface GaxCallOptions {
  * error an attempt cut by it rejects with; `undefined` when `call` sets
  * neither. `totalMs` is the operation's whole budget, for the message.
  * @internal
- * @example
- * ```ts
- * const bound = attemptBound(call, 'mutateRows "t"', 60_000); // { ms: 20000, byAttempt: true, error }
- * ```
  */
 export function attemptBound(
   call: CallOptions | undefined,
@@ -40,15 +32,22 @@ export function attemptBound(
   const left = call?.deadline === undefined ? undefined : call.deadline - now;
   const attemptMs = call?.attemptTimeoutMs;
   if (attemptMs !== undefined && (left === undefined || attemptMs < left))
-    return new AttemptBound(attemptMs, true, operation, attemptMs);
+    return new LazyAttemptBound(attemptMs, true, operation, attemptMs);
   if (left === undefined) return undefined;
-  return new AttemptBound(Math.max(0, left), false, operation, totalMs);
+  return new LazyAttemptBound(Math.max(0, left), false, operation, totalMs);
 }
 
-/** See {@link attemptBound}. @internal @example `{ ms: 20000, byAttempt: true, error }` */
-export class AttemptBound {
+/** See {@link attemptBound}. @internal */
+export interface AttemptBound {
   readonly ms: number;
   /** The attempt timeout is the nearer bound (an attempt cut by it may be retried); otherwise the total deadline is. */
+  readonly byAttempt: boolean;
+  /** The error of an attempt cut by this bound, the same one every time. */
+  readonly error: DeadlineExceededError;
+}
+
+class LazyAttemptBound implements AttemptBound {
+  readonly ms: number;
   readonly byAttempt: boolean;
   readonly #operation: string;
   readonly #limitMs: number;
@@ -79,10 +78,6 @@ export class AttemptBound {
  * cut by its attempt timeout is sent again while the deadline allows.
  * Other failures are rethrown as the client raised them.
  * @internal
- * @example
- * ```ts
- * const [tables] = await boundedCall('listTables', call, (gax) => instance.getTables({ view: 'name', gaxOptions: gax }), { retryAttemptTimeouts: true });
- * ```
  */
 export async function boundedCall<T>(
   operation: string,

@@ -7,10 +7,6 @@ import { responseBytes, timestampMicros } from './client-row.js';
  * One `CellChunk` of a `ReadRowsResponse`, as the generated client decodes it
  * (unset fields are `undefined`, `null` or their zero value).
  * @internal
- * @example
- * ```ts
- * const chunk: ReadRowsChunk = { rowKey: Buffer.from('k'), familyName: { value: 'f' }, qualifier: { value: Buffer.from('q') }, timestampMicros: '1000', value: Buffer.from('v'), commitRow: true };
- * ```
  */
 export interface ReadRowsChunk {
   readonly rowKey?: Uint8Array | null;
@@ -28,10 +24,6 @@ export interface ReadRowsChunk {
  * not increase, a reset that carries data, a row left open at the end, ...).
  * The read fails with it as the `DriverError`'s cause; it is never retried.
  * @internal
- * @example
- * ```ts
- * new InvalidChunkError('a row key must be set on the first chunk of a row');
- * ```
  */
 export class InvalidChunkError extends Error {
   constructor(problem: string) {
@@ -48,10 +40,6 @@ const MAX_REMEMBERED_QUALIFIERS = 256;
 /**
  * Receives a committed row and the bytes of its key and values.
  * @internal
- * @example
- * ```ts
- * const sink: MergedRowSink = (row, bytes) => buffer.push(row);
- * ```
  */
 export type MergedRowSink = (row: RowData, bytes: number) => void;
 
@@ -65,12 +53,6 @@ export type MergedRowSink = (row: RowData, bytes: number) => void;
  * (no number or string decoding), cells of a column stay newest first.
  * Throws {@link InvalidChunkError} on a protocol violation.
  * @internal
- * @example
- * ```ts
- * const merger = new ChunkMerger();
- * stream.on('data', (response) => merger.push(response.chunks, (row) => rows.push(row)));
- * stream.on('end', () => merger.finish());
- * ```
  */
 export class ChunkMerger {
   /** Key of the last committed row; `undefined` before the first. */

@@ -12,7 +12,7 @@ import { escapeRe2 } from './row-filter-message.js';
  * const f: ClientFilterObject = { column: { cellLimit: 1 } };
  * ```
  */
-export type ClientFilterObject =
+type ClientFilterObject =
   | { readonly family: string }
   | { readonly column: Buffer | readonly Buffer[] | { readonly cellLimit: number } }
   | { readonly time: { readonly start?: Date; readonly end?: Date } }
@@ -24,10 +24,6 @@ export type ClientFilterObject =
 /**
  * A client filter: one object, or an array of objects applied in order (a chain).
  * @internal
- * @example
- * ```ts
- * const chain: ClientFilter = [{ family: 'm' }, { column: { cellLimit: 1 } }];
- * ```
  */
 export type ClientFilter = ClientFilterObject | readonly ClientFilterObject[];
 
@@ -42,11 +38,6 @@ export type ClientFilter = ClientFilterObject | readonly ClientFilterObject[];
  * silently ignored by the client). Empty `qualifiers`/`interleave` block
  * everything and an empty `chain` passes everything.
  * @internal
- * @example
- * ```ts
- * toClientFilter({ kind: 'chain', filters: [{ kind: 'family', name: 'm' }, { kind: 'cellsPerColumn', limit: 1 }] });
- * // [{ family: 'm' }, { column: { cellLimit: 1 } }]
- * ```
  */
 export function toClientFilter(filter: RowFilter): ClientFilter {
   switch (filter.kind) {

@@ -5,10 +5,6 @@ import type { CellData, RowData } from '../model/driver.js';
  * Bytes of a response message (a row key, qualifier or cell value) as a
  * Buffer, without copying.
  * @internal
- * @example
- * ```ts
- * responseBytes(new Uint8Array([1, 2])); // <Buffer 01 02>
- * ```
  */
 export function responseBytes(value: unknown): Buffer {
   if (Buffer.isBuffer(value)) return value;
@@ -20,10 +16,6 @@ export function responseBytes(value: unknown): Buffer {
  * A cell timestamp as the client reports it (a decimal string, a number, or a
  * `Long`) in microseconds.
  * @internal
- * @example
- * ```ts
- * timestampMicros('1700000000000000'); // 1700000000000000
- * ```
  */
 export function timestampMicros(value: unknown): number {
   if (typeof value === 'string') {
@@ -47,10 +39,6 @@ function decimalValue(text: string): number {
 /**
  * The parts of a `google.bigtable.v2.Row` proto that {@link fromProtoRow} reads.
  * @internal
- * @example
- * ```ts
- * const row: ProtoRow = { key: Buffer.from('k'), families: [{ name: 'c', columns: [] }] };
- * ```
  */
 export interface ProtoRow {
   readonly key?: unknown;
@@ -67,10 +55,6 @@ export interface ProtoRow {
  * Normalises a `google.bigtable.v2.Row` proto (e.g. a ReadModifyWriteRow
  * response) to {@link RowData}, keeping the exact value bytes.
  * @internal
- * @example
- * ```ts
- * const row = fromProtoRow(response.row, rowKey);
- * ```
  */
 export function fromProtoRow(row: ProtoRow | null | undefined, fallbackKey: Buffer): RowData {
   const families = new Map<string, Map<string, CellData[]>>();

@@ -14,10 +14,6 @@ import { READ_FEATURE_FLAGS } from './feature-flags.js';
  * A table as the data calls address it: its id (in error messages), its full
  * resource name and the app profile its requests name.
  * @internal
- * @example
- * ```ts
- * const table: DataTable = { id: 't', name: 'projects/p/instances/i/tables/t', appProfileId: undefined };
- * ```
  */
 export interface DataTable {
   readonly id: string;
@@ -28,10 +24,6 @@ export interface DataTable {
 /**
  * A `google.bigtable.v2.MutateRowsRequest`.
  * @internal
- * @example
- * ```ts
- * const message: MutateRowsMessage = { tableName, entries: [{ rowKey: Buffer.from('k'), mutations: [{ deleteFromRow: {} }] }] };
- * ```
  */
 export interface MutateRowsMessage {
   readonly tableName: string;
@@ -42,10 +34,6 @@ export interface MutateRowsMessage {
 /**
  * A `google.bigtable.v2.CheckAndMutateRowRequest`; a `null` predicate matches when the row has any cell.
  * @internal
- * @example
- * ```ts
- * const message: CheckAndMutateRowMessage = { tableName, rowKey, predicateFilter: null, trueMutations: [], falseMutations: [m] };
- * ```
  */
 export interface CheckAndMutateRowMessage {
   readonly tableName: string;
@@ -59,10 +47,6 @@ export interface CheckAndMutateRowMessage {
 /**
  * A `google.bigtable.v2.ReadModifyWriteRowRequest` of int64 increments (amounts as decimal strings).
  * @internal
- * @example
- * ```ts
- * const message: ReadModifyWriteRowMessage = { tableName, rowKey, rules: [{ familyName: 'c', columnQualifier: Buffer.from('n'), incrementAmount: '1' }] };
- * ```
  */
 export interface ReadModifyWriteRowMessage {
   readonly tableName: string;
@@ -80,10 +64,6 @@ export interface ReadModifyWriteRowMessage {
  * tests replace. `attempt` (from 0) goes out in the `bigtable-attempt`
  * header; `gax` carries a unary attempt's gRPC deadline and cancelling signal.
  * @internal
- * @example
- * ```ts
- * const stream = rpc.readRows(toReadRowsMessage(plan, tableName, undefined), 0);
- * ```
  */
 export interface DataRpc {
   readRows(message: ReadRowsMessage, attempt: number): ReadAttemptStream;
@@ -101,10 +81,6 @@ export interface DataRpc {
 /**
  * The calls the driver makes on the package's generated `v2.BigtableClient`.
  * @internal
- * @example
- * ```ts
- * const client: GeneratedDataClient = new v2.BigtableClient(bigtable.options.BigtableClient);
- * ```
  */
 export type GeneratedDataClient = Pick<
   v2.BigtableClient,
@@ -131,12 +107,6 @@ const ABORTED = 10;
  * replaces with the id the credentials name, as the client does (not on an
  * emulator, which takes any project).
  * @internal
- * @example
- * ```ts
- * const data = new DataClient(bigtable);
- * const stream = data.readRows(toReadRowsMessage(plan, data.tableName(table.name), bigtable.appProfileId), 0);
- * await data.close();
- * ```
  */
 export class DataClient implements DataRpc {
   readonly #bigtable: Bigtable;

@@ -13,10 +13,6 @@ import type { DataRpc, DataTable, MutateRowsMessage } from './data-client.js';
  * `DeadlineExceededError` / `OperationAbortedError` for an entry cut by the
  * deadline or the signal).
  * @internal
- * @example
- * ```ts
- * const failure: WriteFailure = { index: 3, grpcCode: 4, message: 'mutateRows "t" ran past its deadline ...', cause: deadlineError };
- * ```
  */
 export interface WriteFailure extends RowMutationFailure {
   readonly cause?: unknown;
@@ -30,10 +26,6 @@ export interface WriteFailure extends RowMutationFailure {
  * `DriverError` carrying the gRPC code, or with the typed deadline or abort
  * error when `call` cut it.
  * @internal
- * @example
- * ```ts
- * await mutateOneRow(data, { id: 'readings', name, appProfileId: undefined }, repo.compileSave(reading), { deadline: Date.now() + 60_000 });
- * ```
  */
 export async function mutateOneRow(
   rpc: DataRpc,
@@ -72,10 +64,6 @@ export async function mutateOneRow(
  * entry a status (e.g. gRPC 5, table missing), and with the typed abort or
  * deadline error when nothing was sent because `call` had already ended.
  * @internal
- * @example
- * ```ts
- * const failures = await mutateManyRows(data, { id: 'readings', name, appProfileId: undefined }, batch, call); // [{ index: 3, grpcCode: 13, message }]
- * ```
  */
 export async function mutateManyRows(
   rpc: DataRpc,

@@ -5,11 +5,6 @@ import { ValidationError } from '../errors/errors.js';
  * an insecure emulator channel can never point at another machine. IPv6
  * literals are refused because the client splits the endpoint on `:`.
  *
- * @example
- * ```ts
- * checkEmulatorHost('127.0.0.1:8086'); // '127.0.0.1:8086'
- * checkEmulatorHost('10.0.0.5:8086');  // throws ValidationError
- * ```
  */
 export function checkEmulatorHost(emulatorHost: string): string {
   const fail = (why: string): ValidationError =>

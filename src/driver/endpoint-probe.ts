@@ -4,10 +4,10 @@ import type { CallOptions } from '../model/driver.js';
 import { DeadlineExceededError, UnreachableError } from '../errors/operation-errors.js';
 import { abortError } from '../util/operation-signal.js';
 
-/** How long a probe waits for the endpoint to accept a TCP connection. @internal @example `await probeEndpoint('127.0.0.1:8086', ENDPOINT_PROBE_TIMEOUT_MS)` */
+/** How long a probe waits for the endpoint to accept a TCP connection. @internal */
 export const ENDPOINT_PROBE_TIMEOUT_MS = 3_000;
 
-/** Which of the client's gRPC services an endpoint belongs to: data (reads, writes) or table admin. @internal @example `clientEndpoint(bigtable, 'BigtableClient')` */
+/** Which of the client's gRPC services an endpoint belongs to: data (reads, writes) or table admin. @internal */
 export type ClientService = 'BigtableClient' | 'BigtableTableAdminClient';
 
 interface ServiceOptions {
@@ -26,11 +26,6 @@ const DEFAULT_HOSTS: Readonly<Record<ClientService, string>> = {
  * resolves it: its `apiEndpoint` option, else the `BIGTABLE_EMULATOR_HOST` it
  * honours, else Google's endpoint on port 443.
  * @internal
- * @example
- * ```ts
- * clientEndpoint(new Bigtable({ apiEndpoint: '127.0.0.1:8086' }), 'BigtableClient'); // '127.0.0.1:8086'
- * clientEndpoint(new Bigtable(), 'BigtableClient');                                  // 'bigtable.googleapis.com:443'
- * ```
  */
 export function clientEndpoint(bigtable: Bigtable, service: ClientService): string {
   const options = (bigtable.options as Partial<Record<ClientService, ServiceOptions>> | undefined)?.[service];
@@ -45,10 +40,6 @@ export function clientEndpoint(bigtable: Bigtable, service: ClientService): stri
  * connection is refused, the name does not resolve, or nothing answers within
  * `timeoutMs`.
  * @internal
- * @example
- * ```ts
- * await probeEndpoint('127.0.0.1:8086'); // throws UnreachableError when nothing listens there
- * ```
  */
 export function probeEndpoint(endpoint: string, timeoutMs = ENDPOINT_PROBE_TIMEOUT_MS): Promise<void> {
   const match = /^(.+):(\d{1,5})$/.exec(endpoint);
@@ -94,11 +85,6 @@ const RESOLVED: Promise<void> = Promise.resolve();
  * failure is forgotten so the next call probes again (the backend may have
  * come up). Waiting honours the caller's signal and deadline.
  * @internal
- * @example
- * ```ts
- * const probe = new EndpointProbe('127.0.0.1:8086');
- * await probe.ready({ signal, deadline }, 'listTables'); // UnreachableError when nothing listens
- * ```
  */
 export class EndpointProbe {
   /** `host:port` this probe checks. */

@@ -2,10 +2,6 @@
  * Features of `google.bigtable.v2.FeatureFlags` the client tells the server
  * it supports, by their proto field numbers.
  * @internal
- * @example
- * ```ts
- * const flags: FeatureFlagSet = { lastScannedRowResponses: true };
- * ```
  */
 export interface FeatureFlagSet {
   /** Field 1: the client can read rows in reverse order. */
@@ -22,10 +18,6 @@ const VARINT = 0;
  * `FeatureFlags` message, base64url with padding, as the server reads it.
  * Only `true` flags are written (proto3 leaves false ones out), in field order.
  * @internal
- * @example
- * ```ts
- * encodeFeatureFlags({ reverseScans: true, lastScannedRowResponses: true }); // 'CAEgAQ=='
- * ```
  */
 export function encodeFeatureFlags(flags: FeatureFlagSet): string {
   const bytes: number[] = [];
@@ -42,9 +34,5 @@ export function encodeFeatureFlags(flags: FeatureFlagSet): string {
  * only after the last row it delivered (a filter that drops most rows would
  * otherwise make a retry scan them again).
  * @internal
- * @example
- * ```ts
- * headers['bigtable-features'] = READ_FEATURE_FLAGS; // 'IAE='
- * ```
  */
 export const READ_FEATURE_FLAGS: string = encodeFeatureFlags({ lastScannedRowResponses: true });

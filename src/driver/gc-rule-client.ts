@@ -6,10 +6,6 @@ import { SchemaSyncError, ValidationError } from '../errors/errors.js';
  * `createFamily`, `family.setMetadata`). Without `union: true` the members form
  * an INTERSECTION; `rule` nests one more rule.
  *
- * @example
- * ```ts
- * const opt: ClientGcRuleOption = { versions: 5, age: { seconds: 86400, nanos: 0 }, union: true };
- * ```
  */
 export interface ClientGcRuleOption {
   versions?: number;
@@ -23,10 +19,6 @@ export interface ClientGcRuleOption {
  * families): a protobuf object with a `rule` discriminator; `maxAge.seconds` is
  * a string; `null` means no rule.
  *
- * @example
- * ```ts
- * const meta: ClientGcRuleMeta = { maxAge: { seconds: '3600', nanos: 0 }, rule: 'maxAge' };
- * ```
  */
 export interface ClientGcRuleMeta {
   maxNumVersions?: number | null;
@@ -43,11 +35,6 @@ export interface ClientGcRuleMeta {
  * `ValidationError` for a group holding two or more groups of the other kind,
  * which the option cannot express.
  *
- * @example
- * ```ts
- * toClientGcRule({ kind: 'union', rules: [{ kind: 'maxVersions', count: 5 }, { kind: 'maxAge', seconds: 60 }] });
- * // { union: true, versions: 5, age: { seconds: 60, nanos: 0 } }
- * ```
  */
 export function toClientGcRule(rule: GcRule): ClientGcRuleOption {
   switch (rule.kind) {
@@ -107,11 +94,6 @@ function unsupported(rule: GcRule, why: string): ValidationError {
  * Converts an admin-API `gcRule` to a {@link GcRule}; `null`, `undefined` and
  * an empty rule give `undefined`. Throws `SchemaSyncError` for an unknown shape.
  *
- * @example
- * ```ts
- * fromClientGcRule({ maxAge: { seconds: '3600', nanos: 0 }, rule: 'maxAge' }); // { kind: 'maxAge', seconds: 3600 }
- * fromClientGcRule(null); // undefined
- * ```
  */
 export function fromClientGcRule(meta: ClientGcRuleMeta | null | undefined): GcRule | undefined {
   if (meta === null || meta === undefined) return undefined;

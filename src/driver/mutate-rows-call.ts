@@ -18,7 +18,7 @@ import { attemptBound } from './bounded-call.js';
  * const response: MutateRowsResponse = { entries: [{ index: 0, status: { code: 0, message: '' } }] };
  * ```
  */
-export interface MutateRowsResponse {
+interface MutateRowsResponse {
   readonly entries?: readonly { readonly index?: unknown; readonly status?: EntryStatus | null }[] | null;
 }
 
@@ -30,7 +30,7 @@ export interface MutateRowsResponse {
  * const status: EntryStatus = { code: 13, message: 'unknown family "x"' };
  * ```
  */
-export interface EntryStatus {
+interface EntryStatus {
   readonly code?: number | null;
   readonly message?: string | null;
   readonly details?: readonly unknown[] | null;
@@ -39,10 +39,6 @@ export interface EntryStatus {
 /**
  * The response stream of one MutateRows RPC attempt (the generated client's `mutateRows`).
  * @internal
- * @example
- * ```ts
- * const stream: MutateAttemptStream = data.mutateRows(message, attempt);
- * ```
  */
 export interface MutateAttemptStream extends AbortableRead {
   on(event: 'data', listener: (response: MutateRowsResponse) => void): unknown;
@@ -58,10 +54,6 @@ export interface MutateAttemptStream extends AbortableRead {
  * sent no status for it. `cause` is the error that ended it when there was
  * one (the RPC's error, or the typed deadline or abort error).
  * @internal
- * @example
- * ```ts
- * const failure: EntryFailure = { position: 2, grpcCode: 13, message: 'unknown family "x"' };
- * ```
  */
 export interface EntryFailure {
   readonly position: number;
@@ -73,10 +65,6 @@ export interface EntryFailure {
 /**
  * What {@link mutateWithRetries} sends and how.
  * @internal
- * @example
- * ```ts
- * const request: MutateRowsRequest<RawEntry> = { operation: 'mutateRows "t"', entries, idempotent: (i) => flags[i] === true, open };
- * ```
  */
 export interface MutateRowsRequest<E> {
   /** Names the call in errors, e.g. `mutateRows "readings" (500 rows)`. */
@@ -131,10 +119,6 @@ type AttemptEnd =
  * any entry (a whole-RPC failure such as NOT_FOUND, or retries exhausted on
  * UNAVAILABLE); the outcome is then the same for every entry.
  * @internal
- * @example
- * ```ts
- * const failures = await mutateWithRetries({ operation, entries, idempotent: (i) => flags[i] === true, open, call });
- * ```
  */
 export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promise<EntryFailure[]> {
   const { operation, entries, call } = request;

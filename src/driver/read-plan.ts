@@ -10,7 +10,7 @@ import { toRowFilterMessage, type RowFilterMessage } from './row-filter-message.
  * const bound: PlanBound = { value: Buffer.from('a#'), inclusive: true };
  * ```
  */
-export interface PlanBound {
+interface PlanBound {
   readonly value: Buffer;
   readonly inclusive: boolean;
 }
@@ -18,10 +18,6 @@ export interface PlanBound {
 /**
  * A planned row range; a missing bound is open.
  * @internal
- * @example
- * ```ts
- * const range: PlanRange = { start: { value: Buffer.from('a'), inclusive: true } };
- * ```
  */
 export interface PlanRange {
   start?: PlanBound;
@@ -39,7 +35,7 @@ export interface PlanRange {
  * toPlanRange({ start: { key: Buffer.from('a'), inclusive: true }, end: undefined }); // { start: { value: <61>, inclusive: true } }
  * ```
  */
-export function toPlanRange(range: KeyRange): PlanRange | undefined {
+function toPlanRange(range: KeyRange): PlanRange | undefined {
   const { start, end } = range;
   if (end !== undefined) {
     if (end.key.length === 0) return undefined;
@@ -58,10 +54,6 @@ export function toPlanRange(range: KeyRange): PlanRange | undefined {
  * are immutable; {@link resumeReadPlan} derives the rest of a read after a
  * failed attempt.
  * @internal
- * @example
- * ```ts
- * const plan: ReadPlan = { ranges: [{ start: { value: Buffer.from('a#'), inclusive: true } }], keys: [], limit: undefined, filter: undefined };
- * ```
  */
 export interface ReadPlan {
   readonly ranges: readonly PlanRange[];
@@ -76,11 +68,6 @@ export interface ReadPlan {
  * and `keys` the whole table is read. Throws `ValidationError` for a negative
  * or fractional limit.
  * @internal
- * @example
- * ```ts
- * const plan = planRead({ table: 't', keys: [Buffer.from('k')], limit: 1 });
- * if (plan) send(toReadRowsMessage(plan, tableName, undefined));
- * ```
  */
 export function planRead(request: ReadRowsRequest): ReadPlan | undefined {
   const { limit } = request;
@@ -107,10 +94,6 @@ export function planRead(request: ReadRowsRequest): ReadPlan | undefined {
  * go, when they end at or before it), keys up to `lastKey` go. `undefined`
  * when nothing is left to read.
  * @internal
- * @example
- * ```ts
- * resumeReadPlan(plan, Buffer.from('k5'), 5); // ranges now start after 'k5', limit 5 lower
- * ```
  */
 export function resumeReadPlan(plan: ReadPlan, lastKey: Buffer, rowsRead: number): ReadPlan | undefined {
   const limit = plan.limit === undefined ? undefined : plan.limit - rowsRead;

@@ -10,11 +10,6 @@ import { backoffMs, isTransientStatus, serverRetryDelayMs } from './retry-rules.
  * of the server's `RetryInfo` when the error carries one. A closed client is
  * not retried.
  * @internal
- * @example
- * ```ts
- * const policy = clientReadRetryPolicy(table.maxRetries);
- * policy.isRetryable({ code: 14 }); // true
- * ```
  */
 export function clientReadRetryPolicy(maxRetries: number | undefined): ReadRetryPolicy {
   return {
@@ -29,10 +24,6 @@ export function clientReadRetryPolicy(maxRetries: number | undefined): ReadRetry
  * above, and an attempt the read cut itself for silence or length
  * (`DeadlineExceededError` of kind `idle` or `attempt`).
  * @internal
- * @example
- * ```ts
- * isRetryableReadError({ code: 13, message: 'Received RST_STREAM with code 2' }); // true
- * ```
  */
 export function isRetryableReadError(error: unknown): boolean {
   if (error instanceof DeadlineExceededError) return error.kind !== 'total';

@@ -10,10 +10,6 @@ import { responseBytes } from './client-row.js';
 /**
  * One `ReadRowsResponse` as the generated client decodes it.
  * @internal
- * @example
- * ```ts
- * const response: ReadRowsResponse = { chunks: [], lastScannedRowKey: Buffer.from('k9') };
- * ```
  */
 export interface ReadRowsResponse {
   readonly chunks?: readonly ReadRowsChunk[] | null;
@@ -23,10 +19,6 @@ export interface ReadRowsResponse {
 /**
  * The response stream of one ReadRows RPC attempt (the generated client's `readRows`).
  * @internal
- * @example
- * ```ts
- * const stream: ReadAttemptStream = data.readRows(message, attempt);
- * ```
  */
 export interface ReadAttemptStream extends AbortableRead {
   on(event: 'data', listener: (response: ReadRowsResponse) => void): unknown;
@@ -40,10 +32,6 @@ export interface ReadAttemptStream extends AbortableRead {
  * When a failed attempt is retried: after which errors, how many times in a
  * row, and how long to wait before the next attempt.
  * @internal
- * @example
- * ```ts
- * const never: ReadRetryPolicy = { maxRetries: 0, isRetryable: () => false, delayMs: () => 0 };
- * ```
  */
 export interface ReadRetryPolicy {
   readonly maxRetries: number;
@@ -56,10 +44,6 @@ export interface ReadRetryPolicy {
  * Where a read delivers: each row with the bytes of its key and values, then
  * exactly one of `end` or `fail`.
  * @internal
- * @example
- * ```ts
- * const sink: RowSink = { row: (row) => rows.push(row), end: () => done(), fail: (error) => reject(error) };
- * ```
  */
 export interface RowSink {
   row(row: RowData, bytes: number): void;
@@ -70,10 +54,6 @@ export interface RowSink {
 /**
  * A read that pushes rows into a {@link RowSink}, with flow control.
  * @internal
- * @example
- * ```ts
- * feed.start(sink); feed.pause(); feed.resume(); feed.cancel();
- * ```
  */
 export interface RowFeed {
   start(sink: RowSink): void;
@@ -106,11 +86,6 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * cancelled and the read fails with `abortError(signal)`. One unref'd timer
  * per attempt watches all three bounds; a response only records its time.
  * @internal
- * @example
- * ```ts
- * const feed = new ReadRowsCall(plan, (plan, attempt) => openAttempt(plan, attempt), retryPolicy, { signal, deadline, idleTimeoutMs: 30_000 }, 'readRows "t"');
- * feed.start(sink);
- * ```
  */
 export class ReadRowsCall implements RowFeed {
   readonly #plan: ReadPlan;

@@ -6,10 +6,6 @@ import type { RowFilterMessage } from './row-filter-message.js';
  * A `google.bigtable.v2.RowRange`: at most one start and one end key, each
  * closed (inclusive) or open; a missing bound leaves that side unbounded.
  * @internal
- * @example
- * ```ts
- * const range: RowRangeMessage = { startKeyClosed: Buffer.from('a#'), endKeyOpen: Buffer.from('a$') };
- * ```
  */
 export type RowRangeMessage = Readonly<
   Pick<protos.google.bigtable.v2.IRowRange, 'startKeyClosed' | 'startKeyOpen' | 'endKeyClosed' | 'endKeyOpen'>
@@ -18,10 +14,6 @@ export type RowRangeMessage = Readonly<
 /**
  * A `google.bigtable.v2.ReadRowsRequest` as the generated client takes it.
  * @internal
- * @example
- * ```ts
- * const message: ReadRowsMessage = { tableName: 'projects/p/instances/i/tables/t', rows: { rowKeys: [], rowRanges: [{}] } };
- * ```
  */
 export interface ReadRowsMessage {
   readonly tableName: string;
@@ -34,10 +26,6 @@ export interface ReadRowsMessage {
 /**
  * Converts a planned range to its `RowRange` message.
  * @internal
- * @example
- * ```ts
- * toRowRangeMessage({ start: { value: Buffer.from('a'), inclusive: false } }); // { startKeyOpen: <61> }
- * ```
  */
 export function toRowRangeMessage(range: PlanRange): RowRangeMessage {
   const message: { -readonly [K in keyof RowRangeMessage]: RowRangeMessage[K] } = {};
@@ -51,10 +39,6 @@ export function toRowRangeMessage(range: PlanRange): RowRangeMessage {
  * Builds the ReadRows request for a plan: its row keys, ranges, row limit and
  * filter message, for the table `tableName` (full resource name).
  * @internal
- * @example
- * ```ts
- * toReadRowsMessage(plan, 'projects/p/instances/i/tables/t', undefined); // { tableName, rows: { rowKeys, rowRanges }, filter?, rowsLimit? }
- * ```
  */
 export function toReadRowsMessage(
   plan: ReadPlan,

@@ -19,12 +19,6 @@ interface ClosableRead {
  * every open read and every read pulled later fails with
  * `OperationAbortedError`.
  * @internal
- * @example
- * ```ts
- * const reads = new OpenReads();
- * const source = openReadRows(open, 'readRows "t"', reads);
- * reads.closeAll('the driver was closed');
- * ```
  */
 export class OpenReads {
   readonly #open = new Set<ClosableRead>();
@@ -64,10 +58,6 @@ export class OpenReads {
  * pausing and resuming the stream is costly (measured on an ordered merge of 8 buckets:
  * several times more GC with 16 rows per read than with 1,024).
  * @internal
- * @example
- * ```ts
- * const full = rows.length >= READ_BUFFER_LIMITS.rows || bytes >= READ_BUFFER_LIMITS.bytes; // then the read pauses
- * ```
  */
 export const READ_BUFFER_LIMITS: { readonly rows: number; readonly bytes: number } = Object.freeze({
   rows: 1024,

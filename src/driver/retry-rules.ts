@@ -14,11 +14,6 @@ const MAX_BACKOFF_MS = 60_000;
  * transient, for reads and writes alike: gRPC 4, 8, 10, 14, or 13 INTERNAL
  * for a reset HTTP/2 stream (`RST_STREAM`). A closed client is not.
  * @internal
- * @example
- * ```ts
- * isTransientStatus(13, 'Received RST_STREAM with code 2'); // true
- * isTransientStatus(13, 'unknown family "x"');              // false
- * ```
  */
 export function isTransientStatus(code: number | undefined, message: unknown): boolean {
   if (code === undefined || message === CLOSED_CLIENT) return false;
@@ -29,10 +24,6 @@ export function isTransientStatus(code: number | undefined, message: unknown): b
  * The client's backoff before retry number `retry` (1 for the first):
  * 10 ms × 2^retry plus up to 100 ms of jitter, at most 60 s.
  * @internal
- * @example
- * ```ts
- * backoffMs(1); // 20..119
- * ```
  */
 export function backoffMs(retry: number): number {
   return Math.min(10 * 2 ** retry + Math.floor(Math.random() * 100), MAX_BACKOFF_MS);
@@ -46,10 +37,6 @@ export function backoffMs(retry: number): number {
  * it and, when gax has not decoded it, the `grpc-status-details-bin` trailer
  * of the error's metadata.
  * @internal
- * @example
- * ```ts
- * const waitMs = serverRetryDelayMs(error) ?? backoffMs(retries);
- * ```
  */
 export function serverRetryDelayMs(error: unknown): number | undefined {
   if (error === null || typeof error !== 'object') return undefined;
@@ -73,10 +60,6 @@ export function serverRetryDelayMs(error: unknown): number | undefined {
  * message with `retryDelay`), or as a MutateRows entry status carries them
  * (`google.protobuf.Any` with the encoded `RetryInfo` as `value`).
  * @internal
- * @example
- * ```ts
- * retryDelayInDetails([{ retryDelay: { seconds: 2, nanos: 500_000_000 } }]); // 2500
- * ```
  */
 export function retryDelayInDetails(details: unknown): number | undefined {
   if (!Array.isArray(details)) return undefined;

@@ -5,10 +5,6 @@ import type { RowFilter } from '../model/row-filter.js';
 /**
  * A `google.bigtable.v2.RowFilter` as the generated client takes it.
  * @internal
- * @example
- * ```ts
- * const message: RowFilterMessage = { chain: { filters: [{ familyNameRegexFilter: 'm' }, { cellsPerColumnLimitFilter: 1 }] } };
- * ```
  */
 export type RowFilterMessage = protos.google.bigtable.v2.IRowFilter;
 
@@ -18,10 +14,6 @@ const RE2_META = /[\\^$.|?*+()[\]{}-]/g;
  * Escapes RE2 metacharacters so a family name matches only itself
  * (full-match semantics: `g.x` must not match `gax`).
  * @internal
- * @example
- * ```ts
- * escapeRe2('g.x'); // 'g\\.x'
- * ```
  */
 export function escapeRe2(text: string): string {
   return text.replace(RE2_META, '\\$&');
@@ -40,10 +32,6 @@ for (const char of '|\\{}()[]^$+*?.') BYTE_META[char.charCodeAt(0)] = 1;
  * `| \ { } ( ) [ ] ^ $ + * ? .`, and `\x2d` for `-`: the same bytes as the
  * client's own filter compiler makes of a qualifier or value `Buffer`.
  * @internal
- * @example
- * ```ts
- * escapeRegexBytes(Buffer.from('a.b-c')); // <Buffer 61 5c 2e 62 5c 78 32 64 63> ('a\\.b\\x2dc')
- * ```
  */
 export function escapeRegexBytes(bytes: Buffer): Buffer {
   let extra = 0;
@@ -84,11 +72,6 @@ function qualifierRegex(names: readonly string[]): Buffer {
  * satisfies `t >= s` iff `t >= ceil(s/1000)*1000`). Throws `ValidationError`
  * for an unknown kind.
  * @internal
- * @example
- * ```ts
- * toRowFilterMessage({ kind: 'chain', filters: [{ kind: 'family', name: 'm' }, { kind: 'cellsPerColumn', limit: 1 }] });
- * // { chain: { filters: [{ familyNameRegexFilter: 'm' }, { cellsPerColumnLimitFilter: 1 }] } }
- * ```
  */
 export function toRowFilterMessage(filter: RowFilter): RowFilterMessage {
   const steps = chainSteps(filter);

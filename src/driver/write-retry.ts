@@ -5,10 +5,6 @@ import { backoffMs } from './retry-rules.js';
  * attempts at most, and how long to wait before retry number `retry`
  * (1 for the first).
  * @internal
- * @example
- * ```ts
- * const fast: WriteRetryPolicy = { maxAttempts: 4, delayMs: () => 0 };
- * ```
  */
 export interface WriteRetryPolicy {
   readonly maxAttempts: number;
@@ -20,10 +16,6 @@ export interface WriteRetryPolicy {
  * waiting 10 ms × 2^retry plus up to 100 ms of jitter, at most 60 s; the
  * caller's deadline bounds it further.
  * @internal
- * @example
- * ```ts
- * DEFAULT_WRITE_RETRY.delayMs(1); // 20..119
- * ```
  */
 export const DEFAULT_WRITE_RETRY: WriteRetryPolicy = Object.freeze({
   maxAttempts: 10,

@@ -64,7 +64,7 @@ export class BigtableMapperError extends Error {
   }
 }
 
-/** Short, safe preview of a value for error messages. @example `preview('x'.repeat(100))` */
+/** Short, safe preview of a value for error messages. */
 export function preview(value: unknown): string {
   let text: string;
   if (typeof value === 'string') text = JSON.stringify(value);

@@ -121,7 +121,7 @@ export class DriverError extends BigtableMapperError {
   }
 }
 
-/** Reads a numeric gRPC `code` from an unknown error value. @example `extractGrpcCode({ code: 5 }) // 5` */
+/** Reads a numeric gRPC `code` from an unknown error value. */
 export function extractGrpcCode(err: unknown): number | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'number' ? code : undefined;

@@ -41,7 +41,7 @@ export type KeyComponentSchema =
       readonly position: number;
       /** Property name. */
       readonly property: string;
-      /** Encodes the property's values to component text and back. */
+      /** Encodes the property's values to component text and back. @internal */
       readonly codec: KeyComponentCodec;
     };
 
@@ -104,7 +104,7 @@ export interface ColumnSchema {
   readonly type: ColumnScalarType | 'class';
   /** The class, for class-typed columns. */
   readonly classType: Constructor | undefined;
-  /** Encodes and decodes the column's cells. */
+  /** Encodes and decodes the column's cells. @internal */
   readonly codec: ValueCodec;
   /** Versions hydrated (1 for plain columns). */
   readonly versions: number;

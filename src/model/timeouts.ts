@@ -69,10 +69,6 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  * 24.8 days (the longest a timer can wait). Throws `ValidationError` naming
  * the option otherwise.
  * @internal
- * @example
- * ```ts
- * checkTimeoutMs('timeoutMs', 5_000); // 5000
- * ```
  */
 export function checkTimeoutMs(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
@@ -87,10 +83,6 @@ export function checkTimeoutMs(name: string, value: unknown): number {
 /**
  * The defaults with the mapper's overrides applied, every value checked.
  * @internal
- * @example
- * ```ts
- * resolveTimeouts({ scan: { idleMs: 5_000 } }).scan; // { totalMs: 43200000, attemptMs: 43200000, idleMs: 5000 }
- * ```
  */
 export function resolveTimeouts(
   overrides: TimeoutOverrides | undefined,

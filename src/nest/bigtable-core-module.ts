@@ -30,8 +30,6 @@ function coreModule(
  * from the options, runs `sync()` at start-up when asked, and closes it on
  * application shutdown. Imported for you by `BigtableModule.forRoot*`.
  * @internal
- * @example
- * ```ts
  * @Module({ imports: [BigtableCoreModule.forRoot({ emulatorHost, instance: 'dev' })] })
  * class AppModule {}
  * ```

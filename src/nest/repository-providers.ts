@@ -7,10 +7,6 @@ import { getMapperToken, getRepositoryToken } from './tokens.js';
  * One provider per entity: its `Repository`, taken from the module's mapper
  * (which registers the entity, so `sync: true` covers it).
  * @internal
- * @example
- * ```ts
- * const providers = createRepositoryProviders([Reading]);
- * ```
  */
 export function createRepositoryProviders(entities: readonly Constructor[]): Provider[] {
   return entities.map((entity) => ({

@@ -31,10 +31,6 @@ export interface OperationOptions {
  * timeouts and the signal `mapper.close()` aborts. `track` registers a
  * running call so `close()` can wait for it to settle.
  * @internal
- * @example
- * ```ts
- * const context: OperationContext = { timeouts: DEFAULT_TIMEOUTS, closing: new AbortController().signal, track: (p) => p };
- * ```
  */
 export interface OperationContext {
   readonly timeouts: Readonly<Record<OperationKind, TimeoutSettings>>;
@@ -67,11 +63,6 @@ const OPTION_NAMES = ['signal', 'timeoutMs', 'attemptTimeoutMs', 'idleTimeoutMs'
  * names a bad one), opens its deadline and cancellation scope over the
  * caller's signal and the mapper's closing signal.
  * @internal
- * @example
- * ```ts
- * const op = startOperation(context, 'write', 'Reading.save', options);
- * try { await driver.mutateRow(mutation, op.call); } finally { op.end(); }
- * ```
  */
 export function startOperation(
   context: OperationContext,
@@ -105,10 +96,6 @@ export function startOperation(
  * passes, even if the driver has not settled yet; with `settleFirst` it waits
  * for `run` instead (bulk writes, whose own error reports what was written).
  * @internal
- * @example
- * ```ts
- * await runOperation(context, 'write', 'Reading.save', options, (call) => driver.mutateRow(mutation, call));
- * ```
  */
 export function runOperation<R>(
   context: OperationContext,
@@ -158,10 +145,6 @@ function raceAbort<R>(settled: Promise<R>, operation: RunningOperation, name: st
  * Splits a call's options into its {@link OperationOptions} and the rest, for
  * calls whose own options are checked strictly (bulk writes, propagate, sync).
  * @internal
- * @example
- * ```ts
- * const [timing, bulk] = splitOperationOptions(options); // bulk: { batchSize, concurrency, ... }
- * ```
  */
 export function splitOperationOptions<O extends OperationOptions>(
   options: O | undefined,

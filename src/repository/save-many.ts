@@ -49,10 +49,6 @@ const TIMING_OPTIONS = ['signal', 'timeoutMs', 'attemptTimeoutMs', 'idleTimeoutM
  * persisted, failed and not attempted. Otherwise it throws one
  * `PartialWriteError` listing every failure, or resolves the count written.
  * @internal
- * @example
- * ```ts
- * await writeMany(driver, 'Reading', 'readings', readings, (r) => compileSave(schema, r), { batchSize: 500 }, op.call);
- * ```
  */
 export async function writeMany<T>(
   driver: BigtableDriver,
@@ -109,10 +105,6 @@ export async function writeMany<T>(
  * Checks a bulk write's input: an array or any sync or async iterable of
  * entities (not a string). Throws a `ValidationError` otherwise.
  * @internal
- * @example
- * ```ts
- * checkBulkInput('Reading', entities); // before wrapping the input in another iterable
- * ```
  */
 export function checkBulkInput(entityName: string, input: unknown): void {
   const iterable =

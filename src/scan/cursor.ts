@@ -13,7 +13,7 @@ import type { ScanSource } from './scan-plan.js';
  * sealCursor(payload, CURSOR_VERSION);
  * ```
  */
-export const CURSOR_VERSION = 1;
+const CURSOR_VERSION = 1;
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -26,7 +26,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * throw invalidCursor('it is not valid JSON');
  * ```
  */
-export function invalidCursor(reason: string): ValidationError {
+function invalidCursor(reason: string): ValidationError {
   return new ValidationError(
     `Invalid scan cursor: ${reason}. Fix: pass back the exact cursor string returned with the previous page, or restart the scan without a cursor.`,
     { argument: 'cursor', reason },
@@ -43,7 +43,7 @@ export function invalidCursor(reason: string): ValidationError {
  * cursorChecksum({ k: 'o', key: 'AQI=' }); // 16 hex digits
  * ```
  */
-export function cursorChecksum(payload: unknown): string {
+function cursorChecksum(payload: unknown): string {
   return createHash('sha256').update(JSON.stringify(payload)).digest('hex').slice(0, 16);
 }
 
@@ -51,10 +51,6 @@ export function cursorChecksum(payload: unknown): string {
  * Wraps a JSON payload as `base64url({"v":version,"d":payload,"c":checksum})`.
  * @internal
  *
- * @example
- * ```ts
- * const text = sealCursor({ k: 'o', key: 'AQI=' });
- * ```
  */
 export function sealCursor(payload: unknown, version: number = CURSOR_VERSION): string {
   const envelope = { v: version, d: payload, c: cursorChecksum(payload) };
@@ -71,7 +67,7 @@ export function sealCursor(payload: unknown, version: number = CURSOR_VERSION): 
  * const payload = openCursor(text); // { k: 'o', key: 'AQI=' }
  * ```
  */
-export function openCursor(text: unknown): unknown {
+function openCursor(text: unknown): unknown {
   if (typeof text !== 'string' || text.length === 0) throw invalidCursor('expected a non-empty string');
   const bytes = Buffer.from(text, 'base64url');
   if (!BASE64URL.test(text) || bytes.toString('base64url') !== text) throw invalidCursor('it is not base64url text');
@@ -104,7 +100,7 @@ export function openCursor(text: unknown): unknown {
  * isRecord({}); // true
  * ```
  */
-export function isRecord(value: unknown): value is Record<string, unknown> {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -118,7 +114,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * const state: OrderedCursorState = { kind: 'ordered', lastKey: Buffer.from('sensor-1#2024') };
  * ```
  */
-export interface OrderedCursorState {
+interface OrderedCursorState {
   readonly kind: 'ordered';
   /** Logical key of the last delivered row. */
   readonly lastKey: Buffer;
@@ -131,10 +127,6 @@ export interface OrderedCursorState {
  * finished source, starts a source with a `lastKey` just after that key
  * (exclusive), and reads a source without one from the start of its range.
  *
- * @example
- * ```ts
- * const bucket3: SourceCursorState = { lastKey: Buffer.from('03#sensor-9'), finished: false };
- * ```
  */
 export interface SourceCursorState {
   /** Row key of the last row delivered from this source, as read from it; `undefined` if none was. */
@@ -152,7 +144,7 @@ export interface SourceCursorState {
  * const state: UnorderedCursorState = { kind: 'unordered', sources: [{ lastKey: undefined, finished: true }] };
  * ```
  */
-export interface UnorderedCursorState {
+interface UnorderedCursorState {
   readonly kind: 'unordered';
   readonly sources: readonly SourceCursorState[];
   /** Optional fingerprint of the query; compare it on resume to reject a cursor of another query. */
@@ -162,10 +154,6 @@ export interface UnorderedCursorState {
 /**
  * Where a paged scan stopped; see {@link encodeCursor} / {@link decodeCursor}.
  *
- * @example
- * ```ts
- * const state: CursorState = { kind: 'ordered', lastKey: lastRow.key };
- * ```
  */
 export type CursorState = OrderedCursorState | UnorderedCursorState;
 
@@ -177,10 +165,6 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * checksum is not a signature: a client can forge a cursor, so treat it as a
  * position only.
  *
- * @example
- * ```ts
- * const next = encodeCursor({ kind: 'ordered', lastKey: lastRow.key }); // 'eyJ2IjoxLC...'
- * ```
  */
 export function encodeCursor(state: CursorState): string {
   const scope = state.scope === undefined ? {} : { s: state.scope };
@@ -197,10 +181,6 @@ export function encodeCursor(state: CursorState): string {
  * that says why for garbage, a truncated, edited or corrupted cursor, or one
  * written in another format version.
  *
- * @example
- * ```ts
- * const state = decodeCursor(request.query.cursor); // CursorState
- * ```
  */
 export function decodeCursor(text: string): CursorState {
   const payload = openCursor(text);

@@ -36,10 +36,6 @@ export interface SourceProgress {
  * `plan.keyCheck`, rows outside the string range are dropped before the
  * merge and the limit is counted on the client only.
  * @internal
- * @example
- * ```ts
- * for await (const { row } of eachItem(executeScan(driver, schema, plan), (scanned) => scanned)) use(row);
- * ```
  */
 export function executeScan(
   driver: BigtableDriver,
@@ -143,7 +139,7 @@ function openSource(
  * insideKeyCheck({ property: 'name', gte: 'a', lte: 'a' }, 'a!'); // false
  * ```
  */
-export function insideKeyCheck(check: KeyCheck, value: unknown): boolean {
+function insideKeyCheck(check: KeyCheck, value: unknown): boolean {
   if (check.gte !== undefined && compareKeyValues(value, check.gte) < 0) return false;
   if (check.gt !== undefined && compareKeyValues(value, check.gt) <= 0) return false;
   if (check.lte !== undefined && compareKeyValues(value, check.lte) > 0) return false;
@@ -156,10 +152,6 @@ export function insideKeyCheck(check: KeyCheck, value: unknown): boolean {
  * place ({@link compareBytesFrom}: no subarray per row, short keys compared in
  * a JS loop). Same sign as `Buffer.compare` of the two logical keys.
  * @internal
- * @example
- * ```ts
- * compareLogical({ row: a, source: 0, segmentBytes: 3 }, { row: b, source: 1, segmentBytes: 3 }) < 0; // a first
- * ```
  */
 export function compareLogical(a: ScannedRow, b: ScannedRow): number {
   return compareBytesFrom(a.row.key, a.segmentBytes, b.row.key, b.segmentBytes);
@@ -168,10 +160,6 @@ export function compareLogical(a: ScannedRow, b: ScannedRow): number {
 /**
  * The logical key of a scanned row (its key without the salt segment).
  * @internal
- * @example
- * ```ts
- * logicalKey({ row, source: 0, segmentBytes: 3 }); // row.key without '07#'
- * ```
  */
 export function logicalKey(scanned: ScannedRow): Buffer {
   return scanned.row.key.subarray(scanned.segmentBytes);

@@ -18,10 +18,10 @@ import type { ScanQuery } from './scan-query.js';
 import { pruneLayouts } from './since-layouts.js';
 
 /** Default bucket reads in flight for unordered scans. @internal */
-export const DEFAULT_SCAN_CONCURRENCY = 8;
+const DEFAULT_SCAN_CONCURRENCY = 8;
 
 /** Most bucket reads an unordered scan may keep in flight. @internal */
-export const MAX_SCAN_CONCURRENCY = 256;
+const MAX_SCAN_CONCURRENCY = 256;
 
 /**
  * Plans a scan without reading anything: one physical range per salt bucket
@@ -29,10 +29,6 @@ export const MAX_SCAN_CONCURRENCY = 256;
  * fixed), plus the unsalted layout of a forward-only salt; the read filter;
  * and, with a cursor, every range moved past the last delivered row.
  *
- * @example
- * ```ts
- * planScan(compileEntity(PageView), { where: { userId: 'u1', site: 'web' } }).sources.length; // 1
- * ```
  */
 export function planScan<T>(
   schema: EntitySchema<T>,

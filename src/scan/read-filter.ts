@@ -32,10 +32,6 @@ interface FamilyRead {
  * condemned by GC, so hydration ignores them) and hydrates with every
  * selected column `undefined`.
  *
- * @example
- * ```ts
- * planReadFilter(schema, resolveRead(schema, { select: ['temperature'] }), Date.now() * 1000);
- * ```
  * @internal
  */
 export function planReadFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: number): RowFilter {
@@ -58,7 +54,7 @@ export function planReadFilter(schema: EntitySchema, read: ResolvedRead, nowMicr
  * presenceFilter(schema, Date.now() * 1000); // { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] }
  * ```
  */
-export function presenceFilter(schema: EntitySchema, nowMicros: number): RowFilter {
+function presenceFilter(schema: EntitySchema, nowMicros: number): RowFilter {
   const strip: RowFilter[] = [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }];
   if (schema.families.every((f) => ageBound(schema, f.name, nowMicros) === undefined))
     return { kind: 'chain', filters: strip };

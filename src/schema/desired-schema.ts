@@ -6,10 +6,6 @@ import { describeGcRule, gcRulesEqual } from '../metadata/gc-rule.js';
 /**
  * One table as the declared entities want it: the union of their families.
  *
- * @example
- * ```ts
- * const t: DesiredTable = { table: 'readings', families: [{ name: 'm', gc: undefined }], entities: ['Reading'] };
- * ```
  */
 export interface DesiredTable {
   table: string;
@@ -29,11 +25,6 @@ interface FamilyOwner {
  * share a table contribute their families; the same family declared twice must
  * carry the same GC rule, otherwise a `MetadataError` names both entities.
  *
- * @example
- * ```ts
- * desiredTables([readingSchema, alertSchema]);
- * // [{ table: 'readings', families: [{ name: 'm', gc: { kind: 'maxVersions', count: 5 } }], entities: ['Reading', 'Alert'] }]
- * ```
  */
 export function desiredTables(schemas: readonly EntitySchema[]): DesiredTable[] {
   const tables = new Map<string, { entities: string[]; families: Map<string, FamilyOwner> }>();
@@ -76,10 +67,6 @@ function conflict(table: string, family: string, first: FamilyOwner, second: Fam
 /**
  * Code-unit order, independent of locale.
  * @internal
- * @example
- * ```ts
- * ['b', 'B', 'a'].sort(compare); // ['B', 'a', 'b']
- * ```
  */
 export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

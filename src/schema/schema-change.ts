@@ -63,11 +63,6 @@ export type SchemaChange =
 /**
  * A `create-table` change.
  *
- * @example
- * ```ts
- * createTableChange('readings', [{ name: 'm', gc: { kind: 'maxVersions', count: 5 } }]).description;
- * // 'create table "readings" with families m (gc max 5 versions)'
- * ```
  */
 export function createTableChange(table: string, families: ActualFamily[]): SchemaChange {
   const list = families.map((f) => `${f.name} (gc ${describeGcRule(f.gc)})`).join(', ');
@@ -82,10 +77,6 @@ export function createTableChange(table: string, families: ActualFamily[]): Sche
 /**
  * A `create-family` change.
  *
- * @example
- * ```ts
- * createFamilyChange('readings', { name: 'm', gc: undefined }).description; // 'create family "m" in table "readings" (gc none)'
- * ```
  */
 export function createFamilyChange(table: string, family: ActualFamily): SchemaChange {
   return {
@@ -99,11 +90,6 @@ export function createFamilyChange(table: string, family: ActualFamily): SchemaC
 /**
  * An `update-gc` change.
  *
- * @example
- * ```ts
- * updateGcChange('readings', 'm', undefined, { kind: 'maxVersions', count: 1 }).description;
- * // 'change gc of family "m" in table "readings" from none to max 1 version'
- * ```
  */
 export function updateGcChange(
   table: string,
@@ -124,11 +110,6 @@ export function updateGcChange(
 /**
  * A `drop-family` change (only planned with `allowDropFamilies`).
  *
- * @example
- * ```ts
- * dropFamilyChange('readings', 'old').description;
- * // 'drop family "old" from table "readings" (not declared by any entity; deletes its data)'
- * ```
  */
 export function dropFamilyChange(table: string, family: string): SchemaChange {
   return {

@@ -10,10 +10,6 @@ export type { SchemaChange } from './schema-change.js';
 /**
  * Options of {@link diffSchema}.
  *
- * @example
- * ```ts
- * const options: DiffOptions = { allowDropFamilies: true };
- * ```
  */
 export interface DiffOptions {
   /** Plan `drop-family` for families that exist but no entity declares. Default false: they are left alone. */
@@ -25,11 +21,6 @@ export interface DiffOptions {
  * table does not exist) and lists the changes, ordered by table then family.
  * Never drops a table; drops families only with `allowDropFamilies`.
  *
- * @example
- * ```ts
- * diffSchema(desiredTables([readingSchema]), new Map([['readings', undefined]]), {});
- * // [{ kind: 'create-table', table: 'readings', families: [...], description: 'create table "readings" ...' }]
- * ```
  */
 export function diffSchema(
   desired: readonly DesiredTable[],
@@ -56,10 +47,6 @@ export function diffSchema(
 /**
  * Family-level changes of one existing table, ordered by family name.
  * @internal
- * @example
- * ```ts
- * diffFamilies(desired[0], [{ name: 'old', gc: undefined }], { allowDropFamilies: true });
- * ```
  */
 export function diffFamilies(want: DesiredTable, have: readonly ActualFamily[], options: DiffOptions): SchemaChange[] {
   const existing = new Map(have.map((f) => [f.name, f]));

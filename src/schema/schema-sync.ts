@@ -12,10 +12,6 @@ const ALREADY_EXISTS = 6;
 /**
  * The driver calls schema sync needs (any `BigtableDriver` has them).
  *
- * @example
- * ```ts
- * const driver: SchemaSyncDriver = createGoogleCloudDriver({ emulatorHost: '127.0.0.1:8086', instance: 'test' });
- * ```
  */
 export type SchemaSyncDriver = Pick<
   BigtableDriver,
@@ -62,10 +58,6 @@ export interface SchemaSyncResult {
  * Failures throw `SchemaSyncError` naming the table, family and the attempted
  * change.
  *
- * @example
- * ```ts
- * const { changes } = await syncSchema(driver, [compileEntity(Reading)]);
- * ```
  */
 export async function syncSchema(
   driver: SchemaSyncDriver,

@@ -26,7 +26,7 @@ function isLoopbackName(name: string): boolean {
  * ```
  * @internal
  */
-export function assertLoopbackHost(host: string): void {
+function assertLoopbackHost(host: string): void {
   const match = /^(\[[^\]]*\]|[^:]*):(\d{1,5})$/.exec(host.trim());
   const name = match?.[1];
   const port = Number(match?.[2]);
@@ -101,7 +101,7 @@ export function emulatorClientOptions(host: string, projectId = 'test-project'):
  * ```
  * @internal
  */
-export const WATCHDOG_SCRIPT = [
+const WATCHDOG_SCRIPT = [
   'exec 4<&0',
   '"$1" -host 127.0.0.1 -port "$2" </dev/null 3>&- 4<&- &',
   'emu=$!',
@@ -119,10 +119,6 @@ export const WATCHDOG_SCRIPT = [
 /**
  * `$0` of the watchdog shell, so it is recognisable in `ps` output.
  *
- * @example
- * ```ts
- * spawn('sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, binary, '8086']);
- * ```
  * @internal
  */
 export const WATCHDOG_NAME = 'bigtable-emulator-watchdog';
@@ -139,15 +135,11 @@ const CONNECT_TIMEOUT_MS = 1_000;
  * ```
  * @internal
  */
-export type ReadyOutcome = 'ready' | 'port-taken' | 'exited' | 'timeout';
+type ReadyOutcome = 'ready' | 'port-taken' | 'exited' | 'timeout';
 
 /**
  * True when a TCP connection to 127.0.0.1:port is accepted.
  *
- * @example
- * ```ts
- * if (await acceptsConnections(8086)) { ... }
- * ```
  * @internal
  */
 export function acceptsConnections(port: number): Promise<boolean> {
@@ -182,7 +174,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * ```
  * @internal
  */
-export async function waitUntilReady(proc: EmulatorProcess, port: number, deadline: number): Promise<ReadyOutcome> {
+async function waitUntilReady(proc: EmulatorProcess, port: number, deadline: number): Promise<ReadyOutcome> {
   let connectedSince: number | undefined;
   for (;;) {
     if (proc.hasExited()) return /address already in use/i.test(proc.output().tail) ? 'port-taken' : 'exited';
@@ -209,7 +201,7 @@ const KILL_AFTER_MS = 5_000;
  * ```
  * @internal
  */
-export interface EmulatorProcess {
+interface EmulatorProcess {
   /** Pid of `cbtemulator` itself (not of the watchdog). */
   readonly pid: number;
   /** True once the watchdog (and therefore the emulator) has exited. */
@@ -260,7 +252,7 @@ function readPid(child: ChildProcess): Promise<number> {
  * ```
  * @internal
  */
-export async function launchEmulator(binary: string, port: number): Promise<EmulatorProcess> {
+async function launchEmulator(binary: string, port: number): Promise<EmulatorProcess> {
   const child = spawn('sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, binary, String(port)], {
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     windowsHide: true,
@@ -407,7 +399,7 @@ const GCLOUD_TIMEOUT_MS = 5_000;
 let sdkRoot: Promise<string | undefined> | undefined;
 
 /** How to get the emulator, appended to "not found" errors. @internal */
-export const INSTALL_HINT =
+const INSTALL_HINT =
   'Install it with `apt-get install google-cloud-cli-bigtable-emulator` (Debian/Ubuntu package of the Google Cloud CLI) ' +
   'or `gcloud components install bigtable`, or set BIGTABLE_EMULATOR_BIN to the path of the cbtemulator binary.';
 
@@ -420,7 +412,7 @@ export const INSTALL_HINT =
  * ```
  * @internal
  */
-export async function isExecutableFile(path: string): Promise<boolean> {
+async function isExecutableFile(path: string): Promise<boolean> {
   try {
     const info = await stat(path);
     if (!info.isFile()) return false;
@@ -442,7 +434,7 @@ export async function isExecutableFile(path: string): Promise<boolean> {
  * ```
  * @internal
  */
-export function gcloudSdkRoot(): Promise<string | undefined> {
+function gcloudSdkRoot(): Promise<string | undefined> {
   sdkRoot ??= new Promise((resolve) => {
     execFile(
       'gcloud',

@@ -3,11 +3,6 @@
  * values come out at 2^53 or above, never back inside the safe range); -1 when
  * the text is empty or has any other character.
  * @internal
- * @example
- * ```ts
- * digitsValue('0042'); // 42
- * digitsValue('4a'); // -1
- * ```
  */
 export function digitsValue(text: string): number {
   if (text.length === 0) return -1;
@@ -23,10 +18,6 @@ export function digitsValue(text: string): number {
 /**
  * {@link digitsValue} of the bytes at `[start, end)`.
  * @internal
- * @example
- * ```ts
- * digitBytesValue(Buffer.from('row#0042'), 4, 8); // 42
- * ```
  */
 export function digitBytesValue(bytes: Uint8Array, start: number, end: number): number {
   if (end <= start) return -1;

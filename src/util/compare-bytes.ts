@@ -7,10 +7,6 @@ const SHORT_BYTES = 64;
  * and qualifiers) are compared in a JS loop, which beats a call into the
  * native compare; no subarray is made.
  * @internal
- * @example
- * ```ts
- * compareBytesFrom(Buffer.from('07#a'), 3, Buffer.from('02#b'), 3) < 0; // 'a' before 'b'
- * ```
  */
 export function compareBytesFrom(x: Buffer, xStart: number, y: Buffer, yStart: number): number {
   return compareByteRanges(x, xStart, x.length, y, yStart, y.length);
@@ -40,10 +36,6 @@ export function compareByteRanges(
  * Whether bytes `start` to `end` of `x` equal `y`, compared in a JS loop (for
  * short strings such as key literals; see {@link sameBytes} for any length).
  * @internal
- * @example
- * ```ts
- * sameBytesAt(Buffer.from('dev#d1'), 0, 3, Buffer.from('dev')); // true
- * ```
  */
 export function sameBytesAt(x: Uint8Array, start: number, end: number, y: Uint8Array): boolean {
   const length = end - start;
@@ -56,10 +48,6 @@ export function sameBytesAt(x: Uint8Array, start: number, end: number, y: Uint8A
  * Whether two byte strings are equal: lengths first, then a JS loop for short
  * ones (most keys and qualifiers) and `equals` beyond.
  * @internal
- * @example
- * ```ts
- * sameBytes(Buffer.from('ab'), Buffer.from('ab')); // true
- * ```
  */
 export function sameBytes(a: Buffer, b: Buffer): boolean {
   if (a.length !== b.length) return false;

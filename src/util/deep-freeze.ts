@@ -3,10 +3,6 @@
  * objects that are already frozen (functions, class constructors, Dates,
  * Maps, Sets and Buffers are left alone). Returns its argument.
  *
- * @example
- * ```ts
- * const plan = deepFreeze({ ranges: [{ start: 'a' }] });
- * ```
  * @internal
  */
 export function deepFreeze<T>(value: T, seen: WeakSet<object> = new WeakSet()): T {

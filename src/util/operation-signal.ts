@@ -8,11 +8,6 @@ import { DeadlineExceededError, OperationAbortedError } from '../errors/operatio
  * itself (epoch milliseconds). `dispose()` clears the timer and the listeners
  * on the caller's signals; call it when the operation settles.
  * @internal
- * @example
- * ```ts
- * const scope = openOperation('Reading.save', 60_000, [options.signal, closing]);
- * try { await driver.mutateRow(mutation, { signal: scope.signal, deadline: scope.deadline }); } finally { scope.dispose(); }
- * ```
  */
 export interface OperationScope {
   readonly signal: AbortSignal;
@@ -26,10 +21,6 @@ export interface OperationScope {
  * signal's reason turned into a typed error ({@link abortError}). The
  * deadline timer is unref'd: it never keeps the process alive by itself.
  * @internal
- * @example
- * ```ts
- * const scope = openOperation('Reading.findOne', 60_000, [userSignal]);
- * ```
  */
 export function openOperation(
   operation: string,
@@ -71,10 +62,6 @@ export function openOperation(
  * `TimeoutError` of `AbortSignal.timeout()`; otherwise an
  * {@link OperationAbortedError} with the reason as cause.
  * @internal
- * @example
- * ```ts
- * if (signal.aborted) throw abortError(signal, 'Reading.scan');
- * ```
  */
 export function abortError(signal: AbortSignal, operation: string): BigtableMapperError {
   const reason: unknown = signal.reason;
@@ -89,10 +76,6 @@ export function abortError(signal: AbortSignal, operation: string): BigtableMapp
 /**
  * Throws the typed abort error when `signal` is aborted.
  * @internal
- * @example
- * ```ts
- * throwIfAborted(options.signal, 'Reading.saveMany');
- * ```
  */
 export function throwIfAborted(signal: AbortSignal | undefined, operation: string): void {
   if (signal?.aborted === true) throw abortError(signal, operation);
@@ -102,10 +85,6 @@ export function throwIfAborted(signal: AbortSignal | undefined, operation: strin
  * Waits `ms` milliseconds; rejects with the typed abort error as soon as
  * `signal` aborts (and clears the timer).
  * @internal
- * @example
- * ```ts
- * await delay(backoffMs, options.signal, 'mutateRows "readings"');
- * ```
  */
 export function delay(ms: number, signal: AbortSignal | undefined, operation: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {

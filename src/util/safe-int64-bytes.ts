@@ -3,10 +3,6 @@
  * `writeBigInt64BE(BigInt(value))` writes, without a BigInt (high and low
  * 32-bit words).
  * @internal
- * @example
- * ```ts
- * safeInt64Bytes(-1); // <Buffer ff ff ff ff ff ff ff ff>
- * ```
  */
 export function safeInt64Bytes(value: number): Buffer {
   const bytes = Buffer.allocUnsafe(8);

@@ -21,10 +21,6 @@ import { takeMutations, type WriteBatchReader } from './write-batches.js';
  * then in `reader.dropped`. An abort or deadline that left nothing unsent or
  * cancelled is no stop.
  * @internal
- * @example
- * ```ts
- * await sendBatches(driver, 'readings', reader, 2, (failure) => failures.push(failure), (n) => (written += n), call);
- * ```
  */
 export async function sendBatches<T>(
   driver: BigtableDriver,

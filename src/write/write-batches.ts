@@ -6,10 +6,6 @@ import type { CompiledMutation } from '../model/mutation.js';
  * One MutateRows batch of a bulk write: the compiled rows, and for each the
  * position, entity and row key of its input, to report failures with.
  * @internal
- * @example
- * ```ts
- * const batch: WriteBatch<Reading> = { indices: [0, 2], entities: [a, c], rowKeys: [ma.rowKeyText, mc.rowKeyText], mutations: [ma, mc] };
- * ```
  */
 export interface WriteBatch<T> {
   readonly indices: number[];
@@ -24,10 +20,6 @@ export interface WriteBatch<T> {
  * the driver has turned them into its request they can be collected while
  * the RPC runs, and the batch still knows what to report.
  * @internal
- * @example
- * ```ts
- * const failed = await driver.mutateRows(table, takeMutations(batch));
- * ```
  */
 export function takeMutations<T>(batch: WriteBatch<T>): CompiledMutation[] {
   const { mutations } = batch;
@@ -35,7 +27,7 @@ export function takeMutations<T>(batch: WriteBatch<T>): CompiledMutation[] {
   return mutations;
 }
 
-/** Called for an entity whose compilation threw; it is left out of every batch. @internal @example `(index, entity, err) => failures.push({ index, entity, err })` */
+/** Called for an entity whose compilation threw; it is left out of every batch. @internal */
 export type OnCompileError<T> = (index: number, entity: T, error: unknown) => void;
 
 const emptyBatch = <T>(): WriteBatch<T> => ({ indices: [], entities: [], rowKeys: [], mutations: [] });
@@ -64,11 +56,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * either way the rows read into the open batch are never handed out and are
  * listed in {@link dropped}, and every later `next()` resolves `undefined`.
  * @internal
- * @example
- * ```ts
- * const reader = new WriteBatchReader(entities, (e) => compileSave(schema, e), resolveBatchLimits({ maxEntries: 500 }), onError, call.signal);
- * for (let b = await reader.next(); b !== undefined; b = await reader.next()) await driver.mutateRows(table, b.mutations, call);
- * ```
  */
 export class WriteBatchReader<T> {
   readonly #input: Iterable<T> | AsyncIterable<T>;

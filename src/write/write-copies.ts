@@ -4,7 +4,7 @@ import { DeadlineExceededError, OperationAbortedError } from '../errors/operatio
 import type { WriteFailure } from '../errors/operation-errors.js';
 import { abortError, throwIfAborted } from '../util/operation-signal.js';
 
-/** One row's conditional copy rewrite. @internal @example `{ index: 0, key: { sensorId: 's1', ts }, rowKeyText: 's1#…', request }` */
+/** One row's conditional copy rewrite. @internal */
 export interface CopyUpdate {
   readonly index: number;
   /** The row's decoded key, reported when the write fails. */
@@ -15,7 +15,7 @@ export interface CopyUpdate {
   readonly request: CheckAndMutateRequest;
 }
 
-/** What happened to the rows of a {@link writeCopies}. @internal @example `{ failures: [], skipped: 3 }` */
+/** What happened to the rows of a {@link writeCopies}. @internal */
 export interface CopyWriteResult {
   /** Rows whose write failed; every other row was written or skipped. */
   readonly failures: WriteFailure<Record<string, unknown>>[];
@@ -34,10 +34,6 @@ export interface CopyWriteResult {
  * have been applied, which only a re-run (safe: it skips rows already
  * holding the value) can tell.
  * @internal
- * @example
- * ```ts
- * const { failures } = await writeCopies(driver, updates, 16, call, 'Reading.propagate', () => (updated += 1));
- * ```
  */
 export async function writeCopies(
   driver: BigtableDriver,
