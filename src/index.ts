@@ -30,7 +30,7 @@ export type {
   ColumnLayout,
   DenormalizedOptions,
 } from './model/declarations.js';
-export type { CellVersion, Versioned } from './metadata/versioned.js';
+export type { CellVersion, Versioned } from './metadata/compile-columns.js';
 export { compileEntity } from './metadata/compile-entity.js';
 export type {
   EntitySchema,
@@ -82,7 +82,7 @@ export type { OperationOptions } from './operation/operation.js';
 export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides, type OperationKind } from './model/timeouts.js';
 export type { CallOptions } from './model/driver.js';
 export { Repository, type CounterValue } from './repository/repository.js';
-export { KeyParts, type EntityKey, type EntityProperty, type KeyProperty } from './metadata/key-type.js';
+export { KeyParts, type EntityKey, type EntityProperty, type KeyProperty } from './metadata/compile-key-plan.js';
 export type { BulkWriteOptions, BulkWriteResult } from './repository/save-many.js';
 export type { Page } from './scan/scan-ops.js';
 export type { PropagateOptions, PropagationProgress } from './denormalize/propagate.js';

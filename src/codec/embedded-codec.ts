@@ -1,8 +1,8 @@
 import { instanceToPlain, plainToInstance } from 'class-transformer';
 import type { EmbeddedColumn, EmbeddedFieldSchema } from './codec-contracts.js';
 import type { Constructor } from '../model/declarations.js';
-import { valueError, type ValueCodecContext } from './value-codec-context.js';
-import { parseJsonBytes, toJsonBytes } from './value-codec-json.js';
+import { valueError, type ValueCodecContext } from './value-codecs.js';
+import { parseJsonBytes, toJsonBytes } from './value-codecs.js';
 
 /** One field cell of a flattened object. */
 interface EmbeddedCell {

@@ -1,9 +1,9 @@
-import type { KeyPartOptions } from '../model/declarations.js';
+import type { KeyPartOptions, KeyPartType, TimestampKeyFormat } from '../model/declarations.js';
 import type { KeyComponentCodec } from './codec-contracts.js';
-import { resolveKeyOptions } from './key-codec-options.js';
-import { createBigintCodec, createIntCodec, createUintCodec } from './key-codec-numeric.js';
-import { createStringCodec } from './key-codec-string.js';
-import { createEpochTimestampCodec, createIsoTimestampCodec } from './key-codec-timestamp.js';
+import { MetadataError, KeyEncodingError } from '../errors/errors.js';
+import { preview } from '../errors/bigtable-mapper-error.js';
+import { hasLoneSurrogate } from './value-codecs.js';
+import { digitBytesValue, digitsValue } from '../util/ascii-digits.js';
 
 /**
  * Builds the text codec of one row-key component (docs/row-key-design.md). Validates the
@@ -45,4 +45,558 @@ export function createKeyCodec(
     case 'timestamp':
       return resolved.format === 'iso' ? createIsoTimestampCodec(ctx) : createEpochTimestampCodec(ctx, resolved);
   }
+}
+
+/**
+ * Validated options of one key component, with defaults applied.
+ * @internal
+ */
+export interface ResolvedKeyOptions {
+  readonly type: KeyPartType;
+  readonly width: number | undefined;
+  readonly descending: boolean;
+  readonly format: TimestampKeyFormat | undefined;
+}
+
+const KEY_TYPES: readonly KeyPartType[] = ['string', 'uint', 'int', 'bigint', 'timestamp'];
+const FORMATS: readonly TimestampKeyFormat[] = ['iso', 'epoch-s', 'epoch-ms'];
+/** Fixed widths: `int` is `value + 2^53` (17 digits), `bigint` is `value + 2^63` (20 digits). */
+const FIXED_WIDTH: Partial<Record<KeyPartType, number>> = { int: 17, bigint: 20 };
+/** Default, minimum and maximum digits of the configurable widths. */
+const WIDTH_RULES = {
+  uint: { default: 16, min: 1, max: 20, why: 'uint widths go from 1 to 20 digits (16 hold every safe integer)' },
+  'epoch-ms': { default: 13, min: 13, max: 20, why: 'epoch-ms needs at least 13 digits (dates up to the year 2286)' },
+  'epoch-s': { default: 10, min: 10, max: 20, why: 'epoch-s needs at least 10 digits (dates up to the year 2286)' },
+} as const;
+/** Characters of `YYYY-MM-DDTHH:mm:ss.sssZ` that a separator could collide with. */
+const ISO_PUNCTUATION = ['-', ':', '.'];
+
+/**
+ * Validates `@KeyPart` options and applies defaults; throws `MetadataError`
+ * naming `Entity.property` for impossible combinations.
+ * @internal
+ */
+export function resolveKeyOptions(
+  entity: string,
+  property: string,
+  options: KeyPartOptions,
+  separator: string,
+): ResolvedKeyOptions {
+  const fail = (problem: string, fix: string): MetadataError => new MetadataError(entity, property, problem, fix);
+  if (!isValidSeparator(separator)) {
+    throw new MetadataError(
+      entity,
+      undefined,
+      `key separator ${preview(separator)} is not a single ASCII punctuation character other than "%"`,
+      "set @Entity({ separator: '#' }) or another punctuation character",
+    );
+  }
+  const { type, width, descending = false, format } = options ?? ({} as KeyPartOptions);
+  if (!KEY_TYPES.includes(type)) {
+    throw fail(`unknown key part type ${preview(type)}`, `use one of ${KEY_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  }
+  if (typeof descending !== 'boolean')
+    throw fail(`descending must be true or false, got ${preview(descending)}`, 'pass descending: true or leave it out');
+  if (format !== undefined && type !== 'timestamp') {
+    throw fail(
+      `format applies only to timestamp key parts, not to '${type}'`,
+      "remove format, or use type: 'timestamp'",
+    );
+  }
+  if (format !== undefined && !FORMATS.includes(format)) {
+    throw fail(`unknown timestamp format ${preview(format)}`, `use one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`);
+  }
+  if (type === 'string') {
+    if (descending)
+      throw fail(
+        'string components cannot be descending',
+        'remove descending, or key on a number or an epoch timestamp',
+      );
+    if (width !== undefined) throw fail('string components have no width', 'remove width');
+    return { type, width: undefined, descending: false, format: undefined };
+  }
+  if (type === 'timestamp' && (format ?? 'iso') === 'iso') {
+    if (descending)
+      throw fail(
+        "descending timestamps need an epoch format, not 'iso'",
+        "use format: 'epoch-ms' (or 'epoch-s') with descending: true",
+      );
+    if (width !== undefined) throw fail('ISO timestamps have no width', "remove width, or use format: 'epoch-ms'");
+    if (ISO_PUNCTUATION.includes(separator)) {
+      throw fail(
+        `ISO timestamps contain the key separator ${preview(separator)}`,
+        "use format: 'epoch-ms', or another separator such as '#'",
+      );
+    }
+    return { type, width: undefined, descending: false, format: 'iso' };
+  }
+  const fixed = FIXED_WIDTH[type];
+  if (fixed !== undefined) {
+    if (width !== undefined && width !== fixed) {
+      throw fail(`${type} components are always ${fixed} digits wide, got width ${preview(width)}`, 'remove width');
+    }
+    return { type, width: fixed, descending, format: undefined };
+  }
+  const rule = type === 'uint' ? WIDTH_RULES.uint : WIDTH_RULES[format as 'epoch-s' | 'epoch-ms'];
+  const resolved = width ?? rule.default;
+  if (!Number.isInteger(resolved) || resolved < rule.min || resolved > rule.max) {
+    throw fail(
+      `width ${preview(width)} is not valid: ${rule.why}`,
+      `use an integer width from ${rule.min} to ${rule.max}, or leave it out (default ${rule.default})`,
+    );
+  }
+  return { type, width: resolved, descending, format: type === 'timestamp' ? format : undefined };
+}
+
+/**
+ * The entity and property a key codec was built for, so that its errors name
+ * `Entity.property`.
+ * @internal
+ */
+export interface KeyCodecContext {
+  readonly entity: string;
+  readonly property: string;
+}
+
+/**
+ * Fix offered when stored key text does not decode.
+ * @internal
+ */
+export const DECODE_FIX =
+  'check that the row was written with the same @KeyPart declarations (type, width, descending, format) and that the scan covers only rows of this entity';
+
+/**
+ * Builds a `KeyEncodingError` for the codec's property.
+ * @internal
+ */
+export function keyError(ctx: KeyCodecContext, value: unknown, reason: string, fix: string): KeyEncodingError {
+  return new KeyEncodingError(ctx.entity, ctx.property, value, reason, fix);
+}
+
+/**
+ * Throws unless `value` is a `Date` holding a valid time; returns its epoch milliseconds.
+ * @internal
+ */
+function validTime(ctx: KeyCodecContext, value: unknown): number {
+  if (!(value instanceof Date))
+    throw keyError(ctx, value, 'is not a valid timestamp key component: expected a Date', 'pass a Date object');
+  const ms = value.getTime();
+  if (Number.isNaN(ms))
+    throw keyError(ctx, value, 'is not a valid timestamp key component: the Date is invalid', 'pass a valid Date');
+  return ms;
+}
+
+/**
+ * `string` key component: UTF-8 text with `%` and the separator
+ * percent-escaped, so an encoded component never contains the separator.
+ *
+ * Equality and prefix isolation are always exact: a scan for `"a"` never
+ * returns rows of `"ab"` or `"a#b"`. Order follows the UTF-8 bytes (code point
+ * order) of the *escaped* text, so it matches the order of the raw strings
+ * only when every character is greater than `%` and is not the separator:
+ * characters `<= '%'` such as space, `!`, `"`, `#`, `$` and `%` itself (and the
+ * separator, when it is above `%`) sort differently once escaped. Composite
+ * keys keep tuple order when the separator is below every character used.
+ * Scan ranges stay exact regardless: `planKeyRange` widens the key range
+ * past such characters and scans drop the rows outside the logical range.
+ * Empty strings and strings with lone UTF-16 surrogates (not representable in
+ * UTF-8) are rejected.
+ * @internal
+ */
+function createStringCodec(ctx: KeyCodecContext, separator: string): KeyComponentCodec {
+  return Object.freeze({
+    type: 'string',
+    width: undefined,
+    descending: false,
+    format: undefined,
+    encode(value: unknown): string {
+      if (typeof value !== 'string')
+        throw keyError(ctx, value, 'is not a valid string key component: expected a string', 'pass a non-empty string');
+      if (value === '')
+        throw keyError(ctx, value, 'is not a valid string key component: must not be empty', 'pass a non-empty string');
+      if (hasLoneSurrogate(value)) {
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid string key component: it has a lone UTF-16 surrogate, which UTF-8 cannot store',
+          'remove the broken character',
+        );
+      }
+      return escapeComponent(value, separator);
+    },
+    decode(text: string): unknown {
+      const value = text === '' ? undefined : unescapeComponent(text, separator);
+      if (value === undefined)
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded string key component (empty, raw separator or bad %-escape)',
+          DECODE_FIX,
+        );
+      return value;
+    },
+  } as const);
+}
+
+/**
+ * Percent-escaping of row-key component text, so that an encoded component
+ * never contains the key separator (docs/row-key-design.md). Only two characters are
+ * escaped: `%` becomes `%25` and the separator becomes `%XX` (uppercase hex
+ * of its byte). Every other character is kept as is.
+ */
+
+const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
+
+/**
+ * True when `separator` is one ASCII punctuation character other than `%`.
+ * @internal
+ */
+export function isValidSeparator(separator: string): boolean {
+  return separator !== '%' && ASCII_PUNCTUATION.test(separator);
+}
+
+/**
+ * The escape sequence of a separator: `%` followed by the uppercase hex of its byte.
+ */
+function separatorEscape(separator: string): string {
+  return `%${separator.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+}
+
+/**
+ * Escapes `%` and the separator in component text.
+ * @internal
+ */
+export function escapeComponent(text: string, separator: string): string {
+  const sepEscape = separatorEscape(separator);
+  let out = '';
+  for (const ch of text) {
+    if (ch === '%') out += '%25';
+    else if (ch === separator) out += sepEscape;
+    else out += ch;
+  }
+  return out;
+}
+
+/**
+ * Reverses {@link escapeComponent}. Returns `undefined` when `text` is not
+ * canonical escaped text: a raw separator, a `%` not followed by `25` or the
+ * separator's escape, or any other `%XX` sequence.
+ * @internal
+ */
+export function unescapeComponent(text: string, separator: string): string | undefined {
+  const sepEscape = separatorEscape(separator);
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (ch === separator) return undefined;
+    if (ch !== '%') {
+      out += ch;
+      i += 1;
+      continue;
+    }
+    const sequence = text.slice(i, i + 3);
+    if (sequence === '%25') out += '%';
+    else if (sequence === sepEscape) out += separator;
+    else return undefined;
+    i += 3;
+  }
+  return out;
+}
+
+const INT_BIAS = 2n ** 53n;
+const BIGINT_BIAS = 2n ** 63n;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function safeInteger(ctx: KeyCodecContext, value: unknown, type: 'uint' | 'int'): number {
+  const expected = type === 'uint' ? 'a non-negative safe integer' : 'a safe integer';
+  if (typeof value !== 'number') {
+    const fix = typeof value === 'bigint' ? "use type: 'bigint' for bigint values" : `pass ${expected} (a JS number)`;
+    throw keyError(ctx, value, `is not a valid ${type} key component: expected a number`, fix);
+  }
+  if (!Number.isFinite(value))
+    throw keyError(ctx, value, `is not a valid ${type} key component: not a finite number`, `pass ${expected}`);
+  if (!Number.isInteger(value))
+    throw keyError(
+      ctx,
+      value,
+      `is not a valid ${type} key component: not an integer`,
+      'round the value before saving, or key on an integer',
+    );
+  if (!Number.isSafeInteger(value)) {
+    throw keyError(
+      ctx,
+      value,
+      `is not a valid ${type} key component: beyond Number.MAX_SAFE_INTEGER`,
+      "use type: 'bigint' with a bigint value",
+    );
+  }
+  return value;
+}
+
+/**
+ * `uint` key component: zero-padded decimal of `width` digits (default 16).
+ * @internal
+ */
+function createUintCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions): KeyComponentCodec {
+  return createDigitsCodec(ctx, options, {
+    toAscending(value) {
+      const n = safeInteger(ctx, value, 'uint');
+      if (n < 0)
+        throw keyError(ctx, value, 'is not a valid uint key component: negative', "use type: 'int' for signed values");
+      return BigInt(n);
+    },
+    fromAscending(ascending, text) {
+      if (ascending > MAX_SAFE)
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded uint key component: beyond Number.MAX_SAFE_INTEGER',
+          DECODE_FIX,
+        );
+      return Number(ascending);
+    },
+    fromAscendingNumber: (ascending) => ascending,
+  });
+}
+
+/**
+ * `int` key component: order-preserving `value + 2^53`, zero-padded to 17 digits.
+ * @internal
+ */
+function createIntCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions): KeyComponentCodec {
+  return createDigitsCodec(ctx, options, {
+    toAscending: (value) => BigInt(safeInteger(ctx, value, 'int')) + INT_BIAS,
+    fromAscending(ascending, text) {
+      const n = ascending - INT_BIAS;
+      if (n > MAX_SAFE || n < -MAX_SAFE)
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded int key component: beyond the safe integer range',
+          DECODE_FIX,
+        );
+      return Number(n);
+    },
+  });
+}
+
+/**
+ * `bigint` key component: order-preserving `value + 2^63`, zero-padded to 20 digits (signed int64 range).
+ * @internal
+ */
+function createBigintCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions): KeyComponentCodec {
+  return createDigitsCodec(ctx, options, {
+    toAscending(value) {
+      if (typeof value !== 'bigint') {
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid bigint key component: expected a bigint',
+          'pass a bigint (e.g. 42n or BigInt(x))',
+        );
+      }
+      if (value < -BIGINT_BIAS || value >= BIGINT_BIAS) {
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid bigint key component: outside the signed 64-bit range',
+          'pass a value from -(2n ** 63n) to 2n ** 63n - 1n',
+        );
+      }
+      return value + BIGINT_BIAS;
+    },
+    fromAscending(ascending, text) {
+      if (ascending >= 2n * BIGINT_BIAS)
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded bigint key component: outside the signed 64-bit range',
+          DECODE_FIX,
+        );
+      return ascending - BIGINT_BIAS;
+    },
+  });
+}
+
+/**
+ * Conversions between a component's values and the non-negative "ascending"
+ * integer that is written as digits. Both throw `KeyEncodingError`.
+ * @internal
+ */
+export interface DigitsMapping {
+  toAscending(value: unknown): bigint;
+  fromAscending(ascending: bigint, text: string): unknown;
+  /**
+   * `fromAscending` without a BigInt, for an ascending value that is a safe
+   * integer; `undefined` where `fromAscending` throws (it is then called to
+   * throw). Used whenever the stored digits are exact as a number: always up
+   * to {@link MAX_NUMBER_WIDTH} digits, and for wider ascending components
+   * when the value is a safe integer.
+   */
+  fromAscendingNumber?(ascending: number): unknown;
+}
+
+/** The widest digits text whose every value (below 10^15) is an exact JS number. */
+const MAX_NUMBER_WIDTH = 15;
+
+/**
+ * Builds a fixed-width digits codec, shared by the numeric and epoch key
+ * codecs: `encode` pads the ascending value to `width` digits (reversed as
+ * `10^width − 1 − v` when descending); `decode` accepts exactly `width` ASCII
+ * digits.
+ * @internal
+ */
+export function createDigitsCodec(
+  ctx: KeyCodecContext,
+  options: ResolvedKeyOptions,
+  mapping: DigitsMapping,
+): KeyComponentCodec {
+  const width = options.width as number;
+  const max = 10n ** BigInt(width) - 1n;
+  const { descending } = options;
+  const label = options.format ?? options.type;
+  const fromNumber = mapping.fromAscendingNumber;
+  const exactWidth = width <= MAX_NUMBER_WIDTH;
+  const maxNumber = Number(max);
+  /** The value of stored digits read as a number; `undefined` when only the BigInt path can tell. */
+  const numberValue = (fromAscending: (ascending: number) => unknown, stored: number): unknown => {
+    if (exactWidth) return fromAscending(descending ? maxNumber - stored : stored);
+    return !descending && stored <= Number.MAX_SAFE_INTEGER ? fromAscending(stored) : undefined;
+  };
+  const decodeBytes =
+    fromNumber === undefined
+      ? undefined
+      : (bytes: Uint8Array, start: number, end: number): unknown => {
+          if (end - start !== width) return undefined;
+          const stored = digitBytesValue(bytes, start, end);
+          return stored < 0 ? undefined : numberValue(fromNumber, stored);
+        };
+  return Object.freeze({
+    type: options.type,
+    width,
+    descending,
+    format: options.format,
+    encode(value: unknown): string {
+      const ascending = mapping.toAscending(value);
+      if (ascending > max) {
+        throw keyError(
+          ctx,
+          value,
+          `is not a valid ${label} key component: it needs more than ${width} digits`,
+          'declare a larger width in @KeyPart (at most 20)',
+        );
+      }
+      return (descending ? max - ascending : ascending).toString().padStart(width, '0');
+    },
+    decode(text: string): unknown {
+      if (fromNumber !== undefined && text.length === width) {
+        const stored = digitsValue(text);
+        const value = stored < 0 ? undefined : numberValue(fromNumber, stored);
+        if (value !== undefined) return value;
+      }
+      if (text.length !== width || !/^[0-9]+$/.test(text)) {
+        throw keyError(
+          ctx,
+          text,
+          `is not a valid encoded ${label} key component: expected exactly ${width} digits`,
+          DECODE_FIX,
+        );
+      }
+      const stored = BigInt(text);
+      return mapping.fromAscending(descending ? max - stored : stored, text);
+    },
+    ...(decodeBytes === undefined ? {} : { decodeBytes }),
+  });
+}
+
+/** Largest epoch milliseconds a `Date` can hold. */
+const MAX_DATE_MS = 8_640_000_000_000_000n;
+const MAX_DATE_MS_NUMBER = Number(MAX_DATE_MS);
+const ISO_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * `timestamp` key component in ISO-8601 UTC with milliseconds (`2023-05-01T12:00:00.000Z`).
+ * Years must be 0000–9999 so that text order equals time order.
+ * @internal
+ */
+function createIsoTimestampCodec(ctx: KeyCodecContext): KeyComponentCodec {
+  return Object.freeze({
+    type: 'timestamp',
+    width: undefined,
+    descending: false,
+    format: 'iso',
+    encode(value: unknown): string {
+      validTime(ctx, value);
+      const year = (value as Date).getUTCFullYear();
+      if (year < 0 || year > 9999) {
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid ISO timestamp key component: the year is outside 0000–9999, where text order would break',
+          'pass a date between the years 0 and 9999',
+        );
+      }
+      return (value as Date).toISOString();
+    },
+    decode(text: string): unknown {
+      const date = new Date(ISO_SHAPE.test(text) ? text : Number.NaN);
+      if (Number.isNaN(date.getTime()) || date.toISOString() !== text) {
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded ISO timestamp key component (expected YYYY-MM-DDTHH:mm:ss.sssZ)',
+          DECODE_FIX,
+        );
+      }
+      return date;
+    },
+  } as const);
+}
+
+/**
+ * `timestamp` key component as zero-padded epoch seconds or milliseconds,
+ * optionally descending (`10^width − 1 − t`). Dates before 1970 are rejected;
+ * `epoch-s` rejects dates with milliseconds, which would collide rows.
+ * @internal
+ */
+function createEpochTimestampCodec(ctx: KeyCodecContext, options: ResolvedKeyOptions): KeyComponentCodec {
+  const seconds = options.format === 'epoch-s';
+  return createDigitsCodec(ctx, options, {
+    toAscending(value) {
+      const ms = validTime(ctx, value);
+      if (ms < 0) {
+        throw keyError(
+          ctx,
+          value,
+          `is not a valid ${options.format} key component: before 1970`,
+          "use format: 'iso' for dates before 1970",
+        );
+      }
+      if (seconds && ms % 1000 !== 0) {
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid epoch-s key component: it has milliseconds, so two rows in the same second would share a key',
+          "round the date to whole seconds, or use format: 'epoch-ms'",
+        );
+      }
+      return BigInt(seconds ? ms / 1000 : ms);
+    },
+    fromAscending(ascending, text) {
+      const ms = seconds ? ascending * 1000n : ascending;
+      if (ms > MAX_DATE_MS)
+        throw keyError(
+          ctx,
+          text,
+          `is not a valid encoded ${options.format} key component: beyond the largest Date`,
+          DECODE_FIX,
+        );
+      return new Date(Number(ms));
+    },
+    fromAscendingNumber(ascending) {
+      const ms = seconds ? ascending * 1000 : ascending;
+      return ms > MAX_DATE_MS_NUMBER ? undefined : new Date(ms);
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import type { RowFilter } from '../model/row-filter.js';
-import { cellQualifiers } from '../metadata/column-cells.js';
+import { cellQualifiers } from '../metadata/compile-columns.js';
 import type { CellData, RowData, BigtableDriver, CallOptions } from '../model/driver.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import { compileColumnValue } from '../mutation/compile-cells.js';

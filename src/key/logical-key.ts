@@ -1,7 +1,7 @@
 import { KeyEncodingError, ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { COMPILED, type EntitySchema, type KeyByteStep, type KeyComponentSchema } from '../metadata/entity-schema.js';
-import { DECODE_FIX } from '../codec/key-codec-context.js';
+import { DECODE_FIX } from '../codec/key-codecs.js';
 import { sameBytesAt } from '../util/compare-bytes.js';
 
 /**

@@ -1,9 +1,17 @@
 import { createValueCodec } from '../codec/value-codecs.js';
 import { MetadataError } from '../errors/errors.js';
 import type { ColumnDeclaration } from '../model/declarations.js';
-import { withCompiled, type ColumnSchema, type FamilySchema } from './entity-schema.js';
+import {
+  withCompiled,
+  type ColumnSchema,
+  type FamilySchema,
+  COMPILED,
+  type ColumnPlan,
+  type DenormalizedSchema,
+} from './entity-schema.js';
 import { checkDesignType } from './design-type.js';
 import { compileLayout } from './compile-embedded.js';
+import { inheritedName } from './reserved-names.js';
 
 /**
  * Validates column declarations against the declared families and key parts,
@@ -93,3 +101,58 @@ export function compileColumns(
     );
   });
 }
+
+/**
+ * The qualifiers a column's value occupies: one per field for a `flatten`
+ * column, else the column's own qualifier.
+ * @internal
+ */
+export function cellQualifiers(column: ColumnSchema): readonly string[] {
+  return column[COMPILED].qualifiers;
+}
+
+/**
+ * A column as `hydrate` reads it for an entity with these families and
+ * copies (the compile pass plans every column of its own entity).
+ * @internal
+ */
+export function planColumn(
+  entity: { readonly families: readonly FamilySchema[]; readonly denormalized: readonly DenormalizedSchema[] },
+  column: ColumnSchema,
+): ColumnPlan {
+  return {
+    column,
+    gc: entity.families.find((f) => f.name === column.family)?.gc,
+    inherited:
+      inheritedName(column.family) ||
+      inheritedName(column.qualifier) ||
+      column[COMPILED].qualifiers.some(inheritedName),
+    copy: entity.denormalized.some((copy) => copy.property === column.property),
+  };
+}
+
+/**
+ * One stored version of a cell.
+ *
+ * @example
+ * ```ts
+ * const latest: CellVersion<number> = reading.temperature![0]; // { value: 21.5, timestamp: Date }
+ * ```
+ */
+export interface CellVersion<T> {
+  /** The decoded cell value. */
+  readonly value: T;
+  /** Cell timestamp (millisecond granularity). */
+  readonly timestamp: Date;
+}
+
+/**
+ * Type of a property declared with `@Column({ versions: n })`: up to n
+ * versions, newest first.
+ *
+ * @example
+ * ```ts
+ * @Column({ family: 'm', type: 'float', versions: 5 }) temperature?: Versioned<number>;
+ * ```
+ */
+export type Versioned<T> = CellVersion<T>[];

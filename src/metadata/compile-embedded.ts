@@ -1,9 +1,9 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/errors.js';
-import type { ColumnLayout, ColumnOptions } from '../model/declarations.js';
+import type { ColumnLayout, ColumnOptions, Constructor } from '../model/declarations.js';
 import type { EmbeddedFieldSchema } from './entity-schema.js';
-import { exposedFields } from './embedded-fields.js';
 import { checkPropertyName } from './reserved-names.js';
+import { instanceToPlain } from 'class-transformer';
 
 /** The layout of a column and, for `flatten`, its field cells. */
 interface CompiledLayout {
@@ -97,4 +97,22 @@ function checkFields(entity: string, property: string, fields: unknown): string[
     seen.add(name);
   }
   return [...seen];
+}
+
+/**
+ * The fields of a class as class-transformer exposes them: the plain names of
+ * its `@Expose()`d properties (renamed by `@Expose({ name })`), found by
+ * turning an empty instance into a plain object with `excludeExtraneousValues`.
+ * Empty when the class exposes nothing or the probe throws (e.g. a getter
+ * that needs state); callers then ask for an explicit `fields` list.
+ * @internal
+ */
+function exposedFields(cls: Constructor): string[] {
+  try {
+    const probe = Object.create(cls.prototype as object) as object;
+    const plain = instanceToPlain(probe, { excludeExtraneousValues: true, exposeUnsetFields: true });
+    return plain !== null && typeof plain === 'object' ? Object.keys(plain) : [];
+  } catch {
+    return [];
+  }
 }

@@ -6,7 +6,7 @@ import { compileDenormalized, type CompilePass } from './compile-denormalized.js
 import { compileKeyPlan } from './compile-key-plan.js';
 import type { Constructor } from '../model/declarations.js';
 import { withCompiled, type ColumnSchema, type EntitySchema, type FamilySchema } from './entity-schema.js';
-import { planColumn } from './column-cells.js';
+import { planColumn } from './compile-columns.js';
 import { checkPropertyName } from './reserved-names.js';
 import { getOwnValue, setOwnValue } from './store.js';
 import { deepFreeze } from '../util/deep-freeze.js';

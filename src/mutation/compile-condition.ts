@@ -3,7 +3,7 @@ import type { RowFilter } from '../model/row-filter.js';
 import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { CompiledMutation } from '../model/mutation.js';
-import type { EntityProperty } from '../metadata/key-type.js';
+import type { EntityProperty } from '../metadata/compile-key-plan.js';
 
 /**
  * When a conditional save applies. Only the latest version of the column is

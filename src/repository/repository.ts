@@ -16,7 +16,7 @@ import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
 import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
 import { iterateScan, readPage, type Page } from '../scan/scan-ops.js';
-import type { EntityKey, EntityProperty } from '../metadata/key-type.js';
+import type { EntityKey, EntityProperty } from '../metadata/compile-key-plan.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
 import { propagateCopies, type PropagateOptions, type PropagationProgress } from '../denormalize/propagate.js';

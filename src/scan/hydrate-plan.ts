@@ -1,4 +1,4 @@
-import { planColumn } from '../metadata/column-cells.js';
+import { planColumn } from '../metadata/compile-columns.js';
 import { COMPILED, type ColumnPlan, type ColumnSchema, type EntitySchema } from '../metadata/entity-schema.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { RowFilter } from '../model/row-filter.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
-import { cellQualifiers } from '../metadata/column-cells.js';
+import { cellQualifiers } from '../metadata/compile-columns.js';
 import { gcFilterBounds } from './gc-enforce.js';
 import type { ResolvedRead } from './read-options.js';
 

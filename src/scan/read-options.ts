@@ -1,7 +1,7 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
-import type { EntityProperty } from '../metadata/key-type.js';
+import type { EntityProperty } from '../metadata/compile-key-plan.js';
 import { hydratePlan, type HydratePlan } from './hydrate-plan.js';
 
 /** What a read fetches. @example `{ select: ['temperature'], versions: 3 }` */

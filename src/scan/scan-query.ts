@@ -1,4 +1,4 @@
-import type { KeyProperty } from '../metadata/key-type.js';
+import type { KeyProperty } from '../metadata/compile-key-plan.js';
 import type { ReadOptions } from './read-options.js';
 import { ValidationError } from '../errors/errors.js';
 

@@ -7,8 +7,8 @@ import {
   javaRemainder,
   javaStringHashCode,
   javaStringHashSignedBucket,
-} from '../../../src/codec/java-hash.js';
-import { md5Bucket, md5Digest, md5Int32Bucket } from '../../../src/codec/md5.js';
+} from '../../../src/codec/hash-presets.js';
+import { md5Bucket, md5Digest, md5Int32Bucket } from '../../../src/codec/hash-presets.js';
 import type { SaltHashPreset } from '../../../src/model/declarations.js';
 
 describe('java hash helpers', () => {

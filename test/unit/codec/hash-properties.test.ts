@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveSaltHash, SALT_HASH_PRESETS } from '../../../src/codec/hash-presets.js';
-import { javaStringHashCode } from '../../../src/codec/java-hash.js';
+import { javaStringHashCode } from '../../../src/codec/hash-presets.js';
 
 const anyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 60 }),

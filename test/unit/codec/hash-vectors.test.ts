@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSaltHash, SALT_HASH_PRESETS } from '../../../src/codec/hash-presets.js';
-import { javaStringHashCode } from '../../../src/codec/java-hash.js';
+import { javaStringHashCode } from '../../../src/codec/hash-presets.js';
 import { saltVectors } from './salt-fixtures.js';
 
 describe("golden salt vectors (computed by the seeds' Python and Java recipes)", () => {

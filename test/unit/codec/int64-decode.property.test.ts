@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDateValueCodec, createIntValueCodec } from '../../../src/codec/value-codec-int64.js';
+import { createDateValueCodec, createIntValueCodec } from '../../../src/codec/value-codecs.js';
 import { ValueEncodingError } from '../../../src/errors/errors.js';
 
 const ctx = { entity: 'Reading', property: 'count' };

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DECODE_FIX, keyError, type KeyCodecContext } from '../../../src/codec/key-codec-context.js';
-import { createDigitsCodec, type DigitsMapping } from '../../../src/codec/key-codec-digits.js';
+import { DECODE_FIX, keyError, type KeyCodecContext } from '../../../src/codec/key-codecs.js';
+import { createDigitsCodec, type DigitsMapping } from '../../../src/codec/key-codecs.js';
 import { createKeyCodec } from '../../../src/codec/key-codecs.js';
-import { resolveKeyOptions } from '../../../src/codec/key-codec-options.js';
+import { resolveKeyOptions } from '../../../src/codec/key-codecs.js';
 import type { KeyPartOptions } from '../../../src/model/declarations.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

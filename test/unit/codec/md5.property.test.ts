@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { md5Bucket, md5Digest } from '../../../src/codec/md5.js';
+import { md5Bucket, md5Digest } from '../../../src/codec/hash-presets.js';
 
 /** Seed 002's definition, with BigInt: the digest as a 128-bit big-endian integer, modulo `buckets`. */
 function referenceBucket(input: string, buckets: number): number {

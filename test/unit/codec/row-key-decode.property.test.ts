@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DECODE_FIX } from '../../../src/codec/key-codec-context.js';
+import { DECODE_FIX } from '../../../src/codec/key-codecs.js';
 import { compileSalt } from '../../../src/metadata/compile-salt.js';
 import { decodeRowKey } from '../../../src/key/physical-key.js';
 import { bucketText } from '../../../src/key/salt.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileSalt } from '../../../src/metadata/compile-salt.js';
-import { md5Bucket } from '../../../src/codec/md5.js';
+import { md5Bucket } from '../../../src/codec/hash-presets.js';
 import {
   bucketCounts,
   bucketText,

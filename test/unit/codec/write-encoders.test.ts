@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createValueCodec } from '../../../src/codec/value-codecs.js';
-import { hasLoneSurrogate } from '../../../src/codec/utf8.js';
+import { hasLoneSurrogate } from '../../../src/codec/value-codecs.js';
 
 const RUNS = { numRuns: 5000 };
 const LONE_SURROGATE = /\p{Surrogate}/u;
@@ -82,7 +82,7 @@ describe('hasLoneSurrogate', () => {
     Reflect.deleteProperty(String.prototype, 'isWellFormed');
     try {
       vi.resetModules();
-      const fallback = (await import('../../../src/codec/utf8.js')).hasLoneSurrogate;
+      const fallback = (await import('../../../src/codec/value-codecs.js')).hasLoneSurrogate;
       expect(fallback).not.toBe(hasLoneSurrogate);
       fc.assert(
         fc.property(strings, (text) => fallback(text) === LONE_SURROGATE.test(text)),

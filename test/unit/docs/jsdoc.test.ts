@@ -60,7 +60,8 @@ describe('documentation', () => {
       for (const { name, declaration } of exportsOf(file)) {
         const doc = docOf(declaration);
         if (doc === '') missing.push(`${where(declaration, name)} (no JSDoc)`);
-        else if (!doc.includes('@example') && !doc.includes('```')) missing.push(`${where(declaration, name)} (no example)`);
+        else if (!doc.includes('@example') && !doc.includes('```'))
+          missing.push(`${where(declaration, name)} (no example)`);
       }
     }
     expect(missing).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CellTimestamp, Column, Entity, Family, KeyPart } from '../../../src/decorators/index.js';
-import type { Versioned } from '../../../src/metadata/versioned.js';
+import type { Versioned } from '../../../src/metadata/compile-columns.js';
 import { ValidationError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';

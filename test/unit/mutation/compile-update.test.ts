@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CellTimestamp, Column, Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
 import { KeyEncodingError, ValidationError, ValueEncodingError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
-import type { Versioned } from '../../../src/metadata/versioned.js';
+import type { Versioned } from '../../../src/metadata/compile-columns.js';
 import { compileDelete, compileUpdate } from '../../../src/mutation/compile-update.js';
 
 const NOW = 1_700_000_000_000;

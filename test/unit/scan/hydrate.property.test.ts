@@ -6,7 +6,7 @@ import { CellTimestamp, Column, Entity, Family, KeyPart, Salt } from '../../../s
 import type { CellData, RowData } from '../../../src/model/driver.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { ColumnSchema, EntitySchema } from '../../../src/metadata/entity-schema.js';
-import type { Versioned } from '../../../src/metadata/versioned.js';
+import type { Versioned } from '../../../src/metadata/compile-columns.js';
 import { hydrate } from '../../../src/scan/hydrate.js';
 import { resolveRead, type ResolvedRead } from '../../../src/scan/read-options.js';
 import type { GcRule } from '../../../src/model/gc-rule.js';

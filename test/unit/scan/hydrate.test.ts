@@ -3,7 +3,7 @@ import { CellTimestamp, Column, Entity, Family, KeyPart, Salt } from '../../../s
 import type { CellData, RowData } from '../../../src/model/driver.js';
 import { KeyEncodingError, ValidationError, ValueEncodingError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
-import type { Versioned } from '../../../src/metadata/versioned.js';
+import type { Versioned } from '../../../src/metadata/compile-columns.js';
 import { hydrate } from '../../../src/scan/hydrate.js';
 import { resolveRead } from '../../../src/scan/read-options.js';
 

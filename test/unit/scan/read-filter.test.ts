@@ -3,7 +3,7 @@ import { CellTimestamp, Column, Entity, Family, KeyPart } from '../../../src/dec
 import type { RowFilter } from '../../../src/model/row-filter.js';
 import { ValidationError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
-import type { Versioned } from '../../../src/metadata/versioned.js';
+import type { Versioned } from '../../../src/metadata/compile-columns.js';
 import { planScan } from '../../../src/scan/plan-scan.js';
 import { planReadFilter } from '../../../src/scan/read-filter.js';
 import { resolveRead } from '../../../src/scan/read-options.js';

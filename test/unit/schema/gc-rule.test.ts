@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MetadataError } from '../../../src/errors/index.js';
 import type { Duration, GcPolicy } from '../../../src/model/declarations.js';
-import { formatDuration, parseDuration } from '../../../src/metadata/duration.js';
+import { formatDuration, parseDuration } from '../../../src/metadata/gc-rule.js';
 import { describeGcRule, gcRuleFromPolicy, gcRulesEqual } from '../../../src/metadata/gc-rule.js';
 import type { GcRule } from '../../../src/model/gc-rule.js';
 
