@@ -2,7 +2,7 @@ import { alternate, ratio, type Variant } from '../alternate.js';
 import type { BenchContext } from '../context.js';
 import { wideDataset } from '../datasets.js';
 import { measureRead, withLimit } from '../read-sample.js';
-import { toClientFilter } from '../../src/driver/client-filter.js';
+import { toClientFilter } from '../../test/support/client-filter.js';
 import { forEachRow, toWideValues } from '../raw-rows.js';
 import type { ThroughputResult } from '../results.js';
 

@@ -52,7 +52,7 @@ interface Need {
  *
  * @internal
  */
-export class CopyFiller<T> {
+class CopyFiller<T> {
   readonly #schema: EntitySchema<T>;
   readonly #resolve: SourceResolver;
   readonly #found = new Map<Constructor, Map<string, object | undefined>>();
@@ -151,4 +151,81 @@ function missingSource(entity: string, copy: DenormalizedSchema, key: Record<str
       `Fix: save the ${copy.sourceName} first, set ${copy.property} yourself, or declare @Denormalized({ ..., onMissingSource: 'skip' })`,
     { entity, property: copy.property, source: copy.sourceName, key: keyText },
   );
+}
+
+/** Entities read ahead per source lookup of a bulk save. @internal @example `fillStream(input, filler, FILL_CHUNK)` */
+const FILL_CHUNK = 1000;
+
+/**
+ * Bulk-save input with copies filled: `entities` re-yields the input as
+ * given, one chunk of {@link FILL_CHUNK} at a time after one batched source
+ * lookup per chunk, and `take(entity)` returns the filled entity (or throws
+ * why it could not be filled) for the next entity yielded, in order. The bulk
+ * writer thus reports failures with the caller's own entities.
+ *
+ * @internal
+ */
+function fillStream<T>(
+  input: Iterable<T> | AsyncIterable<T>,
+  filler: CopyFiller<T>,
+  chunkSize = FILL_CHUNK,
+): { entities: AsyncIterable<T>; take(entity: T): T } {
+  const ready: { entity: T; outcome: FillOutcome<T> }[] = [];
+  async function* entities(): AsyncGenerator<T> {
+    let chunk: T[] = [];
+    const flush = async function* (): AsyncGenerator<T> {
+      const outcomes = await filler.fill(chunk);
+      for (const [i, entity] of chunk.entries()) {
+        ready.push({ entity, outcome: outcomes[i] as FillOutcome<T> });
+        yield entity;
+      }
+      chunk = [];
+    };
+    for await (const entity of input as AsyncIterable<T>) {
+      chunk.push(entity);
+      if (chunk.length >= chunkSize) yield* flush();
+    }
+    if (chunk.length > 0) yield* flush();
+  }
+  return {
+    entities: { [Symbol.asyncIterator]: entities },
+    take(entity: T): T {
+      const next = ready.shift();
+      if (next === undefined || next.entity !== entity)
+        throw new Error('bigtable-mapper: filled entities were taken out of order');
+      if (!next.outcome.ok) throw next.outcome.error;
+      return next.outcome.entity;
+    },
+  };
+}
+
+/**
+ * The entity a single save writes: itself when it has no `undefined`
+ * `@Denormalized` copy, else a copy with them filled from their sources
+ * (one batched read per source class). Throws `ValidationError` when a
+ * source row is missing (unless the copy says `onMissingSource: 'skip'`).
+ *
+ * @internal
+ */
+export async function withCopies<T>(schema: EntitySchema<T>, entity: T, sources: SourceResolver): Promise<T> {
+  if (schema.denormalized.length === 0) return entity;
+  const [outcome] = await new CopyFiller(schema, sources).fill([entity]);
+  if (outcome === undefined) return entity;
+  if (!outcome.ok) throw outcome.error;
+  return outcome.entity;
+}
+
+/**
+ * Bulk-save input with copies filled per chunk (see `fillStream`); the input
+ * itself when the entity has no `@Denormalized` columns.
+ *
+ * @internal
+ */
+export function bulkWithCopies<T>(
+  schema: EntitySchema<T>,
+  input: Iterable<T> | AsyncIterable<T>,
+  sources: SourceResolver,
+): { entities: Iterable<T> | AsyncIterable<T>; take(entity: T): T } {
+  if (schema.denormalized.length === 0) return { entities: input, take: (entity) => entity };
+  return fillStream(input, new CopyFiller(schema, sources));
 }

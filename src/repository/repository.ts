@@ -21,7 +21,7 @@ import { compileEntity } from '../metadata/compile-entity.js';
 import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
 import { propagateCopies, type PropagateOptions, type PropagationProgress } from '../denormalize/propagate.js';
 import type { SourceReader, SourceResolver } from '../denormalize/fill-copies.js';
-import { bulkWithCopies, withCopies } from '../denormalize/with-copies.js';
+import { bulkWithCopies, withCopies } from '../denormalize/fill-copies.js';
 import { DEFAULT_TIMEOUTS } from '../model/timeouts.js';
 import {
   runOperation,

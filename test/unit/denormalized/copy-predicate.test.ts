@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { copyPredicate } from '../../../src/denormalize/propagate.js';
-import { toClientFilter } from '../../../src/driver/client-filter.js';
+import { toClientFilter } from '../../support/client-filter.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { Reading } from './entities.js';
 

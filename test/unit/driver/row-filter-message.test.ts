@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // The client's own filter compiler, as the reference the driver's messages must equal (tests only: src/ never imports build/).
 import { Filter } from '@google-cloud/bigtable/build/src/filter.js';
-import { toClientFilter } from '../../../src/driver/client-filter.js';
+import { toClientFilter } from '../../support/client-filter.js';
 import { escapeRegexBytes, toRowFilterMessage } from '../../../src/driver/row-filter-message.js';
 import { ValidationError } from '../../../src/errors/errors.js';
 import type { RowFilter } from '../../../src/model/row-filter.js';

@@ -1,6 +1,6 @@
-import { ValidationError } from '../errors/errors.js';
-import type { RowFilter } from '../model/row-filter.js';
-import { escapeRe2 } from './row-filter-message.js';
+import { ValidationError } from '../../src/errors/errors.js';
+import type { RowFilter } from '../../src/model/row-filter.js';
+import { escapeRe2 } from '../../src/driver/row-filter-message.js';
 
 /**
  * One filter object in the client's filter language (`Filter.parse` reads only
