@@ -1,12 +1,10 @@
 import { alternate, ratio, type Variant } from '../alternate.js';
 import type { BenchContext } from '../context.js';
 import { wideDataset } from '../datasets.js';
-import { sampleIds, wideKey } from '../dataset.js';
+import { sampleIds } from '../dataset.js';
 import { measureRead } from '../read-sample.js';
-import { toWideValues, type RawRow } from '../raw-rows.js';
-import { bounded } from '../raw-writes.js';
 import type { ThroughputResult } from '../results.js';
-import { POINT_CONCURRENCY } from './point-reads.js';
+import { POINT_CONCURRENCY, rawRowGetVariant } from './point-reads.js';
 
 /**
  * Batched key reads: the same pseudo-random keys of the wide table as
@@ -41,21 +39,7 @@ export async function findMany(ctx: BenchContext): Promise<ThroughputResult> {
         });
       },
     },
-    {
-      id: 'raw-row-get',
-      label: `raw row.get + plain object (${POINT_CONCURRENCY} in flight)`,
-      side: 'raw',
-      run: (warmup) => {
-        const keys = idsFor(warmup);
-        return measureRead(keys.length, (onRow) =>
-          bounded(keys.length, POINT_CONCURRENCY, async (i) => {
-            const key = wideKey(keys[i] as number);
-            const [row] = await table.row(key).get({ decode: false });
-            onRow(toWideValues({ id: key, data: row.data as RawRow['data'] }, 4));
-          }),
-        );
-      },
-    },
+    rawRowGetVariant(table, idsFor),
   ];
   const results = await alternate(variants, repeats, (line) => ctx.log(line));
   return {

@@ -2,7 +2,8 @@ import { alternate, ratio, type Variant } from '../alternate.js';
 import { bareDataClient, countRows } from '../bare-read-rows.js';
 import type { BenchContext } from '../context.js';
 import { wideDataset } from '../datasets.js';
-import { measureRead, withLimit } from '../read-sample.js';
+import { measureRead } from '../read-sample.js';
+import { mapperIterateVariant } from './scan-hydrate.js';
 import type { ThroughputResult } from '../results.js';
 
 /**
@@ -26,15 +27,7 @@ export async function nodeCeiling(ctx: BenchContext): Promise<ThroughputResult> 
   const client = bareDataClient(ctx.options.emulatorHost, ctx.bigtable.projectId);
   try {
     const variants: Variant[] = [
-      {
-        id: 'mapper-iterate',
-        label: 'mapper iterate',
-        side: 'mapper',
-        run: (warmup) =>
-          measureRead(expected(warmup), async (onRow) => {
-            for await (const entity of repo.iterate(withLimit({}, limitOf(warmup)))) onRow(entity);
-          }),
-      },
+      mapperIterateVariant(repo, limitOf, expected),
       {
         id: 'raw-bare-read-rows',
         label: 'bare ReadRows RPC (v2.BigtableClient), rows counted by commitRow',

@@ -1,3 +1,4 @@
+import type { Table } from '@google-cloud/bigtable';
 import { alternate, ratio, type Variant } from '../alternate.js';
 import type { BenchContext } from '../context.js';
 import { wideDataset } from '../datasets.js';
@@ -9,6 +10,29 @@ import type { ThroughputResult } from '../results.js';
 
 /** Point reads in flight. @example `POINT_CONCURRENCY // 16` */
 export const POINT_CONCURRENCY = 16;
+
+/**
+ * The raw baseline of point-reads and find-many: `row(key).get({ decode: false })`
+ * with {@link POINT_CONCURRENCY} in flight, building the same plain object.
+ * @example `rawRowGetVariant(ctx.table(data.tableId), idsFor)`
+ */
+export function rawRowGetVariant(table: Table, idsFor: (warmup: boolean) => number[]): Variant {
+  return {
+    id: 'raw-row-get',
+    label: `raw row.get + plain object (${POINT_CONCURRENCY} in flight)`,
+    side: 'raw',
+    run: (warmup) => {
+      const keys = idsFor(warmup);
+      return measureRead(keys.length, (onRow) =>
+        bounded(keys.length, POINT_CONCURRENCY, async (i) => {
+          const key = wideKey(keys[i] as number);
+          const [row] = await table.row(key).get({ decode: false });
+          onRow(toWideValues({ id: key, data: row.data as RawRow['data'] }, 4));
+        }),
+      );
+    },
+  };
+}
 
 /**
  * Workload 4: point reads of pseudo-random keys of the wide table, 16 in
@@ -41,21 +65,7 @@ export async function pointReads(ctx: BenchContext): Promise<ThroughputResult> {
         );
       },
     },
-    {
-      id: 'raw-row-get',
-      label: `raw row.get + plain object (${POINT_CONCURRENCY} in flight)`,
-      side: 'raw',
-      run: (warmup) => {
-        const keys = idsFor(warmup);
-        return measureRead(keys.length, (onRow) =>
-          bounded(keys.length, POINT_CONCURRENCY, async (i) => {
-            const key = wideKey(keys[i] as number);
-            const [row] = await table.row(key).get({ decode: false });
-            onRow(toWideValues({ id: key, data: row.data as RawRow['data'] }, 4));
-          }),
-        );
-      },
-    },
+    rawRowGetVariant(table, idsFor),
   ];
   const results = await alternate(variants, repeats, (line) => ctx.log(line));
   return {

@@ -1,3 +1,5 @@
+import type { Repository } from '../../src/index.js';
+import type { WideValues } from '../entities.js';
 import { alternate, ratio, type Variant } from '../alternate.js';
 import type { BenchContext } from '../context.js';
 import { wideDataset } from '../datasets.js';
@@ -5,6 +7,27 @@ import { measureRead, withLimit } from '../read-sample.js';
 import { toClientFilter } from '../../test/support/client-filter.js';
 import { forEachRow, toWideValues } from '../raw-rows.js';
 import type { ThroughputResult } from '../results.js';
+
+/**
+ * The mapper side of scan-hydrate and node-ceiling: `iterate()` over the wide
+ * table, whole or cut to the warm-up's rows.
+ * @example `mapperIterateVariant(repo, limitOf, expected)`
+ */
+export function mapperIterateVariant(
+  repo: Repository<WideValues>,
+  limitOf: (warmup: boolean) => number | undefined,
+  expected: (warmup: boolean) => number,
+): Variant {
+  return {
+    id: 'mapper-iterate',
+    label: 'mapper iterate',
+    side: 'mapper',
+    run: (warmup) =>
+      measureRead(expected(warmup), async (onRow) => {
+        for await (const entity of repo.iterate(withLimit({}, limitOf(warmup)))) onRow(entity);
+      }),
+  };
+}
 
 /**
  * Workload 2: full scan + hydrate of the wide table: mapper `iterate()` (typed
@@ -25,15 +48,7 @@ export async function scanHydrate(ctx: BenchContext): Promise<ThroughputResult> 
   const expected = (warmup: boolean): number => limitOf(warmup) ?? data.rows;
 
   const variants: Variant[] = [
-    {
-      id: 'mapper-iterate',
-      label: 'mapper iterate',
-      side: 'mapper',
-      run: (warmup) =>
-        measureRead(expected(warmup), async (onRow) => {
-          for await (const entity of repo.iterate(withLimit({}, limitOf(warmup)))) onRow(entity);
-        }),
-    },
+    mapperIterateVariant(repo, limitOf, expected),
     {
       id: 'raw-read-stream',
       label: 'raw createReadStream + plain object',
