@@ -153,7 +153,13 @@ function missingSource(entity: string, copy: DenormalizedSchema, key: Record<str
   );
 }
 
-/** Entities read ahead per source lookup of a bulk save. @internal @example `fillStream(input, filler, FILL_CHUNK)` */
+/**
+ * Entities read ahead per source lookup of a bulk save. @internal
+ * @example
+ * ```ts
+ * fillStream(input, filler, FILL_CHUNK)
+ * ```
+ */
 const FILL_CHUNK = 1000;
 
 /**

@@ -127,7 +127,13 @@ function rowMatches(
   });
 }
 
-/** Counts of a propagation. @example `{ scanned: 1200, updated: 1200 }` */
+/**
+ * Counts of a propagation.
+ * @example
+ * ```ts
+ * { scanned: 1200, updated: 1200 }
+ * ```
+ */
 export interface PropagationProgress {
   /** Dependent rows read. */
   readonly scanned: number;
@@ -135,7 +141,13 @@ export interface PropagationProgress {
   readonly updated: number;
 }
 
-/** Options of `propagate`. @example `{ concurrency: 16, onProgress: (p) => console.log(p.updated) }` */
+/**
+ * Options of `propagate`.
+ * @example
+ * ```ts
+ * { concurrency: 16, onProgress: (p) => console.log(p.updated) }
+ * ```
+ */
 export interface PropagateOptions {
   /** Called every `batchSize` rows scanned, every `batchSize` rows rewritten, and once at the end. */
   onProgress?(progress: PropagationProgress): void;

@@ -33,7 +33,13 @@ export const ErrorCode = {
   Unreachable: 'UNREACHABLE',
 } as const;
 
-/** Union of all {@link ErrorCode} values. @example `const c: ErrorCodeValue = 'NOT_FOUND';` */
+/**
+ * Union of all {@link ErrorCode} values.
+ * @example
+ * ```ts
+ * const c: ErrorCodeValue = 'NOT_FOUND';
+ * ```
+ */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /**

@@ -1,6 +1,12 @@
 import { BigtableMapperError, ErrorCode } from './bigtable-mapper-error.js';
 
-/** Which bound an operation ran past. @example `'total'` */
+/**
+ * Which bound an operation ran past.
+ * @example
+ * ```ts
+ * 'total'
+ * ```
+ */
 export type DeadlineKind = 'total' | 'attempt' | 'idle';
 
 /**
@@ -91,7 +97,13 @@ export class UnreachableError extends BigtableMapperError {
   }
 }
 
-/** One entity that a bulk write could not persist. @example `{ index: 3, rowKey: 's1#…', grpcCode: 13, message: 'unknown family' }` */
+/**
+ * One entity that a bulk write could not persist.
+ * @example
+ * ```ts
+ * { index: 3, rowKey: 's1#…', grpcCode: 13, message: 'unknown family' }
+ * ```
+ */
 export interface WriteFailure<T = unknown> {
   /** Position of the entity in the input. */
   readonly index: number;
@@ -109,7 +121,11 @@ export interface WriteFailure<T = unknown> {
 
 /**
  * Why a bulk write stopped before the end of its input, and what it never
- * sent. @example `{ cause: inputError, notAttempted: [1040, 1041], unreadFrom: 1042 }`
+ * sent.
+ * @example
+ * ```ts
+ * { cause: inputError, notAttempted: [1040, 1041], unreadFrom: 1042 }
+ * ```
  */
 export interface WriteStop {
   /** The input's error, or the abort or deadline error that stopped the write. */
@@ -195,7 +211,10 @@ export class PartialWriteError<T = unknown> extends BigtableMapperError {
   /**
    * Whether the entity at input position `index` was persisted: it was read,
    * sent, and is neither a failure nor not attempted.
-   * @example `entities.filter((_, i) => !err.wasPersisted(i))` (what to write again)
+   * @example
+   * ```ts
+   * entities.filter((_, i) => !err.wasPersisted(i)); // what to write again
+   * ```
    */
   wasPersisted(index: number): boolean {
     const read = this.failures.length + this.succeeded + this.notAttempted.length;

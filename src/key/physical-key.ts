@@ -35,7 +35,13 @@ export function assertRowKeySize(entity: string, key: Buffer): void {
   );
 }
 
-/** A physical row key. @example `{ key: <Buffer 30 37 23 …>, text: '07#s1#2023-05-01T12:00:00.000Z', logical: 's1#2023-…' }` */
+/**
+ * A physical row key.
+ * @example
+ * ```ts
+ * { key: <Buffer 30 37 23 …>, text: '07#s1#2023-05-01T12:00:00.000Z', logical: 's1#2023-…' }
+ * ```
+ */
 export interface EncodedRowKey {
   /** Bytes sent to Bigtable. */
   readonly key: Buffer;

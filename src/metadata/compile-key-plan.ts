@@ -167,7 +167,13 @@ export function keyPropertyComponent(
  */
 export const KeyParts: unique symbol = Symbol.for('bigtable-mapper:key-parts-type');
 
-/** The entity's properties, without the {@link KeyParts} marker. @example `type P = EntityProperty<Reading>; // 'sensorId' | 'ts' | 'temperature'` */
+/**
+ * The entity's properties, without the {@link KeyParts} marker.
+ * @example
+ * ```ts
+ * type P = EntityProperty<Reading>; // 'sensorId' | 'ts' | 'temperature'
+ * ```
+ */
 export type EntityProperty<T> = Exclude<keyof T, typeof KeyParts> & string;
 
 /**

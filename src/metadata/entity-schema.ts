@@ -45,7 +45,13 @@ export type KeyComponentSchema =
       readonly codec: KeyComponentCodec;
     };
 
-/** A compiled `@Salt`. @example `schema.key.salt?.bucketOf('user42#web')` */
+/**
+ * A compiled `@Salt`.
+ * @example
+ * ```ts
+ * schema.key.salt?.bucketOf('user42#web')
+ * ```
+ */
 export interface SaltSchema {
   /** Number of buckets. */
   readonly buckets: number;
@@ -76,7 +82,13 @@ export interface SaltSchema {
     | undefined;
 }
 
-/** The compiled row-key layout. @example `schema.key.properties // ['sensorId', 'ts']` */
+/**
+ * The compiled row-key layout.
+ * @example
+ * ```ts
+ * schema.key.properties // ['sensorId', 'ts']
+ * ```
+ */
 export interface KeyPlan {
   /** Only the text format exists today; a binary format may be added beside it. */
   readonly format: 'text';
@@ -92,7 +104,13 @@ export interface KeyPlan {
   readonly [COMPILED]?: CompiledKey;
 }
 
-/** A compiled `@Column`. @example `schema.columnsByProperty.temperature.family // 'measurements'` */
+/**
+ * A compiled `@Column`.
+ * @example
+ * ```ts
+ * schema.columnsByProperty.temperature.family // 'measurements'
+ * ```
+ */
 export interface ColumnSchema {
   /** The entity property. */
   readonly property: string;
@@ -118,7 +136,13 @@ export interface ColumnSchema {
   readonly [COMPILED]: CompiledColumn;
 }
 
-/** A compiled `@Family`. @example `{ name: 'measurements', gc: { kind: 'maxVersions', count: 5 } }` */
+/**
+ * A compiled `@Family`.
+ * @example
+ * ```ts
+ * { name: 'measurements', gc: { kind: 'maxVersions', count: 5 } }
+ * ```
+ */
 export interface FamilySchema {
   /** Family name. */
   readonly name: string;

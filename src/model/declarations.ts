@@ -3,11 +3,23 @@
  * these; `compileEntity()` validates and turns them into an `EntitySchema`.
  */
 
-/** Any class constructor. @example `const c: Constructor<Reading> = Reading;` */
+/**
+ * Any class constructor.
+ * @example
+ * ```ts
+ * const c: Constructor<Reading> = Reading;
+ * ```
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Constructor<T = unknown> = new (...args: any[]) => T;
 
-/** Options of `@Entity`. @example `@Entity({ table: 'readings', separator: '#' })` */
+/**
+ * Options of `@Entity`.
+ * @example
+ * ```ts
+ * @Entity({ table: 'readings', separator: '#' })
+ * ```
+ */
 export interface EntityOptions {
   /** Bigtable table id. */
   table: string;
@@ -15,13 +27,31 @@ export interface EntityOptions {
   separator?: string;
 }
 
-/** Row-key component encodings. @example `@KeyPart(1, { type: 'timestamp', format: 'epoch-ms', descending: true })` */
+/**
+ * Row-key component encodings.
+ * @example
+ * ```ts
+ * @KeyPart(1, { type: 'timestamp', format: 'epoch-ms', descending: true })
+ * ```
+ */
 export type KeyPartType = 'string' | 'uint' | 'int' | 'bigint' | 'timestamp';
 
-/** Text encodings of a `timestamp` key part. @example `'iso'` gives `2023-05-01T12:00:00.000Z` */
+/**
+ * Text encodings of a `timestamp` key part.
+ * @example
+ * ```ts
+ * 'iso'` gives `2023-05-01T12:00:00.000Z
+ * ```
+ */
 export type TimestampKeyFormat = 'iso' | 'epoch-s' | 'epoch-ms';
 
-/** Options of a property `@KeyPart`. @example `@KeyPart(0, { type: 'uint', width: 8 })` */
+/**
+ * Options of a property `@KeyPart`.
+ * @example
+ * ```ts
+ * @KeyPart(0, { type: 'uint', width: 8 })
+ * ```
+ */
 export interface KeyPartOptions {
   /** Encoding of the component. */
   type: KeyPartType;
@@ -33,7 +63,13 @@ export interface KeyPartOptions {
   format?: TimestampKeyFormat;
 }
 
-/** Options of a class-level literal `@KeyPart`. @example `@KeyPart(0, { literal: 'event' })` */
+/**
+ * Options of a class-level literal `@KeyPart`.
+ * @example
+ * ```ts
+ * @KeyPart(0, { literal: 'event' })
+ * ```
+ */
 export interface KeyLiteralOptions {
   /** Constant text of the component (must not contain the separator or `%`). */
   literal: string;
@@ -46,13 +82,31 @@ export interface KeyPartDeclaration {
   options: KeyPartOptions | KeyLiteralOptions;
 }
 
-/** Built-in hash presets. @example `@Salt({ buckets: 8, hash: 'md5' })` */
+/**
+ * Built-in hash presets.
+ * @example
+ * ```ts
+ * @Salt({ buckets: 8, hash: 'md5' })
+ * ```
+ */
 export type SaltHashPreset = 'md5' | 'md5-int32' | 'java-string-hashcode' | 'java-string-hashcode-signed';
 
-/** A custom salt hash: any deterministic integer; the bucket is its non-negative remainder. @example `(s) => s.length` */
+/**
+ * A custom salt hash: any deterministic integer; the bucket is its non-negative remainder.
+ * @example
+ * ```ts
+ * (s) => s.length
+ * ```
+ */
 export type SaltHashFunction = (input: string) => number;
 
-/** Options of `@Salt`. @example `@Salt({ buckets: 8, on: ['userId', 'site'] })` */
+/**
+ * Options of `@Salt`.
+ * @example
+ * ```ts
+ * @Salt({ buckets: 8, on: ['userId', 'site'] })
+ * ```
+ */
 export interface SaltOptions {
   /** Number of buckets (1–1000). */
   buckets: number;
@@ -76,10 +130,22 @@ export interface SaltOptions {
   };
 }
 
-/** Max age of cells: `'30d'`, `'12h'`, `'15m'`, `'90s'` or seconds. @example `'30d'` */
+/**
+ * Max age of cells: `'30d'`, `'12h'`, `'15m'`, `'90s'` or seconds.
+ * @example
+ * ```ts
+ * '30d'
+ * ```
+ */
 export type Duration = `${number}${'d' | 'h' | 'm' | 's'}` | number;
 
-/** A column family's garbage-collection policy. @example `{ maxVersions: 5, maxAge: '30d', mode: 'union' }` */
+/**
+ * A column family's garbage-collection policy.
+ * @example
+ * ```ts
+ * { maxVersions: 5, maxAge: '30d', mode: 'union' }
+ * ```
+ */
 export interface GcPolicy {
   /** Keep at most this many versions of each column (a positive integer). Default: no version limit. */
   maxVersions?: number;
@@ -89,7 +155,13 @@ export interface GcPolicy {
   mode?: 'union' | 'intersection';
 }
 
-/** Options of `@Family`. @example `@Family('measurements', { gc: { maxVersions: 5 } })` */
+/**
+ * Options of `@Family`.
+ * @example
+ * ```ts
+ * @Family('measurements', { gc: { maxVersions: 5 } })
+ * ```
+ */
 export interface FamilyOptions {
   /** Garbage-collection policy; omitted (or empty), the family has no GC rule and `sync()` removes any it has. */
   gc?: GcPolicy;
@@ -101,7 +173,13 @@ export interface FamilyDeclaration {
   options: FamilyOptions;
 }
 
-/** Cell value types. @example `@Column({ family: 'm', type: 'float' })` */
+/**
+ * Cell value types.
+ * @example
+ * ```ts
+ * @Column({ family: 'm', type: 'float' })
+ * ```
+ */
 export type ColumnScalarType = 'string' | 'int' | 'float' | 'boolean' | 'date' | 'bigint' | 'json' | 'bytes';
 
 /**
@@ -115,7 +193,13 @@ export type ColumnScalarType = 'string' | 'int' | 'float' | 'boolean' | 'date' |
  */
 export type ColumnLayout = 'json' | 'flatten';
 
-/** Options of `@Column`. @example `@Column({ family: 'm', type: 'float', versions: 5 })` */
+/**
+ * Options of `@Column`.
+ * @example
+ * ```ts
+ * @Column({ family: 'm', type: 'float', versions: 5 })
+ * ```
+ */
 export interface ColumnOptions {
   /** Column family; must be declared with `@Family` on the entity. */
   family: string;

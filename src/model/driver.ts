@@ -35,7 +35,13 @@ export interface CallOptions {
   readonly idleTimeoutMs?: number;
 }
 
-/** A column family as the instance reports it. @example `{ name: 'm', gc: { kind: 'maxVersions', count: 5 } }` */
+/**
+ * A column family as the instance reports it.
+ * @example
+ * ```ts
+ * { name: 'm', gc: { kind: 'maxVersions', count: 5 } }
+ * ```
+ */
 export interface ActualFamily {
   /** Family name. */
   readonly name: string;
@@ -87,7 +93,13 @@ export interface BigtableDriver {
   increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[], options?: CallOptions): Promise<RowData>;
 }
 
-/** A cell as read, newest version first within a column. @example `{ value: Buffer.from('x'), timestampMicros: 1700000000000000 }` */
+/**
+ * A cell as read, newest version first within a column.
+ * @example
+ * ```ts
+ * { value: Buffer.from('x'), timestampMicros: 1700000000000000 }
+ * ```
+ */
 export interface CellData {
   /** The cell's bytes, as stored. */
   readonly value: Buffer;
@@ -95,7 +107,13 @@ export interface CellData {
   readonly timestampMicros: number;
 }
 
-/** A row as read: `cells[family][qualifier]` lists versions newest first. @example `row.cells.m?.temp?.[0]?.value` */
+/**
+ * A row as read: `cells[family][qualifier]` lists versions newest first.
+ * @example
+ * ```ts
+ * row.cells.m?.temp?.[0]?.value
+ * ```
+ */
 export interface RowData {
   /** Physical row key bytes (salt segment included). */
   readonly key: Buffer;
@@ -103,11 +121,23 @@ export interface RowData {
   readonly cells: Readonly<Record<string, Readonly<Record<string, readonly CellData[]>>>>;
 }
 
-/** A contiguous range of physical row keys (salt segment included); a missing end means "to the end of the table". @example `{ start: { key, inclusive: true }, end: undefined }` */
+/**
+ * A contiguous range of physical row keys (salt segment included); a missing end means "to the end of the table".
+ * @example
+ * ```ts
+ * { start: { key, inclusive: true }, end: undefined }
+ * ```
+ */
 export type KeyRange = LogicalKeyRange;
 export type { KeyBound };
 
-/** A ReadRows request. @example `{ table: 't', keys: [Buffer.from('k')], filter: { kind: 'cellsPerColumn', limit: 1 } }` */
+/**
+ * A ReadRows request.
+ * @example
+ * ```ts
+ * { table: 't', keys: [Buffer.from('k')], filter: { kind: 'cellsPerColumn', limit: 1 } }
+ * ```
+ */
 export interface ReadRowsRequest {
   /** Table id. */
   readonly table: string;
@@ -121,7 +151,13 @@ export interface ReadRowsRequest {
   readonly filter?: RowFilter;
 }
 
-/** A failed entry of a MutateRows call. @example `{ index: 2, grpcCode: 13, message: 'unknown family "x"' }` */
+/**
+ * A failed entry of a MutateRows call.
+ * @example
+ * ```ts
+ * { index: 2, grpcCode: 13, message: 'unknown family "x"' }
+ * ```
+ */
 export interface RowMutationFailure {
   /** Index in the `mutations` array passed to `mutateRows`. */
   readonly index: number;
@@ -133,7 +169,13 @@ export interface RowMutationFailure {
   readonly cause?: unknown;
 }
 
-/** A CheckAndMutateRow request. @example `{ table, rowKey, predicate, onMatch: [...], onNoMatch: [] }` */
+/**
+ * A CheckAndMutateRow request.
+ * @example
+ * ```ts
+ * { table, rowKey, predicate, onMatch: [...], onNoMatch: [] }
+ * ```
+ */
 export interface CheckAndMutateRequest {
   /** Table id. */
   readonly table: string;
@@ -147,7 +189,13 @@ export interface CheckAndMutateRequest {
   readonly onNoMatch: readonly CellMutation[];
 }
 
-/** An int64 increment of one cell. @example `{ family: 'c', qualifier: 'hits', amount: 1n }` */
+/**
+ * An int64 increment of one cell.
+ * @example
+ * ```ts
+ * { family: 'c', qualifier: 'hits', amount: 1n }
+ * ```
+ */
 export interface IncrementRule {
   /** Family of the cell. */
   readonly family: string;

@@ -49,12 +49,24 @@ export class BigtableCoreModule implements OnModuleInit, OnApplicationShutdown {
     this.#mapper = mapper;
   }
 
-  /** The core module for fixed options. @example `BigtableCoreModule.forRoot({ emulatorHost, instance: 'dev' })` */
+  /**
+   * The core module for fixed options.
+   * @example
+   * ```ts
+   * BigtableCoreModule.forRoot({ emulatorHost, instance: 'dev' })
+   * ```
+   */
   static forRoot(options: BigtableModuleOptions): DynamicModule {
     return coreModule([], { provide: BIGTABLE_MODULE_OPTIONS, useValue: options });
   }
 
-  /** The core module for options from a factory. @example `BigtableCoreModule.forRootAsync({ useFactory: () => options })` */
+  /**
+   * The core module for options from a factory.
+   * @example
+   * ```ts
+   * BigtableCoreModule.forRootAsync({ useFactory: () => options })
+   * ```
+   */
   static forRootAsync(options: BigtableModuleAsyncOptions): DynamicModule {
     const { imports = [], inject = [], useFactory } = options;
     return coreModule(imports, { provide: BIGTABLE_MODULE_OPTIONS, useFactory, inject });

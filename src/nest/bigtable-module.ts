@@ -26,7 +26,13 @@ import { createRepositoryProviders } from './repository-providers.js';
  */
 @Module({})
 export class BigtableModule {
-  /** Creates the application's mapper from fixed options. @example `BigtableModule.forRoot({ clientOptions: {}, instance: 'prod' })` */
+  /**
+   * Creates the application's mapper from fixed options.
+   * @example
+   * ```ts
+   * BigtableModule.forRoot({ clientOptions: {}, instance: 'prod' })
+   * ```
+   */
   static forRoot(options: BigtableModuleOptions): DynamicModule {
     return { module: BigtableModule, imports: [BigtableCoreModule.forRoot(options)] };
   }

@@ -94,7 +94,13 @@ export class BigtableMapper {
     desiredTables([...this.#entities.values()]);
   }
 
-  /** Compiles and registers an entity (validating it against the others that share its table), and the sources of its `@Denormalized` copies. @example `mapper.register(Reading)` */
+  /**
+   * Compiles and registers an entity (validating it against the others that share its table), and the sources of its `@Denormalized` copies.
+   * @example
+   * ```ts
+   * mapper.register(Reading)
+   * ```
+   */
   register<T>(entity: Constructor<T>): EntitySchema<T> {
     const schema = compileEntity(entity);
     if (!this.#entities.has(entity)) {
@@ -105,7 +111,13 @@ export class BigtableMapper {
     return schema;
   }
 
-  /** The repository of an entity (created once per mapper). @example `const readings = mapper.getRepository(Reading);` */
+  /**
+   * The repository of an entity (created once per mapper).
+   * @example
+   * ```ts
+   * const readings = mapper.getRepository(Reading);
+   * ```
+   */
   getRepository<T extends object>(entity: Constructor<T>): Repository<T> {
     const existing = this.#repositories.get(entity);
     if (existing) return existing as Repository<T>;
@@ -123,7 +135,10 @@ export class BigtableMapper {
    * Rewrites the copies of `source` (an entity instance, e.g. a `Sensor` just
    * saved) in every registered entity that `@Denormalized` copies from its
    * class; see `Repository.propagate`.
-   * @example `const { updated, dependents } = await mapper.propagate(sensor);`
+   * @example
+   * ```ts
+   * const { updated, dependents } = await mapper.propagate(sensor);
+   * ```
    */
   propagate(source: object, options?: PropagateOptions): Promise<MapperPropagationResult> {
     return propagateToDependents(
@@ -160,7 +175,10 @@ export class BigtableMapper {
    * driver created it); a driver passed in as `{ driver }` is left open.
    * Calls made after `close()` reject with `OperationAbortedError`.
    * Idempotent: later calls return the same promise.
-   * @example `await mapper.close();`
+   * @example
+   * ```ts
+   * await mapper.close();
+   * ```
    */
   close(): Promise<void> {
     this.#closed ??= this.#shutDown();

@@ -90,7 +90,13 @@ export class Repository<T extends object> {
     );
   }
 
-  /** The exact mutation `save()` would send, without sending it. @example `repo.compileSave(reading).rowKeyText` */
+  /**
+   * The exact mutation `save()` would send, without sending it.
+   * @example
+   * ```ts
+   * repo.compileSave(reading).rowKeyText
+   * ```
+   */
   compileSave(entity: T, options: { now?: number } = {}): CompiledMutation {
     return compileSave(this.schema, entity, options);
   }
@@ -98,7 +104,10 @@ export class Repository<T extends object> {
   /**
    * Writes every defined column in one atomic MutateRow with explicit timestamps; fills `undefined` `@Denormalized` copies from their sources first.
    * Resolves only once the server confirmed the write; retried on transient errors within the `write` deadline (default 60 s).
-   * @example `await repo.save(reading, { timeoutMs: 5_000 });`
+   * @example
+   * ```ts
+   * await repo.save(reading, { timeoutMs: 5_000 });
+   * ```
    */
   save(entity: T, options?: OperationOptions): Promise<void> {
     return this.#write('save', options, async () =>
@@ -106,28 +115,49 @@ export class Repository<T extends object> {
     );
   }
 
-  /** Deletes the row's other cells and writes the entity (copies filled as in `save`), atomically. @example `await repo.replace(reading);` */
+  /**
+   * Deletes the row's other cells and writes the entity (copies filled as in `save`), atomically.
+   * @example
+   * ```ts
+   * await repo.replace(reading);
+   * ```
+   */
   replace(entity: T, options?: OperationOptions): Promise<void> {
     return this.#write('replace', options, async () =>
       compileSave(this.schema, await withCopies(this.schema, entity, this.#sources), { mode: 'replace' }),
     );
   }
 
-  /** Writes only the given columns; `null` deletes a cell. @example `await repo.update({ id: 'j1' }, { status: 'done', error: null });` */
+  /**
+   * Writes only the given columns; `null` deletes a cell.
+   * @example
+   * ```ts
+   * await repo.update({ id: 'j1' }, { status: 'done', error: null });
+   * ```
+   */
   update(key: EntityKey<T>, partial: { [K in keyof T]?: T[K] | null }, options?: OperationOptions): Promise<void> {
     return this.#write('update', options, async () =>
       compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>),
     );
   }
 
-  /** Deletes the row. @example `await repo.delete({ sensorId: 's1', ts });` */
+  /**
+   * Deletes the row.
+   * @example
+   * ```ts
+   * await repo.delete({ sensorId: 's1', ts });
+   * ```
+   */
   delete(key: EntityKey<T>, options?: OperationOptions): Promise<void> {
     return this.#write('delete', options, async () => compileDelete(this.schema, key as Record<string, unknown>));
   }
 
   /**
    * Deletes many rows in bulk (see `saveMany` for batching, deadlines and the failure report).
-   * @example `await repo.deleteMany(keys, { timeoutMs: 120_000 });`
+   * @example
+   * ```ts
+   * await repo.deleteMany(keys, { timeoutMs: 120_000 });
+   * ```
    */
   deleteMany(
     keys: Iterable<EntityKey<T>> | AsyncIterable<EntityKey<T>>,
@@ -164,7 +194,10 @@ export class Repository<T extends object> {
    * one with its gRPC code (a missing source included), those not attempted
    * because the input threw, the call was aborted or its deadline passed
    * (the error's `cause`), and the persisted rest.
-   * @example `await repo.saveMany(readings, { batchSize: 500, concurrency: 2, timeoutMs: 120_000 });`
+   * @example
+   * ```ts
+   * await repo.saveMany(readings, { batchSize: 500, concurrency: 2, timeoutMs: 120_000 });
+   * ```
    */
   saveMany(
     entities: Iterable<T> | AsyncIterable<T>,
@@ -190,7 +223,10 @@ export class Repository<T extends object> {
    * a `bigint` column gives the exact `bigint`; an `int` column a `number` while the value is a safe integer and the exact
    * `bigint` once it leaves ±2^53 (declare counters that can grow that far as `bigint`). Never retried (an increment is not
    * idempotent), and never rejects once the server applied it.
-   * @example `const hits = await repo.increment({ page: '/' }, 'hits');`
+   * @example
+   * ```ts
+   * const hits = await repo.increment({ page: '/' }, 'hits');
+   * ```
    */
   increment<K extends EntityProperty<T>>(
     key: EntityKey<T>,
@@ -203,7 +239,13 @@ export class Repository<T extends object> {
     ) as Promise<CounterValue<T[K]>>;
   }
 
-  /** Saves only if the condition holds (CheckAndMutateRow); resolves whether it applied. Never retried. @example `await repo.saveIf(job, { column: 'status', equals: 'pending' });` */
+  /**
+   * Saves only if the condition holds (CheckAndMutateRow); resolves whether it applied. Never retried.
+   * @example
+   * ```ts
+   * await repo.saveIf(job, { column: 'status', equals: 'pending' });
+   * ```
+   */
   saveIf(entity: T, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
     return runOperation(this.#context, 'write', `${this.schema.name}.saveIf`, options, async (call) => {
       const { request, appliesOnMatch } = compileCondition(
@@ -216,13 +258,25 @@ export class Repository<T extends object> {
     });
   }
 
-  /** Reads one row (one key, even when salted) or `undefined`. @example `await repo.findOne({ sensorId: 's1', ts }, { select: ['temperature'], timeoutMs: 2_000 });` */
+  /**
+   * Reads one row (one key, even when salted) or `undefined`.
+   * @example
+   * ```ts
+   * await repo.findOne({ sensorId: 's1', ts }, { select: ['temperature'], timeoutMs: 2_000 });
+   * ```
+   */
   async findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined> {
     const [found] = await this.findMany([key], options);
     return found;
   }
 
-  /** Like `findOne`, but throws `EntityNotFoundError` when the row is missing. @example `await repo.findOneOrFail({ id: 'j1' });` */
+  /**
+   * Like `findOne`, but throws `EntityNotFoundError` when the row is missing.
+   * @example
+   * ```ts
+   * await repo.findOneOrFail({ id: 'j1' });
+   * ```
+   */
   async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T> {
     const found = await this.findOne(key, options);
     if (found === undefined)
@@ -233,14 +287,26 @@ export class Repository<T extends object> {
     return found;
   }
 
-  /** Reads many rows in input order, `undefined` for missing ones. @example `const [a, b] = await repo.findMany([k1, k2]);` */
+  /**
+   * Reads many rows in input order, `undefined` for missing ones.
+   * @example
+   * ```ts
+   * const [a, b] = await repo.findMany([k1, k2]);
+   * ```
+   */
   findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]> {
     return runOperation(this.#context, 'read', `${this.schema.name}.findMany`, options, (call) =>
       findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options, call),
     );
   }
 
-  /** The physical ranges and filter a scan would read. @example `repo.planScan({ where: { userId: 'u1' } }).sources.length` */
+  /**
+   * The physical ranges and filter a scan would read.
+   * @example
+   * ```ts
+   * repo.planScan({ where: { userId: 'u1' } }).sources.length
+   * ```
+   */
   planScan(query: ScanQuery<T> = {}): ScanPlan {
     return planScan(this.schema, query);
   }
@@ -248,18 +314,33 @@ export class Repository<T extends object> {
   /**
    * A cold Observable of the scan's entities; unsubscribing cancels every read. The scan's clock (`timeoutMs`, default 12 h; `idleTimeoutMs`,
    * default 30 s of silence on a stream) starts at subscription; `signal` or `mapper.close()` cancels it with an error.
-   * @example `repo.scan({ limit: 10, signal: controller.signal }).subscribe(console.log);`
+   * @example
+   * ```ts
+   * repo.scan({ limit: 10, signal: controller.signal }).subscribe(console.log);
+   * ```
    */
   scan(query: ScanQuery<T> & OperationOptions = {}): Observable<T> {
     return iterableToObservable(() => iterateScan(this.#driver, this.schema, query, this.#context));
   }
 
-  /** Pull-based async iteration; breaking out cancels every read; deadlines and `signal` as for `scan`. @example `for await (const r of repo.iterate({ where: { sensorId: 's1' } })) ...` */
+  /**
+   * Pull-based async iteration; breaking out cancels every read; deadlines and `signal` as for `scan`.
+   * @example
+   * ```ts
+   * for await (const r of repo.iterate({ where: { sensorId: 's1' } })) ...
+   * ```
+   */
   iterate(query: ScanQuery<T> & OperationOptions = {}): AsyncIterable<T> {
     return { [Symbol.asyncIterator]: () => iterateScan(this.#driver, this.schema, query, this.#context) };
   }
 
-  /** Reads `limit` rows and a cursor for the next page. @example `const { items, cursor } = await repo.page({ limit: 100, cursor });` */
+  /**
+   * Reads `limit` rows and a cursor for the next page.
+   * @example
+   * ```ts
+   * const { items, cursor } = await repo.page({ limit: 100, cursor });
+   * ```
+   */
   page(query: ScanQuery<T> & OperationOptions & { limit: number }): Promise<Page<T>> {
     return readPage(this.#driver, this.schema, query, this.#context);
   }
@@ -272,7 +353,10 @@ export class Repository<T extends object> {
    * copy written after this call started (see docs/denormalization.md);
    * safe to re-run. A key layout that needs a full scan is refused unless
    * `allowFullScan`. Bounded by the `bulkWrite` deadline and `signal`.
-   * @example `const { scanned, updated } = await readings.propagate(sensor, { onProgress: (p) => log(p) });`
+   * @example
+   * ```ts
+   * const { scanned, updated } = await readings.propagate(sensor, { onProgress: (p) => log(p) });
+   * ```
    */
   propagate(source: object, options?: PropagateOptions & OperationOptions): Promise<PropagationProgress> {
     const [timing, propagate] = splitOperationOptions(options);
@@ -286,7 +370,13 @@ export class Repository<T extends object> {
     );
   }
 
-  /** What `propagate(source)` would scan, without reading or writing. @example `readings.planPropagation(sensor).groups[0].strategy.kind // 'prefix'` */
+  /**
+   * What `propagate(source)` would scan, without reading or writing.
+   * @example
+   * ```ts
+   * readings.planPropagation(sensor).groups[0].strategy.kind // 'prefix'
+   * ```
+   */
   planPropagation(source: object, options?: { allowFullScan?: boolean }): PropagationPlan {
     return planPropagation(this.schema, source, options);
   }

@@ -10,7 +10,10 @@ import { WriteBatchReader } from '../write/write-batches.js';
 /**
  * Options of bulk writes. A batch closes at `batchSize` rows or about
  * `batchBytes` bytes, whichever comes first.
- * @example `{ batchSize: 500, concurrency: 2, batchBytes: 8 * 1024 * 1024 }`
+ * @example
+ * ```ts
+ * { batchSize: 500, concurrency: 2, batchBytes: 8 * 1024 * 1024 }
+ * ```
  */
 export interface BulkWriteOptions {
   /** Rows per MutateRows request, 1 to 100,000. Default 500. */
@@ -21,7 +24,13 @@ export interface BulkWriteOptions {
   batchBytes?: number;
 }
 
-/** Result of a bulk write that fully succeeded. @example `{ written: 1000 }` */
+/**
+ * Result of a bulk write that fully succeeded.
+ * @example
+ * ```ts
+ * { written: 1000 }
+ * ```
+ */
 export interface BulkWriteResult {
   /** Number of rows written. */
   readonly written: number;

@@ -4,7 +4,13 @@ import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import type { EntityProperty } from '../metadata/compile-key-plan.js';
 import { hydratePlan, type HydratePlan } from './hydrate-plan.js';
 
-/** What a read fetches. @example `{ select: ['temperature'], versions: 3 }` */
+/**
+ * What a read fetches.
+ * @example
+ * ```ts
+ * { select: ['temperature'], versions: 3 }
+ * ```
+ */
 export interface ReadOptions<T = unknown> {
   /** Properties to read (key parts are always decoded from the key). Default: every column. */
   select?: readonly EntityProperty<T>[];

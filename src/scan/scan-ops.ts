@@ -12,7 +12,13 @@ import { preview } from '../errors/bigtable-mapper-error.js';
 import { abortableBatches } from '../operation/abortable-batches.js';
 import { startOperation, type OperationContext, type OperationOptions } from '../operation/operation.js';
 
-/** One page of a scan. @example `const { items, cursor } = await repo.page({ where: { sensorId: 's1' }, limit: 100 });` */
+/**
+ * One page of a scan.
+ * @example
+ * ```ts
+ * const { items, cursor } = await repo.page({ where: { sensorId: 's1' }, limit: 100 });
+ * ```
+ */
 export interface Page<T> {
   /** The entities of this page, in scan order; at most `limit` of them. */
   readonly items: T[];

@@ -79,6 +79,18 @@ describe('documentation', () => {
     expect(missing).toEqual([]);
   });
 
+  it('writes every example as a fenced code block, which the API site renders as code (an inline one keeps its backticks)', () => {
+    const inline = program
+      .getSourceFiles()
+      .filter((file) => file.fileName.startsWith(SRC))
+      .flatMap((file) =>
+        [...file.text.matchAll(/@example[ \t]+`/g)].map(
+          (match) => `${relative(SRC, file.fileName)}:${file.getLineAndCharacterOfPosition(match.index).line + 1}`,
+        ),
+      );
+    expect(inline).toEqual([]);
+  });
+
   it('finds the exports it checks (the check cannot pass by finding nothing)', () => {
     const root = program.getSourceFile(ENTRY_POINTS[0] as string) as ts.SourceFile;
     const names = exportsOf(root).map((e) => e.name);
