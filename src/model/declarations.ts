@@ -40,7 +40,7 @@ export type KeyPartType = 'string' | 'uint' | 'int' | 'bigint' | 'timestamp';
  * Text encodings of a `timestamp` key part.
  * @example
  * ```ts
- * 'iso'` gives `2023-05-01T12:00:00.000Z
+ * const format: TimestampKeyFormat = 'iso'; // a key text like 2023-05-01T12:00:00.000Z
  * ```
  */
 export type TimestampKeyFormat = 'iso' | 'epoch-s' | 'epoch-ms';
