@@ -19,6 +19,7 @@ const LAYERS = [
   'repository', // the public Repository and BigtableMapper
   'nest', // NestJS module
   'testing', // emulator helpers for users' tests
+  'cli', // the bigtable-mapper command line (ES modules only, never imported by the library)
 ];
 
 const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({

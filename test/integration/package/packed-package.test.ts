@@ -80,7 +80,7 @@ describe('the packed tarball', () => {
 
     const modules = (format: string) =>
       files
-        .filter((f) => f.startsWith(`dist/${format}/`) && f.endsWith('.js'))
+        .filter((f) => f.startsWith(`dist/${format}/`) && !f.startsWith('dist/esm/cli/') && f.endsWith('.js'))
         .map((f) => f.slice(`dist/${format}/`.length));
     expect(modules('cjs')).toEqual(modules('esm'));
     const untyped = files.filter((f) => f.endsWith('.js') && !files.includes(f.replace(/\.js$/, '.d.ts')));
@@ -89,7 +89,7 @@ describe('the packed tarball', () => {
 
   it('holds nothing else: no sources, tests, bench, examples, source maps (their sources are not shipped) or node_modules', () => {
     const shipped = (file: string) =>
-      ['LICENSE', 'README.md', 'package.json'].includes(file) ||
+      ['LICENSE', 'README.md', 'package.json', 'bin/bigtable-mapper.mjs'].includes(file) ||
       /^docs\/[^/]+\.md$/.test(file) ||
       (/^dist\/(esm|cjs)\//.test(file) && /(\.d\.ts|\.js|\/package\.json)$/.test(file));
     expect(packed.files.filter((file) => !shipped(file))).toEqual([]);
@@ -172,4 +172,22 @@ describe('consumer projects compiled against the tarball and run on the emulator
       expect(output).toEqual({ text: 'saved from NestJS', nestModule: 'function' });
     },
   );
+
+  it("ships a command line that loads a CommonJS app's compiled entities", { timeout: 120_000 }, async () => {
+    const dir = addConsumer(workspace, 'cli');
+    const tsc = join(workspace, 'node_modules', 'typescript', 'bin', 'tsc');
+    await run(process.execPath, [tsc, '-p', dir]);
+    const bin = join(workspace, 'node_modules', 'bigtable-mapper', 'bin', 'bigtable-mapper.mjs');
+    const help = await run(process.execPath, [bin, '--help'], { cwd: dir });
+    expect(help.stdout).toMatch(/^ {2}sync\b/m);
+    const { stdout } = await run(
+      process.execPath,
+      [bin, '-e', 'dist/entities.js', '--json', 'key', 'encode', 'Note', '{"id":"n1"}'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ entity: 'Note', table: 'cli-notes', values: { id: 'n1' } });
+    expect((JSON.parse(stdout) as { key: string }).key).toMatch(/^\d\d#n1$/);
+  });
 });

@@ -1,0 +1,84 @@
+import { compileEntity } from '../metadata/compile-entity.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import type { Constructor } from '../model/declarations.js';
+import { BigtableMapper, type BigtableMapperOptions } from '../repository/mapper.js';
+import { CliUsageError } from './cli-errors.js';
+import { Reporter, type CliIo } from './cli-output.js';
+import { loadEntities, pickEntity } from './load-entities.js';
+
+/** Wraps a command's action: builds its context, maps errors to exit codes, closes connections. */
+export type Run = <A extends unknown[]>(
+  action: (ctx: CliContext, ...args: A) => Promise<number>,
+) => (...args: A) => Promise<void>;
+
+/** The global flags every command accepts. */
+export interface GlobalFlags {
+  entities?: string[];
+  instance?: string;
+  project?: string;
+  emulatorHost?: string;
+  timeoutMs?: number;
+  json?: boolean;
+}
+
+/**
+ * What a command works with: the output, the entities (loaded once, on first
+ * use), a mapper connected as the flags and environment say, and the signal
+ * that Ctrl-C aborts.
+ */
+export class CliContext {
+  readonly out: Reporter;
+  #entities: Promise<Constructor[]> | undefined;
+  readonly #mappers: BigtableMapper[] = [];
+
+  constructor(
+    readonly io: CliIo,
+    readonly flags: GlobalFlags,
+    readonly signal: AbortSignal,
+  ) {
+    this.out = new Reporter(io, flags.json === true);
+  }
+
+  entities(): Promise<Constructor[]> {
+    const fromEnv = this.io.env.BIGTABLE_MAPPER_ENTITIES?.split(',').filter((m) => m !== '') ?? [];
+    this.#entities ??= loadEntities(this.flags.entities ?? fromEnv, this.io.cwd);
+    return this.#entities;
+  }
+
+  async entity(name: string): Promise<{ entity: Constructor; schema: EntitySchema }> {
+    const entity = pickEntity(await this.entities(), name);
+    return { entity, schema: compileEntity(entity) };
+  }
+
+  /** Per-call options: the abort signal and `--timeout-ms`. */
+  get call(): { signal: AbortSignal; timeoutMs?: number } {
+    return this.flags.timeoutMs === undefined
+      ? { signal: this.signal }
+      : { signal: this.signal, timeoutMs: this.flags.timeoutMs };
+  }
+
+  /** A mapper for `entities`, connected like the application: flags first, then the environment. */
+  connect(entities: Constructor[]): BigtableMapper {
+    const mapper = new BigtableMapper({ ...this.#connection(), entities });
+    this.#mappers.push(mapper);
+    return mapper;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#mappers.map((m) => m.close()));
+  }
+
+  #connection(): BigtableMapperOptions {
+    const env = this.io.env;
+    const instance = this.flags.instance ?? env.BIGTABLE_INSTANCE;
+    if (instance === undefined || instance === '') {
+      throw new CliUsageError('no Bigtable instance given', 'pass --instance <id> or set BIGTABLE_INSTANCE');
+    }
+    const projectId = this.flags.project ?? env.BIGTABLE_PROJECT ?? env.GOOGLE_CLOUD_PROJECT;
+    const emulatorHost = this.flags.emulatorHost ?? env.BIGTABLE_EMULATOR_HOST;
+    if (emulatorHost !== undefined && emulatorHost !== '') {
+      return projectId === undefined ? { emulatorHost, instance } : { emulatorHost, instance, projectId };
+    }
+    return { clientOptions: projectId === undefined ? {} : { projectId }, instance };
+  }
+}

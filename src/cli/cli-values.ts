@@ -1,0 +1,139 @@
+import type { KeyComponentCodec } from '../codec/codec-contracts.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { range } from '../scan/scan-query.js';
+import { CliUsageError } from './cli-errors.js';
+
+const BOUNDS = new Set(['gt', 'gte', 'lt', 'lte']);
+
+/** Parses a JSON argument; the error names the flag and shows where the JSON broke. */
+export function parseJsonArgument(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new CliUsageError(
+      `${what} is not valid JSON (${(error as Error).message})`,
+      `quote it for the shell, e.g. '{"id":"a"}'`,
+    );
+  }
+}
+
+/**
+ * Turns JSON key values into the values the key codecs take: ISO text or epoch
+ * milliseconds become `Date` for `timestamp` parts, decimal text becomes
+ * `bigint` for `bigint` parts. Unknown names are refused with the known ones.
+ */
+export function keyValuesFromJson(schema: EntitySchema, json: unknown, what: string): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(plainObject(json, what))) {
+    values[name] = coerce(codecOf(schema, name, what), value, `${what}.${name}`);
+  }
+  return values;
+}
+
+/** Like {@link keyValuesFromJson}, and objects of `gt`/`gte`/`lt`/`lte` bounds become `range()`s. */
+export function whereFromJson(schema: EntitySchema, json: unknown): Record<string, unknown> {
+  const where: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(plainObject(json, '--where'))) {
+    const codec = codecOf(schema, name, '--where');
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const bounds: Record<string, unknown> = {};
+      for (const [bound, bv] of Object.entries(value as Record<string, unknown>)) {
+        if (!BOUNDS.has(bound)) throw new CliUsageError(`--where.${name} has "${bound}"`, 'use gt, gte, lt or lte');
+        bounds[bound] = coerce(codec, bv, `--where.${name}.${bound}`);
+      }
+      where[name] = range(bounds);
+    } else {
+      where[name] = coerce(codec, value, `--where.${name}`);
+    }
+  }
+  return where;
+}
+
+/** Key values as JSON-safe data: dates as ISO text, bigints as decimal text. */
+export function jsonSafe(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Uint8Array) return printableBytes(value);
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsonSafe(v)]));
+  }
+  return value;
+}
+
+/**
+ * Key bytes as text a person can read and paste back: printable ASCII as is,
+ * `\` as `\\`, every other byte as `\xNN`. {@link parseKeyText} reverses it.
+ */
+export function printableBytes(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) {
+    if (byte === 0x5c) text += '\\\\';
+    else if (byte >= 0x20 && byte < 0x7f) text += String.fromCharCode(byte);
+    else text += `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return text;
+}
+
+/** A physical key from the command line: text with `\xNN` escapes (as printed), or hex/base64 with `--format`. */
+export function parseKeyText(text: string, format: 'text' | 'hex' | 'base64'): Buffer {
+  if (format === 'hex') {
+    if (!/^(?:[0-9a-fA-F]{2})*$/.test(text)) throw new CliUsageError('the key is not hex', 'give pairs of hex digits');
+    return Buffer.from(text, 'hex');
+  }
+  if (format === 'base64') return Buffer.from(text, 'base64');
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\' && text[i + 1] === '\\') {
+      bytes.push(0x5c);
+      i++;
+    } else if (text[i] === '\\' && text[i + 1] === 'x' && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 2, i + 4))) {
+      bytes.push(parseInt(text.slice(i + 2, i + 4), 16));
+      i += 3;
+    } else {
+      bytes.push(...Buffer.from(String.fromCodePoint(text.codePointAt(i)!), 'utf8'));
+      if (text.codePointAt(i)! > 0xffff) i++;
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+function plainObject(json: unknown, what: string): Record<string, unknown> {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new CliUsageError(`${what} must be a JSON object of key parts`, `e.g. '{"userId":"u1"}'`);
+  }
+  return json as Record<string, unknown>;
+}
+
+function codecOf(schema: EntitySchema, name: string, what: string): KeyComponentCodec {
+  for (const c of schema.key.components) if (c.kind === 'property' && c.property === name) return c.codec;
+  throw new CliUsageError(
+    `${what}: ${schema.name} has no key part "${name}"`,
+    `use the key parts ${schema.key.properties.join(', ')}`,
+  );
+}
+
+function coerce(codec: KeyComponentCodec, value: unknown, what: string): unknown {
+  switch (codec.type) {
+    case 'timestamp': {
+      const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
+      if (date === undefined || Number.isNaN(date.getTime())) {
+        throw new CliUsageError(
+          `${what} is not a timestamp`,
+          'give ISO text (2026-01-31T12:00:00Z) or epoch milliseconds',
+        );
+      }
+      return date;
+    }
+    case 'bigint':
+      if (
+        (typeof value === 'string' && /^-?\d+$/.test(value)) ||
+        (typeof value === 'number' && Number.isSafeInteger(value))
+      ) {
+        return BigInt(value);
+      }
+      throw new CliUsageError(`${what} is not an integer`, 'give decimal digits, as a JSON string for large values');
+    default:
+      return value;
+  }
+}

@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatTable } from '../../../src/cli/cli-output.js';
+import {
+  jsonSafe,
+  keyValuesFromJson,
+  parseKeyText,
+  printableBytes,
+  whereFromJson,
+} from '../../../src/cli/cli-values.js';
+import { Column, Entity, Family, KeyPart } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
+import { KeyPartRange } from '../../../src/scan/scan-query.js';
+
+@Entity({ table: 'cli_values' })
+@Family('f', { gc: { maxVersions: 1 } })
+class Sample {
+  @KeyPart(0, { type: 'string' }) name!: string;
+  @KeyPart(1, { type: 'bigint' }) big!: bigint;
+  @KeyPart(2, { type: 'timestamp' }) at!: Date;
+  @Column({ family: 'f', type: 'string' }) note?: string;
+}
+const schema = compileEntity(Sample);
+
+describe('command-line values', () => {
+  it('prints any key bytes as text that parses back to the same bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const text = printableBytes(bytes);
+        expect(text).toMatch(/^[\x20-\x7e]*$/);
+        expect([...parseKeyText(text, 'text')]).toEqual([...bytes]);
+      }),
+    );
+    expect(printableBytes(Buffer.from('a#\u0000\\'))).toBe('a#\\x00\\\\');
+    expect(parseKeyText('é', 'text')).toEqual(Buffer.from('é'));
+  });
+
+  it('turns JSON into key values of each part type, and refuses unknown parts and bad values', () => {
+    expect(keyValuesFromJson(schema, { name: 'n', big: '9007199254740993', at: 0 }, 'json')).toEqual({
+      name: 'n',
+      big: 9007199254740993n,
+      at: new Date(0),
+    });
+    expect(() => keyValuesFromJson(schema, { note: 'x' }, 'json')).toThrow(/has no key part "note".*name, big, at/);
+    expect(() => keyValuesFromJson(schema, JSON.parse('{"__proto__":{"name":"x"}}'), 'json')).toThrow(
+      /no key part "__proto__"/,
+    );
+    expect(() => keyValuesFromJson(schema, { at: 'yesterday' }, 'json')).toThrow(/not a timestamp/);
+    expect(() => keyValuesFromJson(schema, { big: 1.5 }, 'json')).toThrow(/not an integer/);
+    expect(() => keyValuesFromJson(schema, [], 'json')).toThrow(/must be a JSON object/);
+  });
+
+  it('turns bound objects into ranges', () => {
+    const where = whereFromJson(schema, { name: 'n', big: { gte: '1', lt: 5 } });
+    expect(where.name).toBe('n');
+    expect(where.big).toBeInstanceOf(KeyPartRange);
+    expect(() => whereFromJson(schema, { big: { from: 1 } })).toThrow(/use gt, gte, lt or lte/);
+  });
+
+  it('makes values JSON-safe and pads tables', () => {
+    expect(jsonSafe({ a: 1n, d: new Date(0), b: Buffer.from([0, 65]), l: [2n] })).toEqual({
+      a: '1',
+      d: '1970-01-01T00:00:00.000Z',
+      b: '\\x00A',
+      l: ['2'],
+    });
+    expect(
+      formatTable(
+        ['name', 'n'],
+        [
+          ['a', 1],
+          ['bbb', 22],
+        ],
+      ),
+    ).toBe('name   n\n----  --\na      1\nbbb   22');
+  });
+});
