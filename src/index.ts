@@ -11,7 +11,17 @@
  * @packageDocumentation
  * @module bigtable-mapper
  */
-export { Entity, KeyPart, Salt, Family, Column, CellTimestamp, Denormalized } from './decorators/index.js';
+export {
+  Entity,
+  KeyPart,
+  Salt,
+  Family,
+  Column,
+  CellTimestamp,
+  Denormalized,
+  type MapperClassDecorator,
+  type MapperPropertyDecorator,
+} from './decorators/index.js';
 export type {
   Constructor,
   EntityOptions,

@@ -1,6 +1,8 @@
 import { MetadataError } from '../errors/errors.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
+import { decorateProperty } from './decorator-call.js';
+import type { MapperPropertyDecorator } from './decorator-types.js';
 
 /**
  * Marks a `Date` property as the cell timestamp: saves write every cell with
@@ -12,16 +14,17 @@ import { appendOwn } from '../metadata/store.js';
  * @CellTimestamp() readAt!: Date;
  * ```
  */
-export function CellTimestamp(): PropertyDecorator {
-  return (target, propertyKey) => {
-    if (typeof propertyKey === 'symbol') {
-      throw new MetadataError(
-        target.constructor.name,
-        String(propertyKey),
-        'symbol-keyed properties cannot be @CellTimestamp',
-        'use a string property name',
-      );
-    }
-    appendOwn(MetadataKeys.cellTimestamp, target.constructor, propertyKey);
-  };
+export function CellTimestamp(): MapperPropertyDecorator {
+  return (...args: unknown[]) =>
+    decorateProperty('@CellTimestamp', args, ({ entity, holder, property }) => {
+      if (typeof property === 'symbol') {
+        throw new MetadataError(
+          entity,
+          String(property),
+          'symbol-keyed properties cannot be @CellTimestamp',
+          'use a string property name',
+        );
+      }
+      appendOwn(MetadataKeys.cellTimestamp, holder, property);
+    });
 }

@@ -2,6 +2,8 @@ import { MetadataError } from '../errors/errors.js';
 import type { ColumnDeclaration, ColumnOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
+import { decorateProperty } from './decorator-call.js';
+import type { MapperPropertyDecorator } from './decorator-types.js';
 
 /**
  * Maps a property to a column `family:qualifier`, stored with the codec of
@@ -16,26 +18,26 @@ import { appendOwn } from '../metadata/store.js';
  * systemLog?: string;
  * ```
  */
-export function Column(options: ColumnOptions): PropertyDecorator {
-  return (target, propertyKey) => {
-    const ctor = target.constructor;
-    if (typeof propertyKey === 'symbol') {
-      throw new MetadataError(
-        ctor.name,
-        String(propertyKey),
-        'symbol-keyed properties cannot be columns',
-        'use a string property name',
-      );
-    }
-    if (options === null || typeof options !== 'object') {
-      throw new MetadataError(
-        ctor.name,
-        propertyKey,
-        '@Column needs an options object',
-        "write @Column({ family: 'f', type: 'string' })",
-      );
-    }
-    const declaration: ColumnDeclaration = { property: propertyKey, options: { ...options } };
-    appendOwn(MetadataKeys.columns, ctor, declaration);
-  };
+export function Column(options: ColumnOptions): MapperPropertyDecorator {
+  return (...args: unknown[]) =>
+    decorateProperty('@Column', args, ({ entity, holder, property }) => {
+      if (typeof property === 'symbol') {
+        throw new MetadataError(
+          entity,
+          String(property),
+          'symbol-keyed properties cannot be columns',
+          'use a string property name',
+        );
+      }
+      if (options === null || typeof options !== 'object') {
+        throw new MetadataError(
+          entity,
+          property,
+          '@Column needs an options object',
+          "write @Column({ family: 'f', type: 'string' })",
+        );
+      }
+      const declaration: ColumnDeclaration = { property, options: { ...options } };
+      appendOwn(MetadataKeys.columns, holder, declaration);
+    });
 }

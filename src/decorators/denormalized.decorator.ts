@@ -2,6 +2,8 @@ import { MetadataError } from '../errors/errors.js';
 import type { DenormalizedDeclaration, DenormalizedOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
+import { decorateProperty } from './decorator-call.js';
+import type { MapperPropertyDecorator } from './decorator-types.js';
 
 /**
  * Marks a `@Column` as a copy of a column of another entity (docs/denormalization.md):
@@ -23,29 +25,29 @@ import { appendOwn } from '../metadata/store.js';
  * }
  * ```
  */
-export function Denormalized<S>(options: DenormalizedOptions<S>): PropertyDecorator {
-  return (target, propertyKey) => {
-    const ctor = target.constructor;
-    if (typeof propertyKey === 'symbol') {
-      throw new MetadataError(
-        ctor.name,
-        String(propertyKey),
-        'symbol-keyed properties cannot be @Denormalized',
-        'use a string property name',
-      );
-    }
-    if (options === null || typeof options !== 'object') {
-      throw new MetadataError(
-        ctor.name,
-        propertyKey,
-        '@Denormalized needs an options object',
-        "write @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })",
-      );
-    }
-    const declaration: DenormalizedDeclaration = {
-      property: propertyKey,
-      options: { ...(options as unknown as DenormalizedDeclaration['options']) },
-    };
-    appendOwn(MetadataKeys.denormalized, ctor, declaration);
-  };
+export function Denormalized<S>(options: DenormalizedOptions<S>): MapperPropertyDecorator {
+  return (...args: unknown[]) =>
+    decorateProperty('@Denormalized', args, ({ entity, holder, property }) => {
+      if (typeof property === 'symbol') {
+        throw new MetadataError(
+          entity,
+          String(property),
+          'symbol-keyed properties cannot be @Denormalized',
+          'use a string property name',
+        );
+      }
+      if (options === null || typeof options !== 'object') {
+        throw new MetadataError(
+          entity,
+          property,
+          '@Denormalized needs an options object',
+          "write @Denormalized({ from: () => Sensor, key: { id: 'sensorId' }, field: 'location' })",
+        );
+      }
+      const declaration: DenormalizedDeclaration = {
+        property,
+        options: { ...(options as unknown as DenormalizedDeclaration['options']) },
+      };
+      appendOwn(MetadataKeys.denormalized, holder, declaration);
+    });
 }

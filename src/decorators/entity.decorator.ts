@@ -2,6 +2,8 @@ import { MetadataError } from '../errors/errors.js';
 import type { EntityOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { setOwnValue } from '../metadata/store.js';
+import { decorateClass } from './decorator-call.js';
+import type { MapperClassDecorator } from './decorator-types.js';
 import { assertSeparator, assertTableId } from './identifiers.js';
 
 /**
@@ -15,18 +17,19 @@ import { assertSeparator, assertTableId } from './identifiers.js';
  * }
  * ```
  */
-export function Entity(options: EntityOptions): ClassDecorator {
-  return (target) => {
-    if (options === null || typeof options !== 'object') {
-      throw new MetadataError(
-        target.name,
-        undefined,
-        '@Entity needs an options object',
-        "write @Entity({ table: 'my-table' })",
-      );
-    }
-    assertTableId(target.name, options.table);
-    if (options.separator !== undefined) assertSeparator(target.name, options.separator);
-    setOwnValue(MetadataKeys.entity, target, { ...options });
-  };
+export function Entity(options: EntityOptions): MapperClassDecorator {
+  return (...args: unknown[]) =>
+    decorateClass('@Entity', args, ({ entity, holder }) => {
+      if (options === null || typeof options !== 'object') {
+        throw new MetadataError(
+          entity,
+          undefined,
+          '@Entity needs an options object',
+          "write @Entity({ table: 'my-table' })",
+        );
+      }
+      assertTableId(entity, options.table);
+      if (options.separator !== undefined) assertSeparator(entity, options.separator);
+      setOwnValue(MetadataKeys.entity, holder, { ...options });
+    });
 }

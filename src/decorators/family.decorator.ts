@@ -1,6 +1,8 @@
 import type { FamilyDeclaration, FamilyOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
+import { decorateClass } from './decorator-call.js';
+import type { MapperClassDecorator } from './decorator-types.js';
 import { assertFamilyName } from './identifiers.js';
 
 /**
@@ -15,10 +17,11 @@ import { assertFamilyName } from './identifiers.js';
  * class Reading { ... }
  * ```
  */
-export function Family(name: string, options: FamilyOptions = {}): ClassDecorator {
-  return (target) => {
-    assertFamilyName(target.name, name);
-    const declaration: FamilyDeclaration = { name, options: { ...options } };
-    appendOwn(MetadataKeys.families, target, declaration);
-  };
+export function Family(name: string, options: FamilyOptions = {}): MapperClassDecorator {
+  return (...args: unknown[]) =>
+    decorateClass('@Family', args, ({ entity, holder }) => {
+      assertFamilyName(entity, name);
+      const declaration: FamilyDeclaration = { name, options: { ...options } };
+      appendOwn(MetadataKeys.families, holder, declaration);
+    });
 }

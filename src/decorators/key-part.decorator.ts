@@ -2,6 +2,8 @@ import { MetadataError } from '../errors/errors.js';
 import type { KeyLiteralOptions, KeyPartDeclaration, KeyPartOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
+import { decorateClass, decorateProperty, isClassCall } from './decorator-call.js';
+import type { MapperClassDecorator, MapperPropertyDecorator } from './decorator-types.js';
 import { assertPosition } from './identifiers.js';
 
 /**
@@ -21,7 +23,7 @@ import { assertPosition } from './identifiers.js';
  * }
  * ```
  */
-export function KeyPart(position: number, options: KeyPartOptions): PropertyDecorator;
+export function KeyPart(position: number, options: KeyPartOptions): MapperPropertyDecorator;
 /**
  * Declares a constant row-key component at `position`, on the class.
  *
@@ -32,50 +34,66 @@ export function KeyPart(position: number, options: KeyPartOptions): PropertyDeco
  * class Event { ... }
  * ```
  */
-export function KeyPart(position: number, options: KeyLiteralOptions): ClassDecorator;
+export function KeyPart(position: number, options: KeyLiteralOptions): MapperClassDecorator;
 export function KeyPart(
   position: number,
   options: KeyPartOptions | KeyLiteralOptions,
-): ClassDecorator & PropertyDecorator {
-  return ((target: object, propertyKey?: string | symbol) => {
-    const isClass = propertyKey === undefined;
-    const ctor = (isClass ? target : target.constructor) as Function;
-    const property = isClass ? undefined : String(propertyKey);
-    if (typeof propertyKey === 'symbol') {
-      throw new MetadataError(
-        ctor.name,
-        String(propertyKey),
-        'symbol-keyed properties cannot be key parts',
-        'use a string property name',
+): MapperClassDecorator & MapperPropertyDecorator {
+  return (...args: unknown[]) => {
+    if (isClassCall(args)) {
+      decorateClass('@KeyPart', args, ({ entity, holder }) =>
+        recordKeyPart(entity, holder, undefined, position, options),
       );
+    } else {
+      decorateProperty('@KeyPart', args, ({ entity, holder, property }) => {
+        if (typeof property === 'symbol') {
+          throw new MetadataError(
+            entity,
+            String(property),
+            'symbol-keyed properties cannot be key parts',
+            'use a string property name',
+          );
+        }
+        recordKeyPart(entity, holder, property, position, options);
+      });
     }
-    assertPosition(ctor.name, property, position);
-    if (options === null || typeof options !== 'object') {
-      throw new MetadataError(
-        ctor.name,
-        property,
-        '@KeyPart needs an options object',
-        "write @KeyPart(0, { type: 'string' })",
-      );
-    }
-    const literal = 'literal' in options;
-    if (isClass && !literal) {
-      throw new MetadataError(
-        ctor.name,
-        undefined,
-        `class-level @KeyPart(${position}) must be a literal`,
-        `write @KeyPart(${position}, { literal: 'prefix' }) on the class, or put @KeyPart on a property`,
-      );
-    }
-    if (!isClass && literal) {
-      throw new MetadataError(
-        ctor.name,
-        property,
-        'a literal key part belongs on the class, not on a property',
-        `move @KeyPart(${position}, { literal }) to the class`,
-      );
-    }
-    const declaration: KeyPartDeclaration = { position, property, options: { ...options } };
-    appendOwn(MetadataKeys.keyParts, ctor, declaration);
-  }) as ClassDecorator & PropertyDecorator;
+  };
+}
+
+function recordKeyPart(
+  entity: string,
+  holder: object,
+  property: string | undefined,
+  position: number,
+  options: KeyPartOptions | KeyLiteralOptions,
+): void {
+  const isClass = property === undefined;
+  assertPosition(entity, property, position);
+  if (options === null || typeof options !== 'object') {
+    throw new MetadataError(
+      entity,
+      property,
+      '@KeyPart needs an options object',
+      "write @KeyPart(0, { type: 'string' })",
+    );
+  }
+  const literal = 'literal' in options;
+  if (isClass && !literal) {
+    throw new MetadataError(
+      entity,
+      undefined,
+      `class-level @KeyPart(${position}) must be a literal`,
+      `write @KeyPart(${position}, { literal: 'prefix' }) on the class, or put @KeyPart on a property`,
+    );
+  }
+  if (!isClass && literal) {
+    throw new MetadataError(
+      entity,
+      property,
+      'a literal key part belongs on the class, not on a property',
+      `move @KeyPart(${position}, { literal }) to the class`,
+    );
+  }
+  const declaration: KeyPartDeclaration = { position, property, options: { ...options } };
+  appendOwn(MetadataKeys.keyParts, holder, declaration);
 }

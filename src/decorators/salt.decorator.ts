@@ -2,6 +2,8 @@ import { MetadataError } from '../errors/errors.js';
 import type { SaltOptions } from '../model/declarations.js';
 import { MetadataKeys } from '../metadata/keys.js';
 import { setOwnValue } from '../metadata/store.js';
+import { decorateClass } from './decorator-call.js';
+import type { MapperClassDecorator } from './decorator-types.js';
 
 /**
  * Salts the entity's row keys with a hash bucket so sequential writes spread
@@ -19,11 +21,12 @@ import { setOwnValue } from '../metadata/store.js';
  * }
  * ```
  */
-export function Salt(options: SaltOptions): ClassDecorator {
-  return (target) => {
-    if (options === null || typeof options !== 'object') {
-      throw new MetadataError(target.name, undefined, '@Salt needs an options object', 'write @Salt({ buckets: 8 })');
-    }
-    setOwnValue(MetadataKeys.salt, target, { ...options });
-  };
+export function Salt(options: SaltOptions): MapperClassDecorator {
+  return (...args: unknown[]) =>
+    decorateClass('@Salt', args, ({ entity, holder }) => {
+      if (options === null || typeof options !== 'object') {
+        throw new MetadataError(entity, undefined, '@Salt needs an options object', 'write @Salt({ buckets: 8 })');
+      }
+      setOwnValue(MetadataKeys.salt, holder, { ...options });
+    });
 }

@@ -1,3 +1,4 @@
+import { MetadataError } from '../errors/errors.js';
 import type {
   ColumnDeclaration,
   DenormalizedDeclaration,
@@ -20,6 +21,27 @@ interface CollectedDeclarations {
   denormalized: DenormalizedDeclaration[];
   /** Declarations repeated on one class (same property or family twice), for validation. */
   duplicates: { kind: 'column' | 'key part' | 'family' | 'cell timestamp' | '@Denormalized'; name: string }[];
+}
+
+/**
+ * A mistake a standard (TC39) field decorator found while its class was still
+ * being defined, so it could not name the class yet.
+ * @internal
+ */
+export interface RejectedDeclaration {
+  property: string | undefined;
+  problem: string;
+  fix: string;
+}
+
+/**
+ * Throws the first mistake recorded on `holder` (a class, or the decorator
+ * metadata object of class `entity`), now that the class name is known.
+ * @internal
+ */
+export function throwRejected(entity: string, holder: object): void {
+  const [first] = getOwnList<RejectedDeclaration>(MetadataKeys.rejected, holder);
+  if (first !== undefined) throw new MetadataError(entity, first.property, first.problem, first.fix);
 }
 
 /**
@@ -47,6 +69,7 @@ export function collectDeclarations(ctor: Function): CollectedDeclarations {
   const denormalized = new Map<string, DenormalizedDeclaration>();
   const stamps = new Set<string>();
   for (const cls of classChain(ctor)) {
+    throwRejected(cls.name || '(anonymous class)', cls);
     result.entity = getOwnValue<EntityOptions>(MetadataKeys.entity, cls) ?? result.entity;
     result.salt = getOwnValue<SaltOptions>(MetadataKeys.salt, cls) ?? result.salt;
     mergeOwn(getOwnList<KeyPartDeclaration>(MetadataKeys.keyParts, cls), keyParts, keyPartId, 'key part', result);

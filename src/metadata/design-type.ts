@@ -15,8 +15,9 @@ const EXPECTED: Record<string, Function> = {
 
 /**
  * Double-checks a declared type against TypeScript's `design:type` when the
- * compiler emitted it (`emitDecoratorMetadata`); silent otherwise, since
- * esbuild, tsx and vitest don't emit it.
+ * compiler emitted it (legacy decorators with `emitDecoratorMetadata`); silent
+ * otherwise, since standard decorators, esbuild, tsx and vitest don't emit it.
+ * Every type is declared, so nothing is ever inferred from it.
  * @internal
  */
 export function checkDesignType(entity: string, target: Function, property: string, declared: unknown): void {

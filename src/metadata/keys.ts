@@ -11,4 +11,6 @@ export const MetadataKeys = {
   columns: Symbol.for('bigtable-mapper:columns'),
   cellTimestamp: Symbol.for('bigtable-mapper:cell-timestamp'),
   denormalized: Symbol.for('bigtable-mapper:denormalized'),
+  /** Mistakes a standard field decorator found before its class existed, reported once the class is known. */
+  rejected: Symbol.for('bigtable-mapper:rejected'),
 } as const;

@@ -4,7 +4,9 @@ import { getMapperToken, getRepositoryToken } from './tokens.js';
 
 /**
  * Injects the `Repository` of `entity` (register it with
- * `BigtableModule.forFeature([entity])`). Needs no `emitDecoratorMetadata`.
+ * `BigtableModule.forFeature([entity])`). Needs no `emitDecoratorMetadata`,
+ * but legacy decorators (`experimentalDecorators`), as NestJS does: standard
+ * decorators have no parameter decorators.
  *
  * @example
  * ```ts
@@ -19,7 +21,8 @@ export function InjectRepository(entity: Constructor): PropertyDecorator & Param
 }
 
 /**
- * Injects the module's `BigtableMapper`. Needs no `emitDecoratorMetadata`.
+ * Injects the module's `BigtableMapper`. Needs no `emitDecoratorMetadata`, but
+ * legacy decorators (`experimentalDecorators`), as NestJS does.
  *
  * @example
  * ```ts

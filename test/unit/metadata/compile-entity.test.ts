@@ -219,7 +219,9 @@ describe('decorators reject local mistakes at once', () => {
     expect(() => Family('bad name!')(class A {})).toThrow(/family name/);
     expect(() => KeyPart(-1, { type: 'string' })({}, 'x')).toThrow(/position/);
     expect(() => (KeyPart(0, { type: 'string' }) as ClassDecorator)(class A {})).toThrow(/must be a literal/);
-    expect(() => (KeyPart(0, { literal: 'x' }) as PropertyDecorator)({}, 'x')).toThrow(/belongs on the class/);
+    expect(() => (KeyPart(0, { literal: 'x' }) as unknown as PropertyDecorator)({}, 'x')).toThrow(
+      /belongs on the class/,
+    );
   });
 });
 
