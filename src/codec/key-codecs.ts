@@ -105,10 +105,7 @@ export function resolveKeyOptions(
       type === 'uint' ? 'remove maxLength; width bounds a uint part' : 'remove maxLength',
     );
   }
-  if (
-    maxLength !== undefined &&
-    (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_KEY_STRING_LENGTH)
-  ) {
+  if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_KEY_STRING_LENGTH)) {
     throw fail(
       `maxLength ${preview(maxLength)} is not an integer from 1 to ${MAX_KEY_STRING_LENGTH}`,
       `give the longest value the property may hold, such as maxLength: 64 (each character takes at most 3 of the row key's 4096 bytes)`,
@@ -222,11 +219,7 @@ function validTime(ctx: KeyCodecContext, value: unknown): number {
  * UTF-8) are rejected.
  * @internal
  */
-function createStringCodec(
-  ctx: KeyCodecContext,
-  separator: string,
-  maxLength: number | undefined,
-): KeyComponentCodec {
+function createStringCodec(ctx: KeyCodecContext, separator: string, maxLength: number | undefined): KeyComponentCodec {
   return Object.freeze({
     type: 'string',
     width: undefined,

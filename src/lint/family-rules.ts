@@ -22,16 +22,14 @@ export const noGcRule: LintRule = {
   check(schema) {
     return schema.families
       .filter((f) => f.gc === undefined)
-      .map(
-        (f): LintDraft => ({
-          severity: 'warning',
-          family: f.name,
-          message:
-            `${schema.name}: family '${f.name}' has no garbage-collection rule, so every version of every cell is kept ` +
-            `forever and each save adds one`,
-          fix: `@Family('${f.name}', { gc: { maxVersions: 1 } }), or { maxAge: '30d' } for time-bounded data`,
-        }),
-      );
+      .map((f): LintDraft => ({
+        severity: 'warning',
+        family: f.name,
+        message:
+          `${schema.name}: family '${f.name}' has no garbage-collection rule, so every version of every cell is kept ` +
+          `forever and each save adds one`,
+        fix: `@Family('${f.name}', { gc: { maxVersions: 1 } }), or { maxAge: '30d' } for time-bounded data`,
+      }));
   },
 };
 

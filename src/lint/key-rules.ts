@@ -62,16 +62,14 @@ export const unboundedStringKey: LintRule = {
   check(schema) {
     return stringComponents(schema)
       .filter((c) => c.codec.maxLength === undefined)
-      .map(
-        (c): LintDraft => ({
-          severity: 'warning',
-          property: c.property,
-          message:
-            `${schema.name}.${c.property}: the string key part has no maxLength, so one long value can push the row key ` +
-            `over Bigtable's ${MAX_ROW_KEY_BYTES}-byte limit and fail the write, and nothing bounds the key's size`,
-          fix: `declare the longest value: @KeyPart(${c.position}, { type: 'string', maxLength: 64 }) ${c.property}`,
-        }),
-      );
+      .map((c): LintDraft => ({
+        severity: 'warning',
+        property: c.property,
+        message:
+          `${schema.name}.${c.property}: the string key part has no maxLength, so one long value can push the row key ` +
+          `over Bigtable's ${MAX_ROW_KEY_BYTES}-byte limit and fail the write, and nothing bounds the key's size`,
+        fix: `declare the longest value: @KeyPart(${c.position}, { type: 'string', maxLength: 64 }) ${c.property}`,
+      }));
   },
 };
 

@@ -84,10 +84,7 @@ export function lintEntity(entity: Constructor | EntitySchema, options: LintOpti
  * if (errors.length > 0) process.exitCode = 1;
  * ```
  */
-export function lintEntities(
-  entities: Iterable<Constructor | EntitySchema>,
-  options: LintOptions = {},
-): LintFinding[] {
+export function lintEntities(entities: Iterable<Constructor | EntitySchema>, options: LintOptions = {}): LintFinding[] {
   const findings: LintFinding[] = [];
   for (const entity of entities) findings.push(...lintEntity(entity, options));
   return findings;

@@ -34,7 +34,9 @@ export function compileLintSuppressions(
     }
     const value = ignore[rule];
     if (typeof value === 'string') {
-      suppressions.push(Object.freeze({ rule, target: undefined, reason: checkReason(entity, rule, undefined, value) }));
+      suppressions.push(
+        Object.freeze({ rule, target: undefined, reason: checkReason(entity, rule, undefined, value) }),
+      );
       continue;
     }
     if (!isPlainObject(value) || Object.keys(value).length === 0) {
