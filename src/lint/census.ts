@@ -10,6 +10,8 @@ import { toSpread, type Spread } from './spread.js';
 /** Default and largest number of distinct key prefixes a census tells apart. */
 const DEFAULT_MAX_PREFIXES = 1000;
 const MAX_PREFIXES_LIMIT = 100_000;
+/** Distinct prefixes past `maxPrefixes` counted before `otherPrefixes.prefixes` stops growing. */
+const MAX_OTHER_COUNTED = 10_000;
 
 /**
  * Rows and bytes of one group of a {@link Census}.
@@ -60,7 +62,7 @@ export interface Census extends CensusTally {
   readonly unsalted: CensusTally;
   /** Per logical key prefix (the first `prefixComponents` components, as key text), in key order. */
   readonly prefixes: readonly (CensusTally & { readonly prefix: string })[];
-  /** Rows whose prefix came after `maxPrefixes` distinct ones, and how many such prefixes. */
+  /** Rows whose prefix came after `maxPrefixes` distinct ones, and how many such prefixes (counted up to 10,000). */
   readonly otherPrefixes: CensusTally & { readonly prefixes: number };
   /** `max / min` rows and bytes per salt bucket; `undefined` for an unsalted entity. */
   readonly evenness: { readonly rows: Spread; readonly bytes: Spread } | undefined;
@@ -111,8 +113,7 @@ export function censusOf(
     if (group !== undefined) add(group, bytes);
     else if (prefixes.size < maxPrefixes) prefixes.set(prefix, { rows: 1, bytes });
     else {
-      // Counting distinct overflow prefixes exactly would be unbounded; count up to the same cap.
-      if (otherSeen.size < maxPrefixes && !otherSeen.has(prefix)) otherSeen.add(prefix);
+      if (otherSeen.size < MAX_OTHER_COUNTED) otherSeen.add(prefix);
       other.prefixes = otherSeen.size;
       add(other, bytes);
     }
