@@ -33,6 +33,4 @@ describe('the examples follow the key-design rules', () => {
     ]);
     expect(suppressed[0]?.suppressed).toContain("seed 003's Java writers");
   });
-    for (const finding of suppressed) expect(finding.suppressed, finding.message).toMatch(/\S/);
-  });
 });
