@@ -53,7 +53,16 @@ export { lintEntity, lintEntities } from './lint/lint-entity.js';
 export type { LintFinding, LintOptions, LintSeverity } from './lint/lint-finding.js';
 export type { LintRuleId, LintSuppression } from './model/lint-rule.js';
 export { bucketStudy, type BucketStudy, type BucketStudyRow } from './lint/bucket-study.js';
-export { censusOf, type Census, type CensusOptions, type CensusTally } from './lint/census.js';
+export {
+  censusOf,
+  type Census,
+  type CensusBucket,
+  type CensusEvenness,
+  type CensusOptions,
+  type CensusOverflow,
+  type CensusPrefix,
+  type CensusTally,
+} from './lint/census.js';
 export type { Spread } from './lint/spread.js';
 export type { GcRule } from './model/gc-rule.js';
 export type { SchemaChange } from './schema/schema-change.js';

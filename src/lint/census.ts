@@ -29,6 +29,60 @@ export interface CensusTally {
 }
 
 /**
+ * One salt bucket of a {@link Census}.
+ *
+ * @example
+ * ```ts
+ * const b: CensusBucket = { bucket: 3, rows: 1200, bytes: 96_000 };
+ * ```
+ */
+export interface CensusBucket extends CensusTally {
+  /** The bucket number. */
+  readonly bucket: number;
+}
+
+/**
+ * One key prefix of a {@link Census}.
+ *
+ * @example
+ * ```ts
+ * const p: CensusPrefix = { prefix: 'sensor-7', rows: 310, bytes: 24_800 };
+ * ```
+ */
+export interface CensusPrefix extends CensusTally {
+  /** The leading logical key components, as key text. */
+  readonly prefix: string;
+}
+
+/**
+ * The rows of a {@link Census} whose prefix came after `maxPrefixes` distinct ones.
+ *
+ * @example
+ * ```ts
+ * const o: CensusOverflow = { prefixes: 12, rows: 40, bytes: 3_200 };
+ * ```
+ */
+export interface CensusOverflow extends CensusTally {
+  /** Distinct prefixes among them, counted up to 10,000. */
+  readonly prefixes: number;
+}
+
+/**
+ * The spread of rows and of bytes over the salt buckets of a {@link Census}.
+ *
+ * @example
+ * ```ts
+ * const e: CensusEvenness = { rows: { min: 90, max: 110, ratio: 1.22 }, bytes: { min: 9e3, max: 1.1e4, ratio: 1.22 } };
+ * ```
+ */
+export interface CensusEvenness {
+  /** Rows per bucket. */
+  readonly rows: Spread;
+  /** Bytes per bucket. */
+  readonly bytes: Spread;
+}
+
+/**
  * Options of {@link censusOf}.
  *
  * @example
@@ -57,15 +111,15 @@ export interface Census extends CensusTally {
   /** The entity class name. */
   readonly entity: string;
   /** One entry per salt bucket, in `allBuckets` order; empty for an unsalted entity. */
-  readonly buckets: readonly (CensusTally & { readonly bucket: number })[];
+  readonly buckets: readonly CensusBucket[];
   /** Rows without a salt segment: every row of an unsalted entity, or rows older than `@Salt` `since`. */
   readonly unsalted: CensusTally;
   /** Per logical key prefix (the first `prefixComponents` components, as key text), in key order. */
-  readonly prefixes: readonly (CensusTally & { readonly prefix: string })[];
-  /** Rows whose prefix came after `maxPrefixes` distinct ones, and how many such prefixes (counted up to 10,000). */
-  readonly otherPrefixes: CensusTally & { readonly prefixes: number };
+  readonly prefixes: readonly CensusPrefix[];
+  /** Rows whose prefix came after `maxPrefixes` distinct ones. */
+  readonly otherPrefixes: CensusOverflow;
   /** `max / min` rows and bytes per salt bucket; `undefined` for an unsalted entity. */
-  readonly evenness: { readonly rows: Spread; readonly bytes: Spread } | undefined;
+  readonly evenness: CensusEvenness | undefined;
 }
 
 /**

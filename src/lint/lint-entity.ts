@@ -3,24 +3,24 @@ import { preview } from '../errors/bigtable-mapper-error.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { Constructor } from '../model/declarations.js';
-import type { LintSuppression } from '../model/lint-rule.js';
+import { LINT_RULE_IDS, type LintRuleId, type LintSuppression } from '../model/lint-rule.js';
 import { DEFAULT_MAX_FAMILIES, noGcRule, tooManyFamilies, versionsExceedFamily } from './family-rules.js';
 import { keyTooLong, leadingTimestamp, unboundedStringKey } from './key-rules.js';
 import type { LintFinding, LintOptions, LintRule } from './lint-finding.js';
 import { javaHashcodeMultipleOf31, javaHashcodePowerOfTwo, saltFewValues } from './salt-rules.js';
 
-/** Every rule, in the order of `LINT_RULE_IDS`. */
-const RULES: readonly LintRule[] = [
-  leadingTimestamp,
-  saltFewValues,
-  javaHashcodePowerOfTwo,
-  javaHashcodeMultipleOf31,
-  unboundedStringKey,
-  keyTooLong,
-  noGcRule,
-  versionsExceedFamily,
-  tooManyFamilies,
-];
+/** Every rule by id (the `Record` makes the compiler check none is missing); run in `LINT_RULE_IDS` order. */
+const RULES: Readonly<Record<LintRuleId, LintRule>> = {
+  'leading-timestamp': leadingTimestamp,
+  'salt-few-values': saltFewValues,
+  'java-hashcode-power-of-two': javaHashcodePowerOfTwo,
+  'java-hashcode-multiple-of-31': javaHashcodeMultipleOf31,
+  'unbounded-string-key': unboundedStringKey,
+  'key-too-long': keyTooLong,
+  'no-gc-rule': noGcRule,
+  'versions-exceed-family': versionsExceedFamily,
+  'too-many-families': tooManyFamilies,
+};
 
 /** Most families `maxFamilies` may allow: Bigtable's hard limit per table. */
 const MAX_FAMILIES_LIMIT = 1000;
@@ -52,7 +52,7 @@ export function lintEntity(entity: Constructor | EntitySchema, options: LintOpti
   const maxFamilies = resolveMaxFamilies(options.maxFamilies);
   const findings: LintFinding[] = [];
   const used = new Set<LintSuppression>();
-  for (const rule of RULES) {
+  for (const rule of LINT_RULE_IDS.map((id) => RULES[id])) {
     for (const draft of rule.check(schema, { maxFamilies })) {
       const full: LintFinding = {
         code: rule.id,
@@ -113,7 +113,7 @@ function withTarget(draft: { property?: string; family?: string }): { property?:
 /** The suppression of this rule for this target, else one for the whole entity. */
 function suppressionOf(
   suppressions: readonly LintSuppression[],
-  rule: LintRule['id'],
+  rule: LintRuleId,
   target: string | undefined,
 ): LintSuppression | undefined {
   return (

@@ -43,7 +43,7 @@ export interface EntityOptions {
  */
 export interface EntityLintOptions {
   /** Rule id → reason, or → `{ property or family: reason }`. */
-  ignore?: { readonly [rule in LintRuleId]?: string | Readonly<Record<string, string>> };
+  ignore?: Partial<Record<LintRuleId, string | Readonly<Record<string, string>>>>;
 }
 
 /**

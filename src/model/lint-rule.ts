@@ -1,21 +1,4 @@
 /**
- * The ids of the `lintEntity()` rules an entity may suppress, in the order
- * the linter runs them (docs/key-design-tools.md describes each).
- * @internal
- */
-export const LINT_RULE_IDS = Object.freeze([
-  'leading-timestamp',
-  'salt-few-values',
-  'java-hashcode-power-of-two',
-  'java-hashcode-multiple-of-31',
-  'unbounded-string-key',
-  'key-too-long',
-  'no-gc-rule',
-  'versions-exceed-family',
-  'too-many-families',
-] as const);
-
-/**
  * A `lintEntity()` rule id.
  *
  * @example
@@ -23,7 +6,36 @@ export const LINT_RULE_IDS = Object.freeze([
  * const rule: LintRuleId = 'leading-timestamp';
  * ```
  */
-export type LintRuleId = (typeof LINT_RULE_IDS)[number];
+export type LintRuleId =
+  | 'leading-timestamp'
+  | 'salt-few-values'
+  | 'java-hashcode-power-of-two'
+  | 'java-hashcode-multiple-of-31'
+  | 'unbounded-string-key'
+  | 'key-too-long'
+  | 'no-gc-rule'
+  | 'versions-exceed-family'
+  | 'too-many-families';
+
+/** Every rule id once (the `Record` makes the compiler check none is missing or extra), in run order. */
+const RULE_ORDER: Readonly<Record<LintRuleId, true>> = {
+  'leading-timestamp': true,
+  'salt-few-values': true,
+  'java-hashcode-power-of-two': true,
+  'java-hashcode-multiple-of-31': true,
+  'unbounded-string-key': true,
+  'key-too-long': true,
+  'no-gc-rule': true,
+  'versions-exceed-family': true,
+  'too-many-families': true,
+};
+
+/**
+ * The ids of the `lintEntity()` rules an entity may suppress, in the order
+ * the linter runs them (docs/key-design-tools.md describes each).
+ * @internal
+ */
+export const LINT_RULE_IDS: readonly LintRuleId[] = Object.freeze(Object.keys(RULE_ORDER) as LintRuleId[]);
 
 /**
  * One compiled lint suppression: the rule, the property or family it is
