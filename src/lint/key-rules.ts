@@ -30,17 +30,17 @@ export const leadingTimestamp: LintRule = {
     const literals = schema.key.components.filter((c) => c.kind === 'literal' && c.position < first.position);
     const after = literals.length === 0 ? 'starts with' : 'has, right after its constant prefix,';
     const what = time
-      ? `${descending ? 'a reversed timestamp' : 'a timestamp'} (${first.property})`
-      : `a ${type} (${first.property}); if its values are assigned in sequence, like ids or counters,`;
+      ? `${descending ? 'a reversed timestamp' : 'a timestamp'} (${first.property}), so`
+      : `a ${type} (${first.property}): if its values are assigned in sequence, like ids or counters,`;
     const end = descending ? 'start' : 'end';
     return [
       {
         severity: time ? 'error' : 'warning',
         property: first.property,
         message:
-          `${schema.name}.${first.property}: the row key ${after} ${what} so new rows always go to the ${end} of the ` +
+          `${schema.name}.${first.property}: the row key ${after} ${what} new rows always go to the ${end} of the ` +
           `key space and one tablet takes every write` +
-          (descending ? '; reversing the time changes the end, not the hotspot' : ''),
+          (descending ? '; reversing the order changes the end, not the hotspot' : ''),
         fix:
           `put an identifier with many values first, e.g. @KeyPart(0, { type: 'string', maxLength: 64 }) deviceId and ` +
           `@KeyPart(${first.position + 1}, …) ${first.property} after it; or salt the key: @Salt({ buckets: 8 })`,

@@ -54,6 +54,10 @@ describe('leading-timestamp', () => {
       @KeyPart(0, { type: 'uint' }) orderId!: number;
     }
     expect(lintEntity(Order)).toMatchObject([{ code: 'leading-timestamp', severity: 'warning', property: 'orderId' }]);
+    expect(lintEntity(Order)[0]?.message).toBe(
+      'Order.orderId: the row key starts with a uint (orderId): if its values are assigned in sequence, like ids or ' +
+        'counters, new rows always go to the end of the key space and one tablet takes every write',
+    );
   });
 
   it('accepts a leading timestamp once the key is salted over more than one bucket', () => {
