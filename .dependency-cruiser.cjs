@@ -9,6 +9,7 @@ const LAYERS = [
   'metadata', // decorator storage and the compile step: declarations -> frozen EntitySchema
   'decorators', // the public decorators, recording raw arguments
   'key', // row keys against a compiled schema: encode, decode, salt, ranges
+  'lint', // key-design linter and bucket-count study: pure checks of a compiled schema
   'driver', // the only code that talks to @google-cloud/bigtable
   'mutation', // plan writes: entity -> CompiledMutation
   'schema', // plan and apply table/family changes

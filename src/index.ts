@@ -25,6 +25,7 @@ export {
 export type {
   Constructor,
   EntityOptions,
+  EntityLintOptions,
   KeyPartOptions,
   KeyLiteralOptions,
   KeyPartType,
@@ -58,6 +59,21 @@ export type { KeySchema } from './key/logical-key.js';
 export type { LogicalKeyRange } from './model/key-range.js';
 export { bucketCounts, evenness, type Evenness } from './key/salt.js';
 export { MAX_ROW_KEY_BYTES } from './key/physical-key.js';
+export { lintEntity, lintEntities } from './lint/lint-entity.js';
+export type { LintFinding, LintOptions, LintSeverity } from './lint/lint-finding.js';
+export type { LintRuleId, LintSuppression } from './model/lint-rule.js';
+export { bucketStudy, type BucketStudy, type BucketStudyRow } from './lint/bucket-study.js';
+export {
+  censusOf,
+  type Census,
+  type CensusBucket,
+  type CensusEvenness,
+  type CensusOptions,
+  type CensusOverflow,
+  type CensusPrefix,
+  type CensusTally,
+} from './lint/census.js';
+export type { Spread } from './lint/spread.js';
 export type { GcRule } from './model/gc-rule.js';
 export type { SchemaChange } from './schema/schema-change.js';
 export type { SchemaSyncOptions, SchemaSyncResult } from './schema/schema-sync.js';

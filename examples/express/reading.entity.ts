@@ -18,7 +18,7 @@ export const DEFAULT_READINGS_TABLE = 'readings';
 @Salt({ buckets: 4 })
 @Family('m', { gc: { maxVersions: 1 } })
 export class Reading {
-  @KeyPart(0, { type: 'string' }) sensorId!: string;
+  @KeyPart(0, { type: 'string', maxLength: 64 }) sensorId!: string;
   @KeyPart(1, { type: 'timestamp', format: 'epoch-ms', width: 13 }) ts!: Date;
   @Column({ family: 'm', type: 'float' }) temperature!: number;
   @Column({ family: 'm', type: 'float' }) humidity?: number;

@@ -15,7 +15,7 @@ export function customerEventEntity(table: string) {
   @Entity({ table })
   @Family('e', { gc: { maxVersions: 1 } })
   class CustomerEvent {
-    @KeyPart(0, { type: 'string' }) customerId!: string;
+    @KeyPart(0, { type: 'string', maxLength: 64 }) customerId!: string;
     @KeyPart(1, { type: 'timestamp', format: 'epoch-ms', descending: true }) at!: Date;
     @Column({ family: 'e', type: 'string' }) type!: string;
     @Column({ family: 'e', type: 'float' }) amount?: number;

@@ -18,8 +18,8 @@ export const DEFAULT_PAGE_VIEWS_TABLE = 'page_views';
 @Salt({ buckets: 8, on: ['userId', 'site'] })
 @Family('v', { gc: { maxVersions: 1 } })
 export class PageView {
-  @KeyPart(0, { type: 'string' }) userId!: string;
-  @KeyPart(1, { type: 'string' }) site!: string;
+  @KeyPart(0, { type: 'string', maxLength: 64 }) userId!: string;
+  @KeyPart(1, { type: 'string', maxLength: 253 }) site!: string; // a DNS name is at most 253 characters
   @KeyPart(2, { type: 'timestamp', format: 'epoch-ms', width: 13 }) at!: Date;
   @Column({ family: 'v', type: 'string' }) path!: string;
   @Column({ family: 'v', type: 'int' }) durationMs?: number;

@@ -20,7 +20,7 @@ export function eventEntity(table: string, buckets: number = DEFAULT_BUCKETS) {
   @Salt({ buckets, hash: 'md5' })
   @Family('data', { gc: { maxVersions: 1 } })
   class Event {
-    @KeyPart(1, { type: 'string' }) source!: string;
+    @KeyPart(1, { type: 'string', maxLength: 64 }) source!: string;
     @KeyPart(2, { type: 'timestamp' }) timestamp!: Date;
     @Column({ family: 'data', type: 'string' }) type!: string;
     @Column({ family: 'data', type: 'json' }) payload?: { page: string; user: string };

@@ -18,7 +18,7 @@ export function sensorEntities(readingsTable: string, sensorsTable: string) {
   @Entity({ table: sensorsTable })
   @Family('info', { gc: { maxVersions: 1 } })
   class Sensor {
-    @KeyPart(0, { type: 'string' }) id!: string;
+    @KeyPart(0, { type: 'string', maxLength: 64 }) id!: string;
     @Column({ family: 'info', type: 'string' }) location!: string;
   }
 
@@ -26,7 +26,7 @@ export function sensorEntities(readingsTable: string, sensorsTable: string) {
   @Family('measurements', { gc: { maxVersions: MEASUREMENT_VERSIONS } })
   @Family('logs', { gc: { maxAge: '30d' } })
   class Reading {
-    @KeyPart(0, { type: 'string' }) sensorId!: string;
+    @KeyPart(0, { type: 'string', maxLength: 64 }) sensorId!: string;
     @KeyPart(1, { type: 'timestamp' }) ts!: Date;
     @Column({ family: 'measurements', type: 'float', versions: MEASUREMENT_VERSIONS }) temperature?: Versioned<number>;
     @Column({ family: 'measurements', type: 'float' }) humidity?: number;

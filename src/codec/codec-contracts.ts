@@ -14,6 +14,8 @@ export interface KeyComponentCodec {
   readonly descending: boolean;
   /** Text form of a timestamp component (`iso` by default); undefined for other types. */
   readonly format: TimestampKeyFormat | undefined;
+  /** Longest value in UTF-16 code units (`@KeyPart` `maxLength`); only string components have one. */
+  readonly maxLength?: number | undefined;
   /** Value → component text (already escaped, never contains the separator). */
   encode(value: unknown): string;
   /** Component text → value. */

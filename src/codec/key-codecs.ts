@@ -35,7 +35,7 @@ export function createKeyCodec(
   const ctx = { entity, property };
   switch (resolved.type) {
     case 'string':
-      return createStringCodec(ctx, separator);
+      return createStringCodec(ctx, separator, resolved.maxLength);
     case 'uint':
       return createUintCodec(ctx, resolved);
     case 'int':
@@ -56,6 +56,8 @@ export interface ResolvedKeyOptions {
   readonly width: number | undefined;
   readonly descending: boolean;
   readonly format: TimestampKeyFormat | undefined;
+  /** Longest string value in UTF-16 code units; `undefined` when unbounded or not a string. */
+  readonly maxLength?: number | undefined;
 }
 
 const KEY_TYPES: readonly KeyPartType[] = ['string', 'uint', 'int', 'bigint', 'timestamp'];
@@ -68,6 +70,8 @@ const WIDTH_RULES = {
   'epoch-ms': { default: 13, min: 13, max: 20, why: 'epoch-ms needs at least 13 digits (dates up to the year 2286)' },
   'epoch-s': { default: 10, min: 10, max: 20, why: 'epoch-s needs at least 10 digits (dates up to the year 2286)' },
 } as const;
+/** Largest `maxLength`: a longer value cannot fit Bigtable's 4 KiB row key even in ASCII. */
+const MAX_KEY_STRING_LENGTH = 4096;
 /** Characters of `YYYY-MM-DDTHH:mm:ss.sssZ` that a separator could collide with. */
 const ISO_PUNCTUATION = ['-', ':', '.'];
 
@@ -91,9 +95,21 @@ export function resolveKeyOptions(
       "set @Entity({ separator: '#' }) or another punctuation character",
     );
   }
-  const { type, width, descending = false, format } = options ?? ({} as KeyPartOptions);
+  const { type, width, descending = false, format, maxLength } = options ?? ({} as KeyPartOptions);
   if (!KEY_TYPES.includes(type)) {
     throw fail(`unknown key part type ${preview(type)}`, `use one of ${KEY_TYPES.map((t) => `'${t}'`).join(', ')}`);
+  }
+  if (maxLength !== undefined && type !== 'string') {
+    throw fail(
+      `maxLength applies only to string key parts, not to '${type}'`,
+      type === 'uint' ? 'remove maxLength; width bounds a uint part' : 'remove maxLength',
+    );
+  }
+  if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_KEY_STRING_LENGTH)) {
+    throw fail(
+      `maxLength ${preview(maxLength)} is not an integer from 1 to ${MAX_KEY_STRING_LENGTH}`,
+      `give the longest value the property may hold, such as maxLength: 64 (each character takes at most 3 of the row key's 4096 bytes)`,
+    );
   }
   if (typeof descending !== 'boolean')
     throw fail(`descending must be true or false, got ${preview(descending)}`, 'pass descending: true or leave it out');
@@ -113,7 +129,7 @@ export function resolveKeyOptions(
         'remove descending, or key on a number or an epoch timestamp',
       );
     if (width !== undefined) throw fail('string components have no width', 'remove width');
-    return { type, width: undefined, descending: false, format: undefined };
+    return { type, width: undefined, descending: false, format: undefined, maxLength };
   }
   if (type === 'timestamp' && (format ?? 'iso') === 'iso') {
     if (descending)
@@ -199,21 +215,30 @@ function validTime(ctx: KeyCodecContext, value: unknown): number {
  * keys keep tuple order when the separator is below every character used.
  * Scan ranges stay exact regardless: `planKeyRange` widens the key range
  * past such characters and scans drop the rows outside the logical range.
- * Empty strings and strings with lone UTF-16 surrogates (not representable in
+ * Empty strings, strings longer than `maxLength`, and strings with lone UTF-16 surrogates (not representable in
  * UTF-8) are rejected.
  * @internal
  */
-function createStringCodec(ctx: KeyCodecContext, separator: string): KeyComponentCodec {
+function createStringCodec(ctx: KeyCodecContext, separator: string, maxLength: number | undefined): KeyComponentCodec {
   return Object.freeze({
     type: 'string',
     width: undefined,
     descending: false,
     format: undefined,
+    maxLength,
     encode(value: unknown): string {
       if (typeof value !== 'string')
         throw keyError(ctx, value, 'is not a valid string key component: expected a string', 'pass a non-empty string');
       if (value === '')
         throw keyError(ctx, value, 'is not a valid string key component: must not be empty', 'pass a non-empty string');
+      if (maxLength !== undefined && value.length > maxLength) {
+        throw keyError(
+          ctx,
+          value,
+          `is not a valid string key component: ${value.length} characters, over its maxLength of ${maxLength}`,
+          `shorten the value, or raise maxLength in @KeyPart if longer values are legitimate`,
+        );
+      }
       if (hasLoneSurrogate(value)) {
         throw keyError(
           ctx,

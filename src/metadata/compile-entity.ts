@@ -4,6 +4,7 @@ import { collectDeclarations } from './collect-declarations.js';
 import { compileColumns } from './compile-columns.js';
 import { compileDenormalized, type CompilePass } from './compile-denormalized.js';
 import { compileKeyPlan } from './compile-key-plan.js';
+import { compileLintSuppressions } from './compile-lint-suppressions.js';
 import type { Constructor } from '../model/declarations.js';
 import { withCompiled, type ColumnSchema, type EntitySchema, type FamilySchema } from './entity-schema.js';
 import { planColumn } from './compile-columns.js';
@@ -98,6 +99,13 @@ function buildSchema<T>(target: Constructor<T>, pass: CompilePass): EntitySchema
   for (const c of columns) columnsByProperty[c.property] = c;
   const denormalized = compileDenormalized({ entity, key, columns }, d.denormalized, pass);
   const plans = deepFreeze(columns.map((column) => planColumn({ families, denormalized }, column)));
+  const lintNames = new Set([
+    ...key.properties,
+    ...columns.map((c) => c.property),
+    ...(cellTimestamp === undefined ? [] : [cellTimestamp]),
+    ...families.map((f) => f.name),
+  ]);
+  const lintSuppressions = compileLintSuppressions(entity, d.entity.lint, lintNames);
   const schema = {
     name: entity,
     target,
@@ -108,6 +116,7 @@ function buildSchema<T>(target: Constructor<T>, pass: CompilePass): EntitySchema
     columnsByProperty: deepFreeze(columnsByProperty),
     cellTimestamp,
     denormalized: deepFreeze(denormalized),
+    lintSuppressions,
   };
   return Object.freeze(withCompiled(schema, Object.freeze({ columns: plans })));
 }

@@ -3,6 +3,7 @@ import type { EmbeddedFieldSchema, KeyComponentCodec, ValueCodec } from '../code
 import type { GcRule } from '../model/gc-rule.js';
 import type { DenormalizedSchema } from './denormalized-schema.js';
 import type { ColumnLayout, ColumnScalarType, Constructor, SaltHashPreset } from '../model/declarations.js';
+import type { LintSuppression } from '../model/lint-rule.js';
 
 export type { EmbeddedFieldSchema } from '../codec/codec-contracts.js';
 export type { DenormalizedSchema, PropagationStrategy } from './denormalized-schema.js';
@@ -178,6 +179,8 @@ export interface EntitySchema<T = unknown> {
   readonly cellTimestamp: string | undefined;
   /** Columns declared `@Denormalized`, copies of other entities' columns. */
   readonly denormalized: readonly DenormalizedSchema[];
+  /** `lintEntity()` findings this entity suppresses, with their reasons (`@Entity` `lint.ignore`). */
+  readonly lintSuppressions: readonly LintSuppression[];
   /** What the compile pass derived from the entity. @internal */
   readonly [COMPILED]: CompiledEntity;
 }

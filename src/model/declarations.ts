@@ -3,6 +3,8 @@
  * these; `compileEntity()` validates and turns them into an `EntitySchema`.
  */
 
+import type { LintRuleId } from './lint-rule.js';
+
 /**
  * Any class constructor.
  * @example
@@ -25,6 +27,23 @@ export interface EntityOptions {
   table: string;
   /** Separator between key components; one ASCII punctuation character other than `%`. Default `#`. */
   separator?: string;
+  /** Justified exceptions to `lintEntity()` rules (docs/key-design-tools.md). */
+  lint?: EntityLintOptions;
+}
+
+/**
+ * `lintEntity()` exceptions of one entity: rule id → the reason, for the whole
+ * entity, or → `{ property or family: reason }` for only those. A reason must
+ * be non-empty text; `compileEntity()` rejects unknown rules and names.
+ *
+ * @example
+ * ```ts
+ * @Entity({ table: 'activity', lint: { ignore: { 'unbounded-string-key': { site: 'a fixed list of site names' } } } })
+ * ```
+ */
+export interface EntityLintOptions {
+  /** Rule id → reason, or → `{ property or family: reason }`. */
+  ignore?: Partial<Record<LintRuleId, string | Readonly<Record<string, string>>>>;
 }
 
 /**
@@ -61,6 +80,12 @@ export interface KeyPartOptions {
   descending?: boolean;
   /** Text form of a `timestamp` part. Default `iso`. */
   format?: TimestampKeyFormat;
+  /**
+   * `string` parts only: the longest value, in UTF-16 code units (`value.length`);
+   * a longer value throws `KeyEncodingError`. Each unit encodes to at most 3 bytes,
+   * which is how `lintEntity()` bounds the row key against Bigtable's 4 KiB.
+   */
+  maxLength?: number;
 }
 
 /**
