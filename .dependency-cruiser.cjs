@@ -9,6 +9,8 @@ const LAYERS = [
   'metadata', // decorator storage and the compile step: declarations -> frozen EntitySchema
   'decorators', // the public decorators, recording raw arguments
   'key', // row keys against a compiled schema: encode, decode, salt, ranges
+  'simulate', // hotspot simulator: workloads over a tablet/node model, per layout, with the real key encoder
+  'heatmap', // Key-Visualizer-style heatmaps (SVG, HTML, PNG) and the workload-capturing driver decorator
   'driver', // the only code that talks to @google-cloud/bigtable
   'mutation', // plan writes: entity -> CompiledMutation
   'schema', // plan and apply table/family changes
