@@ -34,7 +34,12 @@ export function valueSource(property: string, type: KeyPartType, generator: KeyG
     case 'celebrity': {
       const entities = generator.entities ?? 10_000;
       const id = idValue(property, type, entities, generator.prefix);
-      return (random) => id(random.next() < generator.share ? 0 : 1 + Math.floor(random.next() * (entities - 1)));
+      const celebrity = entities >> 1;
+      return (random) => {
+        if (random.next() < generator.share) return id(celebrity);
+        const other = Math.floor(random.next() * (entities - 1));
+        return id(other < celebrity ? other : other + 1);
+      };
     }
     case 'uniform': {
       const { values } = generator;

@@ -12,8 +12,9 @@ import { ValidationError } from '../errors/errors.js';
  *   drawn with probability proportional to `1 / r^exponent`. Ranks are
  *   scattered over the values (a seeded shuffle), so popular values do not
  *   sit next to each other in key order.
- * - `celebrity`: one value (the first of `entities`) takes `share` of the
- *   writes; the rest spread evenly over the other `entities - 1`.
+ * - `celebrity`: one value (the middle one of `entities`, so it sits inside
+ *   the key space rather than at its edge) takes `share` of the writes; the
+ *   rest spread evenly over the other `entities - 1`.
  * - `uniform`: `values` given as a list, or as a count of generated values.
  * - `constant`: always `value`.
  *
