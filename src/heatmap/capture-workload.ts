@@ -100,7 +100,14 @@ export interface WorkloadCapture {
   toHeatmap(options?: CaptureHeatmapOptions): HeatmapData;
 }
 
-/** Bytes of each captured key kept: enough to place it on the key axis, bounded whatever the key. */
+/**
+ * Bytes of each captured key kept: enough to place it on the key axis, bounded whatever the key.
+ *
+ * @example
+ * ```ts
+ * capture.entries().every((op) => op.key.length <= CAPTURED_KEY_BYTES); // true
+ * ```
+ */
 export const CAPTURED_KEY_BYTES = 256;
 
 /**
@@ -121,7 +128,12 @@ export const CAPTURED_KEY_BYTES = 256;
 export function captureWorkload(
   driver: BigtableDriver,
   options: CaptureOptions = {},
-): { driver: BigtableDriver; capture: WorkloadCapture } {
+): {
+  /** The wrapped driver: give it to the mapper. */
+  driver: BigtableDriver;
+  /** What it records. */
+  capture: WorkloadCapture;
+} {
   if (driver === null || typeof driver !== 'object' || typeof driver.readRows !== 'function') {
     throw new ValidationError(
       `captureWorkload needs a BigtableDriver, got ${preview(driver)}. Fix: pass mapper.driver or a driver you created.`,

@@ -34,7 +34,12 @@ export interface LayoutReport {
   /** `declared`, or the alternative's label. */
   readonly label: string;
   /** The layout's salt; `null` when unsalted. */
-  readonly salt: { readonly buckets: number; readonly on: readonly string[] } | null;
+  readonly salt: {
+    /** Number of buckets. */
+    readonly buckets: number;
+    /** Key properties hashed. */
+    readonly on: readonly string[];
+  } | null;
   /** A few physical keys of the layout, as text. */
   readonly exampleKeys: readonly string[];
   /** Busiest-node and hottest-range figures after the warm-up. */

@@ -31,11 +31,48 @@ import { ValidationError } from '../errors/errors.js';
  * ```
  */
 export type KeyGenerator =
-  | { readonly kind: 'sequential-time'; readonly start?: string | number; readonly stepMs?: number }
-  | { readonly kind: 'zipf'; readonly entities: number; readonly exponent?: number; readonly prefix?: string }
-  | { readonly kind: 'celebrity'; readonly share: number; readonly entities?: number; readonly prefix?: string }
-  | { readonly kind: 'uniform'; readonly values: number | readonly (string | number)[]; readonly prefix?: string }
-  | { readonly kind: 'constant'; readonly value: string | number };
+  | {
+      /** The write's own time. */
+      readonly kind: 'sequential-time';
+      /** First time: ISO text or epoch milliseconds. Default 2026-01-01T00:00:00Z. */
+      readonly start?: string | number;
+      /** Resolution of the time in milliseconds. Default 1. */
+      readonly stepMs?: number;
+    }
+  | {
+      /** Many values with Zipf popularity. */
+      readonly kind: 'zipf';
+      /** Number of distinct values (1 to 1,000,000). */
+      readonly entities: number;
+      /** Zipf exponent (0 to 10; 0 is uniform). Default 1. */
+      readonly exponent?: number;
+      /** Text before the digits of string values. Default: the property name and `-`. */
+      readonly prefix?: string;
+    }
+  | {
+      /** One value takes `share` of the writes. */
+      readonly kind: 'celebrity';
+      /** The celebrity's share of the writes (0 to 1). */
+      readonly share: number;
+      /** Number of distinct values, the celebrity included (2 to 1,000,000). Default 10,000. */
+      readonly entities?: number;
+      /** Text before the digits of string values. Default: the property name and `-`. */
+      readonly prefix?: string;
+    }
+  | {
+      /** Values drawn evenly. */
+      readonly kind: 'uniform';
+      /** The values (1 to 100,000 JSON values), or how many to generate (1 to 1,000,000). */
+      readonly values: number | readonly (string | number)[];
+      /** Text before the digits of generated string values. Default: the property name and `-`. */
+      readonly prefix?: string;
+    }
+  | {
+      /** Always the same value. */
+      readonly kind: 'constant';
+      /** The value, as JSON. */
+      readonly value: string | number;
+    };
 
 /**
  * A write workload for {@link simulateHotspots}: one generator per key
