@@ -10,6 +10,8 @@ const LAYERS = [
   'decorators', // the public decorators, recording raw arguments
   'key', // row keys against a compiled schema: encode, decode, salt, ranges
   'lint', // key-design linter and bucket-count study: pure checks of a compiled schema
+  'simulate', // hotspot simulator: workloads over a tablet/node model, per layout, with the real key encoder
+  'heatmap', // Key-Visualizer-style heatmaps (SVG, HTML, PNG) and the workload-capturing driver decorator
   'driver', // the only code that talks to @google-cloud/bigtable
   'mutation', // plan writes: entity -> CompiledMutation
   'schema', // plan and apply table/family changes

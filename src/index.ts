@@ -116,3 +116,26 @@ export type { PropagationPlan, PropagationGroup } from './denormalize/plan-propa
 export type { MapperPropagationResult } from './denormalize/propagate.js';
 export type { SourceReader, SourceResolver } from './denormalize/fill-copies.js';
 export * from './errors/index.js';
+
+// Key-design tools: the hotspot simulator and Key-Visualizer-style heatmaps.
+export { simulateHotspots, type SimulateHotspotsParams } from './simulate/simulate-hotspots.js';
+export type { Workload, KeyGenerator } from './simulate/workload.js';
+export type { ClusterModel } from './simulate/cluster-model.js';
+export type { LayoutAlternative } from './simulate/layouts.js';
+export type { SimulationReport, LayoutReport, SimulationStep, LayoutSummary } from './simulate/report.js';
+export type { KeyRangeSpec } from './simulate/key-partition.js';
+export { renderHeatmap, type HeatmapOptions } from './heatmap/render-heatmap.js';
+export {
+  heatmapFromSimulation,
+  heatmapFromCensus,
+  type HeatmapData,
+  type CensusRange,
+} from './heatmap/heatmap-data.js';
+export {
+  captureWorkload,
+  CAPTURED_KEY_BYTES,
+  type CaptureOptions,
+  type CapturedOperation,
+  type CaptureHeatmapOptions,
+  type WorkloadCapture,
+} from './heatmap/capture-workload.js';
