@@ -5,6 +5,8 @@ import { processIo, type CliIo } from './cli-output.js';
 import { jsonSafe } from './cli-values.js';
 import { addKeyCommands } from './key-commands.js';
 import { addSchemaCommands } from './schema-commands.js';
+import { addSimulateCommands } from './simulate-commands.js';
+import { addStudyCommands } from './study-commands.js';
 
 /**
  * Runs the `bigtable-mapper` command line and resolves to its exit code
@@ -52,6 +54,8 @@ export async function runCli(
 
   addSchemaCommands(program, run);
   addKeyCommands(program, run);
+  addStudyCommands(program, run);
+  addSimulateCommands(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -140,58 +140,84 @@ export function censusOf(
   rows: Iterable<{ readonly key: Uint8Array; readonly bytes: number }>,
   options: CensusOptions = {},
 ): Census {
-  const schema = typeof entity === 'function' ? compileEntity(entity) : entity;
-  const { salt, separator } = schema.key;
-  const prefixComponents = checkCount(schema.name, 'prefixComponents', options.prefixComponents, 1, 64);
-  const maxPrefixes = checkCount(
-    schema.name,
-    'maxPrefixes',
-    options.maxPrefixes ?? DEFAULT_MAX_PREFIXES,
-    1,
-    MAX_PREFIXES_LIMIT,
-  );
-  const buckets = new Map((salt?.allBuckets ?? []).map((b) => [b, { rows: 0, bytes: 0 }]));
-  const prefixes = new Map<string, { rows: number; bytes: number }>();
-  const unsalted = { rows: 0, bytes: 0 };
-  const other = { prefixes: 0, rows: 0, bytes: 0 };
-  const otherSeen = new Set<string>();
-  const total = { rows: 0, bytes: 0 };
-  for (const row of rows) {
-    const { key, bytes } = checkRow(schema.name, row, total.rows);
+  const counter = new CensusCounter(entity, options);
+  for (const row of rows) counter.add(row);
+  return counter.result();
+}
+
+/**
+ * The counting behind {@link censusOf}, fed one row at a time, so a caller
+ * reading a table as a stream (the `census` command) keeps only the tallies.
+ * @internal
+ */
+export class CensusCounter {
+  readonly #schema: EntitySchema;
+  readonly #prefixComponents: number;
+  readonly #maxPrefixes: number;
+  readonly #buckets: Map<number, { rows: number; bytes: number }>;
+  readonly #prefixes = new Map<string, { rows: number; bytes: number }>();
+  readonly #unsalted = { rows: 0, bytes: 0 };
+  readonly #other = { prefixes: 0, rows: 0, bytes: 0 };
+  readonly #otherSeen = new Set<string>();
+  readonly #total = { rows: 0, bytes: 0 };
+
+  constructor(entity: Constructor | EntitySchema, options: CensusOptions = {}) {
+    const schema = typeof entity === 'function' ? compileEntity(entity) : entity;
+    this.#schema = schema;
+    this.#prefixComponents = checkCount(schema.name, 'prefixComponents', options.prefixComponents, 1, 64);
+    this.#maxPrefixes = checkCount(
+      schema.name,
+      'maxPrefixes',
+      options.maxPrefixes ?? DEFAULT_MAX_PREFIXES,
+      1,
+      MAX_PREFIXES_LIMIT,
+    );
+    this.#buckets = new Map((schema.key.salt?.allBuckets ?? []).map((b) => [b, { rows: 0, bytes: 0 }]));
+  }
+
+  /** Counts one row: its physical key and its size in bytes. */
+  add(row: { readonly key: Uint8Array; readonly bytes: number }): void {
+    const schema = this.#schema;
+    const { salt, separator } = schema.key;
+    const { key, bytes } = checkRow(schema.name, row, this.#total.rows);
     const text = Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('utf8');
     const parsed = salt === undefined ? undefined : parseSaltSegment(salt, text);
     const salted = parsed !== undefined && isSaltedKey(schema, text);
-    add(salted ? (buckets.get(parsed.bucket) as { rows: number; bytes: number }) : unsalted, bytes);
-    const prefix = (salted ? parsed.rest : text).split(separator).slice(0, prefixComponents).join(separator);
-    const group = prefixes.get(prefix);
+    add(salted ? (this.#buckets.get(parsed.bucket) as { rows: number; bytes: number }) : this.#unsalted, bytes);
+    const prefix = (salted ? parsed.rest : text).split(separator).slice(0, this.#prefixComponents).join(separator);
+    const group = this.#prefixes.get(prefix);
     if (group !== undefined) add(group, bytes);
-    else if (prefixes.size < maxPrefixes) prefixes.set(prefix, { rows: 1, bytes });
+    else if (this.#prefixes.size < this.#maxPrefixes) this.#prefixes.set(prefix, { rows: 1, bytes });
     else {
-      if (otherSeen.size < MAX_OTHER_COUNTED) otherSeen.add(prefix);
-      other.prefixes = otherSeen.size;
-      add(other, bytes);
+      if (this.#otherSeen.size < MAX_OTHER_COUNTED) this.#otherSeen.add(prefix);
+      this.#other.prefixes = this.#otherSeen.size;
+      add(this.#other, bytes);
     }
-    add(total, bytes);
+    add(this.#total, bytes);
   }
-  const bucketList = [...buckets].map(([bucket, t]) => ({ bucket, rows: t.rows, bytes: t.bytes }));
-  return {
-    entity: schema.name,
-    rows: total.rows,
-    bytes: total.bytes,
-    buckets: bucketList,
-    unsalted,
-    prefixes: [...prefixes]
-      .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-      .map(([prefix, t]) => ({ prefix, rows: t.rows, bytes: t.bytes })),
-    otherPrefixes: other,
-    evenness:
-      bucketList.length === 0
-        ? undefined
-        : {
-            rows: toSpread(evenness(new Map(bucketList.map((b) => [b.bucket, b.rows])))),
-            bytes: toSpread(evenness(new Map(bucketList.map((b) => [b.bucket, b.bytes])))),
-          },
-  };
+
+  /** The census of the rows counted so far. */
+  result(): Census {
+    const bucketList = [...this.#buckets].map(([bucket, t]) => ({ bucket, rows: t.rows, bytes: t.bytes }));
+    return {
+      entity: this.#schema.name,
+      rows: this.#total.rows,
+      bytes: this.#total.bytes,
+      buckets: bucketList,
+      unsalted: { ...this.#unsalted },
+      prefixes: [...this.#prefixes]
+        .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+        .map(([prefix, t]) => ({ prefix, rows: t.rows, bytes: t.bytes })),
+      otherPrefixes: { ...this.#other },
+      evenness:
+        bucketList.length === 0
+          ? undefined
+          : {
+              rows: toSpread(evenness(new Map(bucketList.map((b) => [b.bucket, b.rows])))),
+              bytes: toSpread(evenness(new Map(bucketList.map((b) => [b.bucket, b.bytes])))),
+            },
+    };
+  }
 }
 
 function add(tally: { rows: number; bytes: number }, bytes: number): void {

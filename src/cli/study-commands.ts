@@ -1,0 +1,234 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { bucketStudy, type BucketStudy } from '../lint/bucket-study.js';
+import { CensusCounter, type Census } from '../lint/census.js';
+import { lintEntities } from '../lint/lint-entity.js';
+import type { LintFinding } from '../lint/lint-finding.js';
+import { compileEntity } from '../metadata/compile-entity.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { CliUsageError, ExitCode } from './cli-errors.js';
+import type { CliContext, Run } from './cli-context.js';
+import { formatTable } from './cli-output.js';
+import { keyValuesFromJson } from './cli-values.js';
+import { writeHeatmap } from './heatmap-file.js';
+import { heatmapOfCensus } from './heatmap-sources.js';
+import { keyValuesOf, readEntityRows, rowBytes } from './table-reader.js';
+
+const MAX_SAMPLE = 1_000_000;
+
+/** `lint`, `buckets` and `census`: the checks and measurements of a key design. */
+export function addStudyCommands(program: Command, run: Run): void {
+  program
+    .command('lint')
+    .description('check the entities against key-design rules (exit 1 on errors, or on warnings with --strict)')
+    .argument('[entities...]', 'entity class names or table ids (default: every entity)')
+    .option('--strict', 'warnings fail the check too')
+    .option('--include-suppressed', 'also list findings the entities suppress, with their reasons')
+    .action(
+      run(async (ctx: CliContext, names: string[], flags: { strict?: boolean; includeSuppressed?: boolean }) => {
+        const entities =
+          names.length === 0
+            ? await ctx.entities()
+            : await Promise.all(names.map(async (n) => (await ctx.entity(n)).entity));
+        const findings = lintEntities(entities, { includeSuppressed: flags.includeSuppressed === true });
+        const live = findings.filter((f) => f.suppressed === undefined);
+        const errors = live.filter((f) => f.severity === 'error').length;
+        const warnings = live.filter((f) => f.severity === 'warning').length;
+        ctx.out.result({ entities: entities.map((e) => e.name), errors, warnings, findings }, renderFindings);
+        return errors > 0 || (flags.strict === true && warnings > 0) ? ExitCode.CheckFailed : ExitCode.Ok;
+      }),
+    );
+
+  program
+    .command('buckets')
+    .description(
+      "seed 002's bucket-count study: how evenly real keys spread over each bucket count (max/min under 1.5 is good)",
+    )
+    .argument('<entity>', 'entity class name or table id')
+    .option('--keys <file>', 'key values: a JSON array, or one JSON object per line')
+    .option(
+      '--sample <n>',
+      `read up to n rows' keys from the table, spread over its salt buckets (at most ${MAX_SAMPLE})`,
+      count,
+    )
+    .option('--counts <list>', 'bucket counts to try', list, [5, 10, 20, 50])
+    .action(
+      run(async (ctx: CliContext, name: string, flags: { keys?: string; sample?: number; counts: number[] }) => {
+        const { entity, schema } = await ctx.entity(name);
+        if ((flags.keys === undefined) === (flags.sample === undefined)) {
+          throw new CliUsageError('buckets needs its keys', 'pass either --keys <file> or --sample <n>');
+        }
+        const declared = schema.key.salt?.buckets;
+        const counts =
+          declared === undefined || flags.counts.includes(declared) ? flags.counts : [...flags.counts, declared];
+        const keys =
+          flags.keys !== undefined
+            ? readKeysFile(schema, resolve(ctx.io.cwd, flags.keys))
+            : await sampleKeys(ctx, entity, schema, flags.sample!);
+        const study = bucketStudy(schema, keys, counts);
+        ctx.out.result({ ...study, declaredBuckets: declared }, (s) => renderStudy(s, declared));
+        const declaredRow = study.rows.find((r) => r.buckets === declared);
+        return declaredRow?.verdict === 'uneven' ? ExitCode.CheckFailed : ExitCode.Ok;
+      }),
+    );
+
+  program
+    .command('census')
+    .description('read the table and count rows and bytes per salt bucket and per key prefix, with the evenness ratio')
+    .argument('<entity>', 'entity class name or table id')
+    .option('--prefix-components <n>', 'leading key components that make a prefix group', count, 1)
+    .option('--max-prefixes <n>', 'distinct prefixes told apart', count, 1000)
+    .option('--heatmap <file>', 'also draw the census as a heatmap (.svg, .html or .png)')
+    .action(
+      run(
+        async (
+          ctx: CliContext,
+          name: string,
+          flags: { prefixComponents: number; maxPrefixes: number; heatmap?: string },
+        ) => {
+          const { entity, schema } = await ctx.entity(name);
+          const counter = new CensusCounter(schema, {
+            prefixComponents: flags.prefixComponents,
+            maxPrefixes: flags.maxPrefixes,
+          });
+          const mapper = ctx.connect([entity]);
+          await readEntityRows(ctx, mapper, schema, (row) => counter.add({ key: row.key, bytes: rowBytes(row) }), {
+            label: `census of ${schema.table}`,
+            valuesNeeded: true,
+          });
+          const census = counter.result();
+          if (flags.heatmap !== undefined) {
+            const file = await writeHeatmap(ctx, heatmapOfCensus(census), flags.heatmap, `Census of ${schema.table}`);
+            ctx.out.note(`heatmap written to ${file}`);
+          }
+          ctx.out.result(census, renderCensus);
+          return ExitCode.Ok;
+        },
+      ),
+    );
+}
+
+function count(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function list(value: string): number[] {
+  const counts = value.split(',').map((v) => Number(v.trim()));
+  if (counts.length === 0 || counts.some((n) => !Number.isSafeInteger(n) || n < 1 || n > 1000)) {
+    throw new InvalidArgumentError('expected bucket counts from 1 to 1000, comma-separated');
+  }
+  return counts;
+}
+
+function readKeysFile(schema: EntitySchema, path: string): Record<string, unknown>[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliUsageError(`cannot read --keys ${path}: ${(error as Error).message}`, 'give a readable file');
+  }
+  const trimmed = text.trim();
+  const parse = (json: string, where: string): unknown => {
+    try {
+      return JSON.parse(json) as unknown;
+    } catch (error) {
+      throw new CliUsageError(
+        `--keys ${where} is not JSON (${(error as Error).message})`,
+        'write a JSON array, or one JSON object per line',
+      );
+    }
+  };
+  const items = trimmed.startsWith('[')
+    ? (parse(trimmed, path) as unknown[])
+    : trimmed.split('\n').flatMap((line, i) => (line.trim() === '' ? [] : [parse(line, `${path}:${i + 1}`)]));
+  if (!Array.isArray(items) || items.length === 0)
+    throw new CliUsageError(`--keys ${path} holds no keys`, 'give at least one key');
+  return items.map((item, i) => keyValuesFromJson(schema, item, `--keys[${i}]`));
+}
+
+async function sampleKeys(
+  ctx: CliContext,
+  entity: Function,
+  schema: EntitySchema,
+  sample: number,
+): Promise<Record<string, unknown>[]> {
+  if (sample > MAX_SAMPLE)
+    throw new CliUsageError(`--sample ${sample} is over ${MAX_SAMPLE}`, `sample at most ${MAX_SAMPLE} rows`);
+  const mapper = ctx.connect([entity as never]);
+  const ranges =
+    schema.key.salt === undefined
+      ? 1
+      : schema.key.salt.allBuckets.length + (schema.key.salt.since === undefined ? 0 : 1);
+  const keys: Record<string, unknown>[] = [];
+  await readEntityRows(
+    ctx,
+    mapper,
+    schema,
+    (row) => {
+      const values = keyValuesOf(schema, row);
+      if (values !== undefined && keys.length < sample) keys.push(values);
+    },
+    { perRange: Math.ceil(sample / ranges), label: `sampling ${schema.table}`, valuesNeeded: false },
+  );
+  if (keys.length === 0)
+    throw new CliUsageError(
+      `table ${schema.table} has no rows of ${schema.name}`,
+      'write some rows first, or pass --keys',
+    );
+  return keys;
+}
+
+function renderFindings(r: { entities: string[]; errors: number; warnings: number; findings: LintFinding[] }): string {
+  if (r.findings.length === 0) return `${r.entities.length} entities checked: no findings`;
+  const blocks = r.findings.map((f) => {
+    const where = f.property ?? f.family;
+    const head = `${f.severity.padEnd(7)} ${f.code}  ${f.entity}${where === undefined ? '' : `.${where}`}${f.suppressed === undefined ? '' : ' (suppressed)'}`;
+    const reason = f.suppressed === undefined ? '' : `\n        suppressed: ${f.suppressed}`;
+    return `${head}\n        ${f.message}\n        principle: ${f.principle}\n        fix: ${f.fix}${reason}`;
+  });
+  return `${blocks.join('\n\n')}\n\n${r.entities.length} entities checked: ${r.errors} error(s), ${r.warnings} warning(s)`;
+}
+
+function renderStudy(s: BucketStudy, declared: number | undefined): string {
+  const rows = s.rows.map((r) => [
+    r.buckets === declared ? `${r.buckets} (declared)` : String(r.buckets),
+    r.min,
+    r.max,
+    r.ratio === null ? 'inf' : r.ratio.toFixed(2),
+    r.verdict,
+  ]);
+  return `${s.entity}: ${s.keys} keys hashed with ${s.hash} on ${s.on.join(', ')}; max/min under ${s.threshold} is good\n${formatTable(['buckets', 'min', 'max', 'max/min', 'verdict'], rows)}`;
+}
+
+function renderCensus(c: Census): string {
+  const lines = [`${c.entity}: ${c.rows} rows, ${c.bytes} bytes`];
+  if (c.buckets.length > 0) {
+    lines.push(
+      formatTable(
+        ['bucket', 'rows', 'bytes'],
+        c.buckets.map((b) => [b.bucket, b.rows, b.bytes]),
+      ),
+    );
+    const e = c.evenness!;
+    lines.push(
+      `evenness (max/min): rows ${e.rows.ratio?.toFixed(2) ?? 'inf'}, bytes ${e.bytes.ratio?.toFixed(2) ?? 'inf'}`,
+    );
+    if (c.unsalted.rows > 0) lines.push(`unsalted rows: ${c.unsalted.rows} (${c.unsalted.bytes} bytes)`);
+  }
+  const top = [...c.prefixes].sort((a, b) => b.rows - a.rows).slice(0, 20);
+  lines.push(
+    '',
+    `largest key prefixes (${c.prefixes.length} told apart):`,
+    formatTable(
+      ['prefix', 'rows', 'bytes'],
+      top.map((p) => [p.prefix, p.rows, p.bytes]),
+    ),
+  );
+  if (c.otherPrefixes.rows > 0)
+    lines.push(`other prefixes: ${c.otherPrefixes.prefixes}+ with ${c.otherPrefixes.rows} rows`);
+  return lines.join('\n');
+}
