@@ -83,17 +83,30 @@ export class ValidationError extends BigtableMapperError {
 }
 
 /**
- * `findOneOrFail` found no row for the key.
+ * `findOneOrFail` found no row for the key. The message shows the key as
+ * given (its property values); `details` holds them as `key`, with the
+ * encoded row key as `rowKey` (without the salt prefix).
  *
  * @example
  * ```ts
- * try { await repo.findOneOrFail({ id: 'nope' }); }
+ * try { await repo.findOneOrFail({ userId: 'u1', at }); }
  * catch (err) { if (err instanceof EntityNotFoundError) reply.status(404); }
+ * // EntityNotFoundError: Visit: no row with key { userId: "u1", at: Date(2026-01-02T03:04:05.006Z) } (row key "u1#8232676954993")
  * ```
  */
 export class EntityNotFoundError extends BigtableMapperError {
-  constructor(entity: string, rowKey: string) {
-    super(ErrorCode.NotFound, `${entity}: no row with key ${JSON.stringify(rowKey)}`, { details: { entity, rowKey } });
+  /**
+   * @param entity - The entity class name.
+   * @param key - The key properties and their values, in key order.
+   * @param rowKey - The encoded row key, as stored (without the salt prefix).
+   */
+  constructor(entity: string, key: Readonly<Record<string, unknown>>, rowKey: string) {
+    const parts = Object.entries(key).map(([name, value]) => `${name}: ${preview(value)}`);
+    super(
+      ErrorCode.NotFound,
+      `${entity}: no row with key { ${parts.join(', ')} } (row key ${JSON.stringify(rowKey)})`,
+      { details: { entity, key: Object.freeze({ ...key }), rowKey } },
+    );
   }
 }
 
