@@ -11,8 +11,11 @@ import { toHttpError } from './http-error.js';
  * ```
  */
 export interface ErrorResponse {
+  /** Whether the answer has started: the handler then leaves the error to `next`. */
   readonly headersSent?: boolean;
+  /** Sets the status. */
   status(code: number): unknown;
+  /** Sends the body as JSON. */
   json(body: unknown): unknown;
 }
 

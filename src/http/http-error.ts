@@ -34,7 +34,9 @@ export interface HttpErrorBody {
  * ```
  */
 export interface HttpError {
+  /** The HTTP status, see {@link httpStatusOf}. */
   readonly status: number;
+  /** The JSON body to send. */
   readonly body: HttpErrorBody;
 }
 
