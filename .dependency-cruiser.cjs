@@ -20,6 +20,7 @@ const LAYERS = [
   'scan', // plan, execute, merge and hydrate scans
   'denormalize', // copies of source rows and their propagation
   'repository', // the public Repository and BigtableMapper
+  'http', // HTTP answers for library errors, and the Express error handler
   'nest', // NestJS module
   'testing', // emulator helpers for users' tests
   'cli', // the bigtable-mapper command line (ES modules only, never imported by the library)

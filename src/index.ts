@@ -116,6 +116,12 @@ export type { PropagationPlan, PropagationGroup } from './denormalize/plan-propa
 export type { MapperPropagationResult } from './denormalize/propagate.js';
 export type { SourceReader, SourceResolver } from './denormalize/fill-copies.js';
 export * from './errors/index.js';
+export { toHttpError, httpStatusOf, type HttpError, type HttpErrorBody } from './http/http-error.js';
+export {
+  bigtableMapperErrorHandler,
+  type ErrorHandlerOptions,
+  type ErrorResponse,
+} from './http/express-error-handler.js';
 
 // Key-design tools: the hotspot simulator and Key-Visualizer-style heatmaps.
 export { simulateHotspots, type SimulateHotspotsParams } from './simulate/simulate-hotspots.js';

@@ -46,8 +46,10 @@ export function parseTimestamp(value: unknown): Date {
 }
 
 /**
- * Validates a `POST /readings` body: `sensorId`, `temperature`, optional
- * `humidity` and `ts` (default now).
+ * Reads a `POST /readings` body: `temperature`, optional `humidity` and `ts`
+ * (default now). The key part `sensorId` is taken as given: the library
+ * rejects a missing or invalid one, naming `Reading.sensorId`, and the error
+ * handler answers 400.
  *
  * @example
  * ```ts
@@ -57,13 +59,12 @@ export function parseTimestamp(value: unknown): Date {
 export function parseReading(body: unknown): Reading {
   if (body === null || typeof body !== 'object') throw new BadRequest('expected a JSON object');
   const { sensorId, ts, temperature, humidity } = body as Record<string, unknown>;
-  if (typeof sensorId !== 'string' || sensorId === '') throw new BadRequest('sensorId must be a non-empty string');
   if (typeof temperature !== 'number' || !Number.isFinite(temperature))
     throw new BadRequest('temperature must be a number');
   if (humidity !== undefined && (typeof humidity !== 'number' || !Number.isFinite(humidity)))
     throw new BadRequest('humidity must be a number');
   const reading = Object.assign(new Reading(), {
-    sensorId,
+    sensorId: sensorId as string,
     ts: ts === undefined ? new Date() : parseTimestamp(ts),
     temperature,
   });

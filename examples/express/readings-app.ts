@@ -1,13 +1,12 @@
 import express from 'express';
 import type { ErrorRequestHandler, Express, Request } from 'express';
-import { BigtableMapperError, EntityNotFoundError, ErrorCode } from '../../src/index.js';
+import { bigtableMapperErrorHandler } from '../../src/index.js';
 import type { Repository } from '../../src/index.js';
 import { writeNdjson, type NdjsonSummary } from './ndjson.js';
 import type { Reading } from './reading.entity.js';
 import { BadRequest, parseReading, parseTimestamp, toReadingJson } from './reading-json.js';
 
 const MAX_PAGE_SIZE = 100;
-const BAD_REQUEST_CODES: readonly string[] = [ErrorCode.Validation, ErrorCode.KeyEncoding, ErrorCode.ValueEncoding];
 
 /**
  * Options of {@link createReadingsApp}.
@@ -38,20 +37,19 @@ function pageQuery(req: Request): { limit: number; cursor?: string } {
   return cursor === undefined || cursor === '' ? { limit: n } : { limit: n, cursor };
 }
 
-const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
-  if (res.headersSent) return next(error);
-  const notFound = error instanceof EntityNotFoundError;
-  const badRequest =
-    error instanceof BadRequest || (error instanceof BigtableMapperError && BAD_REQUEST_CODES.includes(error.code));
-  if (!notFound && !badRequest) return next(error);
-  res.status(notFound ? 404 : 400).json({ error: (error as Error).message });
+/** The app's own input errors; the library's errors go on to `bigtableMapperErrorHandler()`. */
+const badRequestHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  if (res.headersSent || !(error instanceof BadRequest)) return next(error);
+  res.status(400).json({ statusCode: 400, error: 'Bad Request', code: 'BAD_REQUEST', message: error.message });
 };
 
 /**
  * A small REST API over a readings repository:
  * `POST /readings`, `GET /readings?sensorId=&limit=&cursor=` (pages in key
  * order), `GET /readings/export?sensorId=` (NDJSON stream of the scan) and
- * `GET /readings/:sensorId/:ts` (404 when missing).
+ * `GET /readings/:sensorId/:ts` (404 when missing). The library's errors
+ * answer through `bigtableMapperErrorHandler()`: invalid keys or values 400,
+ * a missing row 404, a deadline 504, others 500, each with a JSON body.
  *
  * @example
  * ```ts
@@ -86,6 +84,7 @@ export function createReadingsApp(readings: Repository<Reading>, options: Readin
     res.json(toReadingJson(reading));
   });
 
-  app.use(errorHandler);
+  app.use(badRequestHandler);
+  app.use(bigtableMapperErrorHandler({ onServerError: (error, status) => console.error(status, error) }));
   return app;
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
-import { BigtableModule } from '../../src/nest/index.js';
+import { APP_FILTER } from '@nestjs/core';
+import { BigtableMapperExceptionFilter, BigtableModule } from '../../src/nest/index.js';
 import { APP_CONFIG, AppConfigModule, type AppConfig } from './app-config.js';
 import { PageViewsModule } from './page-views.module.js';
 
@@ -9,18 +10,20 @@ import { PageViewsModule } from './page-views.module.js';
  *
  * @example
  * ```ts
- * const options: AppOptions = { emulatorHost: '127.0.0.1:8086', table: 'page_views' };
+ * const options: AppOptions = { emulatorHost: '127.0.0.1:8086', tablePrefix: 'staging_' };
  * ```
  */
 export interface AppOptions extends Partial<AppConfig> {
-  /** Page-views table; default `page_views`. */
-  table?: string;
+  /** The mapper's `tablePrefix`: one set of tables per environment or test run (`staging_page_views`); default none. */
+  tablePrefix?: string;
 }
 
 /**
  * The example application: a mapper configured asynchronously from
  * {@link AppConfig}, with `sync: true` so the page-views table exists before
- * the first request, and the page-views feature.
+ * the first request; the page-views feature; and `BigtableMapperExceptionFilter`
+ * as a global filter, so the library's errors answer 400, 404, 503, 504 or 500
+ * with a JSON body.
  *
  * @example
  * ```ts
@@ -29,19 +32,20 @@ export interface AppOptions extends Partial<AppConfig> {
  */
 @Module({})
 export class AppModule {
-  /** The application module. @example `AppModule.forRoot({ table: uniqueTableId('views') })` */
+  /** The application module. @example `AppModule.forRoot({ tablePrefix: 'staging_' })` */
   static forRoot(options: AppOptions = {}): DynamicModule {
-    const { table, ...config } = options;
+    const { tablePrefix = '', ...config } = options;
     return {
       module: AppModule,
       imports: [
         BigtableModule.forRootAsync({
           imports: [AppConfigModule.forRoot(config)],
           inject: [APP_CONFIG],
-          useFactory: ({ emulatorHost, instance }: AppConfig) => ({ emulatorHost, instance, sync: true }),
+          useFactory: ({ emulatorHost, instance }: AppConfig) => ({ emulatorHost, instance, tablePrefix, sync: true }),
         }),
-        PageViewsModule.register(table === undefined ? {} : { table }),
+        PageViewsModule.register(),
       ],
+      providers: [{ provide: APP_FILTER, useClass: BigtableMapperExceptionFilter }],
     };
   }
 }

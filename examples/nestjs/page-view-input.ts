@@ -42,8 +42,11 @@ export function parseAt(value: unknown): Date {
 }
 
 /**
- * Validates a `POST /page-views` body: `userId`, `site`, `path` strings,
- * optional `durationMs` integer and `at` (ISO text or epoch ms; default now).
+ * Reads a `POST /page-views` body: `path` string, optional `durationMs`
+ * integer and `at` (ISO text or epoch ms; default now). The key parts
+ * `userId` and `site` are taken as given: the library rejects a missing or
+ * invalid one with a `KeyEncodingError` naming `PageView.userId`, which the
+ * exception filter answers with 400.
  *
  * @example
  * ```ts
@@ -58,8 +61,8 @@ export function parsePageView(body: unknown): PageView {
   if (durationMs !== undefined && !Number.isSafeInteger(durationMs))
     throw new BadRequestException('durationMs must be an integer');
   const view = Object.assign(new PageView(), {
-    userId: text(input, 'userId'),
-    site: text(input, 'site'),
+    userId: input['userId'] as string,
+    site: input['site'] as string,
     at,
     path: text(input, 'path'),
   });

@@ -1,20 +1,18 @@
 import { Column, Entity, Family, KeyPart, Salt } from '../../src/index.js';
-import type { Constructor } from '../../src/index.js';
-
-/** The table `PageView` is declared in. @example `pageViewEntity(DEFAULT_PAGE_VIEWS_TABLE) === PageView` */
-export const DEFAULT_PAGE_VIEWS_TABLE = 'page_views';
 
 /**
  * One page view, keyed `userId#site#at` (epoch ms). Salted on `userId` and
  * `site`, so one user's views of one site share a bucket: listing them reads a
  * single key range, while writes of different users spread over 8 buckets.
+ * Each environment (or test run) keeps its own `page_views` table through the
+ * mapper's `tablePrefix`, not through a subclass per table.
  *
  * @example
  * ```ts
  * const view = Object.assign(new PageView(), { userId: 'u1', site: 'example.com', at: new Date(), path: '/' });
  * ```
  */
-@Entity({ table: DEFAULT_PAGE_VIEWS_TABLE })
+@Entity({ table: 'page_views' })
 @Salt({ buckets: 8, on: ['userId', 'site'] })
 @Family('v', { gc: { maxVersions: 1 } })
 export class PageView {
@@ -23,20 +21,4 @@ export class PageView {
   @KeyPart(2, { type: 'timestamp', format: 'epoch-ms', width: 13 }) at!: Date;
   @Column({ family: 'v', type: 'string' }) path!: string;
   @Column({ family: 'v', type: 'int' }) durationMs?: number;
-}
-
-/**
- * `PageView` stored in another table (a subclass that overrides `@Entity`),
- * so tests and parallel runs can each use their own table.
- *
- * @example
- * ```ts
- * const Entity = pageViewEntity(uniqueTableId('page-views'));
- * ```
- */
-export function pageViewEntity(table: string): Constructor<PageView> {
-  if (table === DEFAULT_PAGE_VIEWS_TABLE) return PageView;
-  @Entity({ table })
-  class PageViewInTable extends PageView {}
-  return PageViewInTable;
 }

@@ -1,5 +1,4 @@
-import { BadRequestException, Body, Controller, Get, Inject, Param, Post, Query, UseFilters } from '@nestjs/common';
-import { MapperErrorsFilter } from './mapper-errors.filter.js';
+import { BadRequestException, Body, Controller, Get, Inject, Param, Post, Query } from '@nestjs/common';
 import { parseAt, parsePageView, toPageViewJson, type PageViewJson } from './page-view-input.js';
 import { PageViewsService } from './page-views.service.js';
 
@@ -15,6 +14,8 @@ function pageSize(limit: string | undefined): number {
 /**
  * `POST /page-views`, `GET /page-views/:userId/:site?limit=&cursor=` (pages,
  * oldest first) and `GET /page-views/:userId/:site/:at` (404 when missing).
+ * The library's errors become HTTP answers through `BigtableMapperExceptionFilter`
+ * (registered in `AppModule`): an invalid key 400, a missing row 404.
  *
  * @example
  * ```ts
@@ -22,7 +23,6 @@ function pageSize(limit: string | undefined): number {
  * ```
  */
 @Controller('page-views')
-@UseFilters(MapperErrorsFilter)
 export class PageViewsController {
   readonly #service: PageViewsService;
 

@@ -5,6 +5,7 @@ import { toRowFilterMessage } from './row-filter-message.js';
 import { toRawMutation } from './client-mutation.js';
 import { fromProtoRow } from './client-row.js';
 import { boundedCall, type GaxCallOptions } from './bounded-call.js';
+import { driverFailure } from './driver-failure.js';
 import type { DataRpc, DataTable } from './data-client.js';
 
 const INT64_MIN = -(2n ** 63n);
@@ -14,10 +15,12 @@ const INT64_MAX = 2n ** 63n - 1n;
  * Sends a never-retried unary call once within `call` (an attempt timeout
  * fails it with `DeadlineExceededError` of kind `'attempt'`), with the
  * method's call settings plus the attempt's gRPC deadline and cancelling
- * signal; client failures become `DriverError`.
+ * signal; client failures become `DriverError` (`TableNotFoundError` for a
+ * missing table).
  */
 async function sendOnce<T>(
   operation: string,
+  table: string,
   call: CallOptions | undefined,
   send: (gax: GaxCallOptions) => Promise<T>,
 ): Promise<T> {
@@ -25,7 +28,7 @@ async function sendOnce<T>(
     return await boundedCall(operation, call, send, { retryAttemptTimeouts: false });
   } catch (err) {
     if (err instanceof BigtableMapperError) throw err;
-    throw new DriverError(operation, err);
+    throw driverFailure(operation, table, err);
   }
 }
 
@@ -51,7 +54,7 @@ export async function checkAndMutateRow(
     trueMutations: request.onMatch.map(toRawMutation),
     falseMutations: request.onNoMatch.map(toRawMutation),
   };
-  const response = await sendOnce(operation, call, (gax) => rpc.checkAndMutateRow(message, gax));
+  const response = await sendOnce(operation, table.id, call, (gax) => rpc.checkAndMutateRow(message, gax));
   return response.predicateMatched === true;
 }
 
@@ -95,7 +98,7 @@ export async function incrementCells(
       incrementAmount: rule.amount.toString(),
     })),
   };
-  const response = await sendOnce(operation, call, (gax) => rpc.readModifyWriteRow(message, gax));
+  const response = await sendOnce(operation, table, call, (gax) => rpc.readModifyWriteRow(message, gax));
   try {
     return fromProtoRow(response.row, rowKey);
   } catch (err) {

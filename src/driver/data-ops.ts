@@ -1,7 +1,8 @@
 import type { CompiledMutation } from '../model/mutation.js';
 import type { CallOptions, RowMutationFailure } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
-import { DriverError, ValidationError } from '../errors/errors.js';
+import { ValidationError } from '../errors/errors.js';
+import { driverFailure } from './driver-failure.js';
 import { toRawEntry } from './client-mutation.js';
 import type { RawEntry } from './client-mutation.js';
 import { mutateWithRetries, type EntryFailure, type MutateAttemptStream } from './mutate-rows-call.js';
@@ -23,8 +24,8 @@ export interface WriteFailure extends RowMutationFailure {
  * a single raw entry, retried on transient errors (RST_STREAM included) only
  * when the mutation is idempotent, within `call`'s deadline. A row without
  * mutations is a no-op (the server would reject it). Rejects with
- * `DriverError` carrying the gRPC code, or with the typed deadline or abort
- * error when `call` cut it.
+ * `DriverError` carrying the gRPC code (`TableNotFoundError` for a missing
+ * table), or with the typed deadline or abort error when `call` cut it.
  * @internal
  */
 export async function mutateOneRow(
@@ -39,6 +40,7 @@ export async function mutateOneRow(
   const failure = (
     await mutateWithRetries({
       operation,
+      table: table.id,
       entries,
       idempotent: () => mutation.idempotent,
       open: attemptOpener(rpc, table),
@@ -47,7 +49,7 @@ export async function mutateOneRow(
   )[0];
   if (failure === undefined) return;
   if (failure.cause instanceof BigtableMapperError) throw failure.cause;
-  throw new DriverError(operation, failure.cause ?? new Error(failure.message), failure.grpcCode);
+  throw driverFailure(operation, table.id, failure.cause ?? new Error(failure.message), failure.grpcCode);
 }
 
 /**
@@ -61,7 +63,7 @@ export async function mutateOneRow(
  * resolves `[]` without any RPC.
  *
  * Rejects with `DriverError` when the RPC failed before the server gave any
- * entry a status (e.g. gRPC 5, table missing), and with the typed abort or
+ * entry a status (`TableNotFoundError` for a missing table), and with the typed abort or
  * deadline error when nothing was sent because `call` had already ended.
  * @internal
  */
@@ -107,6 +109,7 @@ async function sendEntries(
   const operation = `mutateRows ${JSON.stringify(table.id)} (${entries.length} rows)`;
   const failures = await mutateWithRetries({
     operation,
+    table: table.id,
     entries,
     idempotent: (position) => idempotent[position] === true,
     open: attemptOpener(rpc, table),

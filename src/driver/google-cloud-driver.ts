@@ -275,7 +275,7 @@ export class GoogleCloudDriver implements BigtableDriver {
               operation,
               () => this.#dataProbe.ready(options, operation),
             );
-    return openReadRows(open, operation, this.#reads);
+    return openReadRows(open, operation, this.#reads, request.table);
   }
 
   async checkAndMutate(request: CheckAndMutateRequest, call?: CallOptions): Promise<boolean> {

@@ -8,6 +8,7 @@ import { DriverError, extractGrpcCode } from '../errors/errors.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { abortError, delay } from '../util/operation-signal.js';
 import { attemptBound } from './bounded-call.js';
+import { driverFailure } from './driver-failure.js';
 
 /**
  * One `MutateRowsResponse` as the generated client decodes it: statuses by
@@ -69,6 +70,8 @@ export interface EntryFailure {
 export interface MutateRowsRequest<E> {
   /** Names the call in errors, e.g. `mutateRows "readings" (500 rows)`. */
   readonly operation: string;
+  /** The table id, for the `TableNotFoundError` of a whole-RPC NOT_FOUND. */
+  readonly table?: string;
   /** The entries, in the order of the first attempt. */
   readonly entries: readonly E[];
   /** Whether the entry at this position may be sent again. */
@@ -116,8 +119,9 @@ type AttemptEnd =
  * Rejects with the typed abort or deadline error when the signal aborted or
  * the deadline passed before the first attempt (nothing sent), and with
  * `DriverError` when the RPC failed without the server sending a status for
- * any entry (a whole-RPC failure such as NOT_FOUND, or retries exhausted on
- * UNAVAILABLE); the outcome is then the same for every entry.
+ * any entry (a whole-RPC failure, or retries exhausted on UNAVAILABLE; a
+ * missing `table` is a `TableNotFoundError`); the outcome is then the same
+ * for every entry.
  * @internal
  */
 export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promise<EntryFailure[]> {
@@ -235,7 +239,10 @@ export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promi
     }
   }
 
-  if (end.kind === 'failed' && !anyStatus) throw new DriverError(operation, end.error);
+  if (end.kind === 'failed' && !anyStatus)
+    throw request.table === undefined
+      ? new DriverError(operation, end.error)
+      : driverFailure(operation, request.table, end.error);
   return [...failures.values()].sort((a, b) => a.position - b.position);
 }
 

@@ -6,6 +6,7 @@ import { DriverError } from '../errors/errors.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../errors/operation-errors.js';
 import type { RowFeed } from './read-rows-call.js';
+import { driverFailure } from './driver-failure.js';
 
 /** What {@link OpenReads} needs of a read: to fail it for good. */
 interface ClosableRead {
@@ -69,13 +70,15 @@ class DriverRead implements PushFeed<RowData>, ClosableRead {
   readonly #open: () => RowFeed;
   readonly #operation: string;
   readonly #reads: OpenReads;
+  readonly #table: string | undefined;
   #feed: RowFeed | undefined;
   #sink: PushSink<RowData> | undefined;
 
-  constructor(open: () => RowFeed, operation: string, reads: OpenReads) {
+  constructor(open: () => RowFeed, operation: string, reads: OpenReads, table: string | undefined) {
     this.#open = open;
     this.#operation = operation;
     this.#reads = reads;
+    this.#table = table;
   }
 
   start(sink: PushSink<RowData>): void {
@@ -128,25 +131,30 @@ class DriverRead implements PushFeed<RowData>, ClosableRead {
     this.#feed?.cancel();
   }
 
-  /** A deadline, abort or unreachable endpoint as itself (the caller's typed error); anything else as a DriverError. */
+  /** A deadline, abort or unreachable endpoint as itself (the caller's typed error); anything else as a DriverError (a missing table as a TableNotFoundError). */
   #failure(error: unknown): BigtableMapperError {
-    return error instanceof DeadlineExceededError ||
+    if (
+      error instanceof DeadlineExceededError ||
       error instanceof OperationAbortedError ||
       error instanceof UnreachableError
-      ? error
-      : new DriverError(this.#operation, error);
+    )
+      return error;
+    return this.#table === undefined
+      ? new DriverError(this.#operation, error)
+      : driverFailure(this.#operation, this.#table, error);
   }
 }
 
-/** What `readRows` returns: the feed's rows with {@link READ_BUFFER_LIMITS} read-ahead; no `open`, no RPC. @internal */
+/** What `readRows` of `table` returns: the feed's rows with {@link READ_BUFFER_LIMITS} read-ahead; no `open`, no RPC. @internal */
 export function openReadRows(
   open: (() => RowFeed) | undefined,
   operation: string,
   reads: OpenReads,
+  table?: string,
 ): RowSource<RowData> {
   if (open === undefined) return rowSource(batchOf<RowData>([]));
   const limits = { items: READ_BUFFER_LIMITS.rows, size: READ_BUFFER_LIMITS.bytes };
-  return rowSource(pushedBatches(() => new DriverRead(open, operation, reads), limits));
+  return rowSource(pushedBatches(() => new DriverRead(open, operation, reads, table), limits));
 }
 
 /** An abort or the total deadline: the operation is over, so buffered rows are not worth delivering. */

@@ -21,6 +21,8 @@ export const ErrorCode = {
   PartialWrite: 'PARTIAL_WRITE',
   /** The Bigtable client or server reported an error. */
   Driver: 'DRIVER',
+  /** A read or write named a table that does not exist (gRPC 5 NOT_FOUND): `mapper.sync()` creates it. */
+  TableNotFound: 'TABLE_NOT_FOUND',
   /** Schema sync could not compare or apply a change. */
   SchemaSync: 'SCHEMA_SYNC',
   /** The Bigtable emulator could not be found or started. */

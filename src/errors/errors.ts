@@ -1,4 +1,4 @@
-import { BigtableMapperError, ErrorCode, preview } from './bigtable-mapper-error.js';
+import { BigtableMapperError, ErrorCode, preview, type ErrorCodeValue } from './bigtable-mapper-error.js';
 
 /**
  * An entity's decorators are inconsistent. Thrown by `compileEntity()` (or by a
@@ -83,41 +83,95 @@ export class ValidationError extends BigtableMapperError {
 }
 
 /**
- * `findOneOrFail` found no row for the key.
+ * `findOneOrFail` found no row for the key. The message shows the key as
+ * given (its property values); `details` holds them as `key`, with the
+ * encoded row key as `rowKey` (without the salt prefix).
  *
  * @example
  * ```ts
- * try { await repo.findOneOrFail({ id: 'nope' }); }
+ * try { await repo.findOneOrFail({ userId: 'u1', at }); }
  * catch (err) { if (err instanceof EntityNotFoundError) reply.status(404); }
+ * // EntityNotFoundError: Visit: no row with key { userId: "u1", at: Date(2026-01-02T03:04:05.006Z) } (row key "u1#8232676954993")
  * ```
  */
 export class EntityNotFoundError extends BigtableMapperError {
-  constructor(entity: string, rowKey: string) {
-    super(ErrorCode.NotFound, `${entity}: no row with key ${JSON.stringify(rowKey)}`, { details: { entity, rowKey } });
+  /**
+   * @param entity - The entity class name.
+   * @param key - The key properties and their values, in key order.
+   * @param rowKey - The encoded row key, as stored (without the salt prefix).
+   */
+  constructor(entity: string, key: Readonly<Record<string, unknown>>, rowKey: string) {
+    const parts = Object.entries(key).map(([name, value]) => `${name}: ${preview(value)}`);
+    super(
+      ErrorCode.NotFound,
+      `${entity}: no row with key { ${parts.join(', ')} } (row key ${JSON.stringify(rowKey)})`,
+      { details: { entity, key: Object.freeze({ ...key }), rowKey } },
+    );
   }
 }
 
 /**
  * The Bigtable client or server failed. Keeps the gRPC status code (when there
- * is one) and the original error as `cause`.
+ * is one) and the original error as `cause`. A read or write on a table that
+ * does not exist is the subclass {@link TableNotFoundError}.
  *
  * @example
  * ```ts
- * catch (err) { if (err instanceof DriverError && err.grpcCode === 5) console.error('table missing'); }
+ * catch (err) { if (err instanceof DriverError && err.grpcCode === 14) console.error('Bigtable unavailable'); }
  * ```
  */
 export class DriverError extends BigtableMapperError {
   /** gRPC status code (5 NOT_FOUND, 14 UNAVAILABLE, ...), when known. */
   readonly grpcCode: number | undefined;
 
-  constructor(operation: string, cause: unknown, grpcCode?: number) {
+  /**
+   * @param operation - The call that failed, e.g. `mutateRow "readings" row "s1#…"`.
+   * @param cause - The client's error.
+   * @param grpcCode - The gRPC status code; read from `cause` when omitted.
+   * @param described - For subclasses: their own code, message and details.
+   */
+  constructor(
+    operation: string,
+    cause: unknown,
+    grpcCode?: number,
+    described?: { code: ErrorCodeValue; message: string; details: Record<string, unknown> },
+  ) {
     const message = cause instanceof Error ? cause.message : String(cause);
     const code = grpcCode ?? extractGrpcCode(cause);
-    super(ErrorCode.Driver, `${operation} failed${code === undefined ? '' : ` (gRPC ${code})`}: ${message}`, {
-      cause,
-      details: { operation, grpcCode: code },
-    });
+    super(
+      described?.code ?? ErrorCode.Driver,
+      described?.message ?? `${operation} failed${code === undefined ? '' : ` (gRPC ${code})`}: ${message}`,
+      { cause, details: { operation, grpcCode: code, ...described?.details } },
+    );
     this.grpcCode = code;
+  }
+}
+
+/**
+ * A read or write named a table that does not exist on the instance (the
+ * server answered gRPC 5 NOT_FOUND): the tables were never created, or the
+ * mapper points at another instance, project id or `tablePrefix` than the one
+ * that holds them. `mapper.sync()` creates the tables of every registered
+ * entity. A {@link DriverError} with `grpcCode` 5 and code `TABLE_NOT_FOUND`.
+ *
+ * @example
+ * ```ts
+ * try { await repo.save(reading); }
+ * catch (err) { if (err instanceof TableNotFoundError) console.error(`create ${err.table}: run mapper.sync()`); }
+ * // TableNotFoundError: mutateRow "readings" row "s1#…": table "readings" does not exist; run mapper.sync() …
+ * ```
+ */
+export class TableNotFoundError extends DriverError {
+  /** The table id as sent (with the mapper's `tablePrefix`). */
+  readonly table: string;
+
+  constructor(operation: string, table: string, cause?: unknown) {
+    super(operation, cause, 5, {
+      code: ErrorCode.TableNotFound,
+      message: `${operation}: table ${JSON.stringify(table)} does not exist; run mapper.sync() to create it. Fix: sync the entities' tables before reading or writing, or check the instance, the project id and the mapper's tablePrefix`,
+      details: { table },
+    });
+    this.table = table;
   }
 }
 

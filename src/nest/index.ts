@@ -1,5 +1,6 @@
 /**
- * `bigtable-mapper/nest`: NestJS module, injection decorators and tokens.
+ * `bigtable-mapper/nest`: NestJS module, injection decorators, tokens and
+ * the exception filter that answers the library's errors over HTTP.
  * Needs the optional peers `@nestjs/common` and `@nestjs/core`.
  *
  * @example
@@ -13,3 +14,4 @@ export { BigtableModule } from './bigtable-module.js';
 export type { BigtableModuleOptions, BigtableModuleAsyncOptions } from './module-options.js';
 export { InjectRepository, InjectMapper } from './inject.decorator.js';
 export { getRepositoryToken, getMapperToken } from './tokens.js';
+export { BigtableMapperExceptionFilter } from './exception-filter.js';

@@ -10,6 +10,7 @@ import { propagateToDependents, type MapperPropagationResult } from '../denormal
 import type { PropagateOptions } from '../denormalize/propagate.js';
 import type { SourceReader } from '../denormalize/fill-copies.js';
 import { Repository } from './repository.js';
+import { checkPrefixedTable, checkTablePrefix, PrefixedDriver } from './table-prefix.js';
 import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../model/timeouts.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
 import {
@@ -46,6 +47,13 @@ export type BigtableMapperOptions = (
    * `timeoutMs`, `attemptTimeoutMs` and `idleTimeoutMs`). Example: `{ scan: { idleMs: 10_000 }, bulkWrite: { totalMs: 1_800_000 } }`.
    */
   timeouts?: TimeoutOverrides;
+  /**
+   * Put in front of every entity's table id, for one environment or tenant per set of tables on one instance
+   * (`'staging_'`: `@Entity({ table: 'readings' })` lives in `staging_readings`). `sync()`, reads, writes and
+   * denormalized copies all use the prefixed tables; plans (`compileSave`, `planScan`) show the entity's own table.
+   * Characters from `[-_.a-zA-Z0-9]`, not starting with `-` or `.`; with each table id at most 50 characters. Default `''`.
+   */
+  tablePrefix?: string;
 };
 
 /**
@@ -61,8 +69,12 @@ export type BigtableMapperOptions = (
  * ```
  */
 export class BigtableMapper {
-  /** The driver every repository of this mapper uses. */
+  /** The driver every repository of this mapper uses (it adds the `tablePrefix` to every table id). */
   readonly driver: BigtableDriver;
+  /** The `tablePrefix` option, `''` when there is none. */
+  readonly tablePrefix: string;
+  /** The driver without the prefix: schema sync names the prefixed tables itself, so its changes show their real ids. */
+  readonly #base: BigtableDriver;
   readonly #ownsDriver: boolean;
   readonly #entities = new Map<Function, EntitySchema>();
   readonly #repositories = new Map<Function, Repository<object>>();
@@ -75,7 +87,8 @@ export class BigtableMapper {
 
   /**
    * Creates the driver (unless `driver` is given) and compiles and registers
-   * `entities`. Throws `ValidationError` for invalid connection options, and
+   * `entities`. Throws `ValidationError` for invalid connection options or
+   * `tablePrefix` (or a prefixed table id over 50 characters), and
    * `MetadataError` for an invalid entity or for two entities that declare the
    * same family of one table with different GC rules, or `timeouts` out of range.
    */
@@ -88,8 +101,10 @@ export class BigtableMapper {
       closing: this.#closing.signal,
       track: (settled) => this.#track(settled),
     };
+    this.tablePrefix = checkTablePrefix(options.tablePrefix);
     this.#ownsDriver = !('driver' in options);
-    this.driver = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
+    this.#base = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
+    this.driver = this.tablePrefix === '' ? this.#base : new PrefixedDriver(this.#base, this.tablePrefix);
     for (const entity of options.entities ?? []) this.register(entity);
     desiredTables([...this.#entities.values()]);
   }
@@ -104,6 +119,7 @@ export class BigtableMapper {
   register<T>(entity: Constructor<T>): EntitySchema<T> {
     const schema = compileEntity(entity);
     if (!this.#entities.has(entity)) {
+      checkPrefixedTable(this.tablePrefix, schema.name, schema.table);
       desiredTables([...this.#entities.values(), schema]);
       this.#entities.set(entity, schema);
       for (const copy of schema.denormalized) this.register(copy.source);
@@ -151,7 +167,8 @@ export class BigtableMapper {
 
   /**
    * Creates missing tables and families and updates drifted GC rules of every
-   * registered entity; returns the changes. `dryRun` only reports. Nothing is
+   * registered entity (with the `tablePrefix`); returns the changes, which
+   * name the tables by their real ids. `dryRun` only reports. Nothing is
    * dropped unless `allowDropFamilies` is set.
    *
    * @example
@@ -163,7 +180,7 @@ export class BigtableMapper {
   sync(options: SchemaSyncOptions & OperationOptions = {}): Promise<SchemaSyncResult> {
     const [timing, sync] = splitOperationOptions(options);
     return runOperation(this.#context, 'admin', 'BigtableMapper.sync', timing, (call) =>
-      syncSchema(this.driver, [...this.#entities.values()], sync, call),
+      syncSchema(this.#base, [...this.#entities.values()], sync, call, this.tablePrefix),
     );
   }
 

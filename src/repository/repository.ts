@@ -279,11 +279,11 @@ export class Repository<T extends object> {
    */
   async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T> {
     const found = await this.findOne(key, options);
-    if (found === undefined)
-      throw new EntityNotFoundError(
-        this.schema.name,
-        encodeRowKey(this.schema, key as Record<string, unknown>).logical,
-      );
+    if (found === undefined) {
+      const given = key as Record<string, unknown>;
+      const parts = Object.fromEntries(this.schema.key.properties.map((name) => [name, given[name]]));
+      throw new EntityNotFoundError(this.schema.name, parts, encodeRowKey(this.schema, given).logical);
+    }
     return found;
   }
 

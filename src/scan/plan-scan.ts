@@ -13,7 +13,7 @@ import { splitWhere } from './plan-where.js';
 import { resolveRead } from './read-options.js';
 import { planReadFilter } from './read-filter.js';
 import { applyCursor } from './cursor.js';
-import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
+import { PlannedScan, PlannedSource, type KeyCheck, type ScanPlan, type ScanSource } from './scan-plan.js';
 import type { ScanQuery } from './scan-query.js';
 import { pruneLayouts } from './since-layouts.js';
 
@@ -60,16 +60,18 @@ export function planScan<T>(
     keyCheck,
   );
   if (query.cursor !== undefined) sources = applyCursor(schema, sources, query.cursor, scope, order);
-  return deepFreeze({
-    table: schema.table,
-    sources,
-    filter: planReadFilter(schema, read, nowMicros),
-    limit,
-    order,
-    concurrency,
-    scope,
-    keyCheck,
-  });
+  return deepFreeze(
+    new PlannedScan({
+      table: schema.table,
+      sources: sources.map((source) => new PlannedSource(source)),
+      filter: planReadFilter(schema, read, nowMicros),
+      limit,
+      order,
+      concurrency,
+      scope,
+      keyCheck,
+    }),
+  );
 }
 
 /** The query itself is an object of known fields: anything else is a caller's mistake, not a scan of everything. */

@@ -1,13 +1,18 @@
 import type { KeyRange } from '../model/driver.js';
 import type { RowFilter } from '../model/row-filter.js';
+import { printableBytes } from '../util/printable-bytes.js';
 
 /**
  * One physical key range of a scan: one salt bucket, the unsalted layout of a
  * forward-only salt, or the whole key space of an unsalted entity.
  *
+ * Logged (`util.inspect`) or serialised (`JSON.stringify`), its key bounds
+ * read as text: printable ASCII as is, other bytes as `\xNN`.
+ *
  * @example
  * ```ts
- * plan.sources[0]; // { segment: '00#', layout: 'salted', range: { start: { key: <00#s1#>, inclusive: true }, end: ... } }
+ * console.log(plan.sources[0]);
+ * // { id: 0, segment: '00#', layout: 'salted', range: { start: { key: '00#s1#', inclusive: true }, end: { key: '00#s1$', inclusive: false } } }
  * ```
  */
 export interface ScanSource {
@@ -48,6 +53,9 @@ export interface KeyCheck {
 
 /**
  * What a scan will read, without reading it: returned by `repo.planScan()`.
+ * Logged (`util.inspect`, `console.log`) or serialised (`JSON.stringify`),
+ * it shows its key bounds and filter values as text (printable ASCII as is,
+ * other bytes as `\xNN`); the fields themselves hold the bytes.
  *
  * @example
  * ```ts
@@ -72,4 +80,73 @@ export interface ScanPlan {
   readonly scope: string;
   /** Set when rows read must be checked against the range on a string key part (the server-side limit is then not used). */
   readonly keyCheck: KeyCheck | undefined;
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** Plan objects whose bytes print as text; the conversion runs only when they are printed or serialised. */
+abstract class PrintsBytesAsText {
+  toJSON(): unknown {
+    return asText(this);
+  }
+
+  [INSPECT](): unknown {
+    return asText(this);
+  }
+}
+
+/** A copy of a plan value with every byte array as {@link printableBytes} text. */
+function asText(value: unknown): unknown {
+  if (value instanceof Uint8Array) return printableBytes(value);
+  if (Array.isArray(value)) return value.map(asText);
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) copy[key] = asText(child);
+  return copy;
+}
+
+/**
+ * The {@link ScanSource} of a plan.
+ * @internal
+ */
+export class PlannedSource extends PrintsBytesAsText implements ScanSource {
+  readonly id: number;
+  readonly segment: string;
+  readonly layout: 'salted' | 'unsalted';
+  readonly range: KeyRange;
+
+  constructor(source: ScanSource) {
+    super();
+    this.id = source.id;
+    this.segment = source.segment;
+    this.layout = source.layout;
+    this.range = source.range;
+  }
+}
+
+/**
+ * The {@link ScanPlan} `planScan()` returns.
+ * @internal
+ */
+export class PlannedScan extends PrintsBytesAsText implements ScanPlan {
+  readonly table: string;
+  readonly sources: readonly ScanSource[];
+  readonly filter: RowFilter;
+  readonly limit: number | undefined;
+  readonly order: 'key' | 'none';
+  readonly concurrency: number;
+  readonly scope: string;
+  readonly keyCheck: KeyCheck | undefined;
+
+  constructor(plan: ScanPlan) {
+    super();
+    this.table = plan.table;
+    this.sources = plan.sources;
+    this.filter = plan.filter;
+    this.limit = plan.limit;
+    this.order = plan.order;
+    this.concurrency = plan.concurrency;
+    this.scope = plan.scope;
+    this.keyCheck = plan.keyCheck;
+  }
 }

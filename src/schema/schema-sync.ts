@@ -56,7 +56,8 @@ export interface SchemaSyncResult {
  * (ALREADY_EXISTS) is re-read and reconciled; `changes` then lists the
  * follow-up changes actually applied instead of the failed creation.
  * Failures throw `SchemaSyncError` naming the table, family and the attempted
- * change.
+ * change. With `tablePrefix`, every table id is the prefix plus the entity's
+ * table.
  *
  */
 export async function syncSchema(
@@ -64,8 +65,11 @@ export async function syncSchema(
   schemas: readonly EntitySchema[],
   options: SchemaSyncOptions = {},
   call?: CallOptions,
+  tablePrefix = '',
 ): Promise<SchemaSyncResult> {
-  const desired = desiredTables(schemas);
+  const desired = desiredTables(schemas).map((want) =>
+    tablePrefix === '' ? want : { ...want, table: tablePrefix + want.table },
+  );
   const actual = new Map<string, ActualFamily[] | undefined>();
   for (const want of desired) actual.set(want.table, await readFamilies(driver, want.table, call));
   const planned = diffSchema(desired, actual, options);

@@ -1,5 +1,5 @@
 import type { BigtableDriver, CallOptions, RowMutationFailure } from '../model/driver.js';
-import { DriverError, extractGrpcCode } from '../errors/errors.js';
+import { DriverError, extractGrpcCode, TableNotFoundError } from '../errors/errors.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import type { WriteFailure } from '../errors/operation-errors.js';
 import { abortError } from '../util/operation-signal.js';
@@ -17,8 +17,9 @@ import { takeMutations, type WriteBatchReader } from './write-batches.js';
  * throws, the signal aborts or the deadline passes: no further batch is read
  * or sent, the calls in flight settle (a cancelled call's rows go to
  * `onFailure`), and then it rejects with the input's error, the signal's
- * typed error or a `DeadlineExceededError`. The rows read but never sent are
- * then in `reader.dropped`. An abort or deadline that left nothing unsent or
+ * typed error or a `DeadlineExceededError`. A call that finds the table
+ * missing stops it the same way, with that `TableNotFoundError`. The rows
+ * read but never sent are then in `reader.dropped`. An abort or deadline that left nothing unsent or
  * cancelled is no stop.
  * @internal
  */
@@ -36,8 +37,11 @@ export async function sendBatches<T>(
   const startedAt = Date.now();
   const aborted = (): boolean => signal?.aborted === true;
   // The deadline is checked as well as the signal: a call cut at the deadline can settle before the signal's timer fires.
-  const stopped = (): boolean => aborted() || (deadline !== undefined && Date.now() >= deadline);
   let inputError: { error: unknown } | undefined;
+  // A missing table fails every batch the same way: the first one stops the write.
+  let tableMissing: TableNotFoundError | undefined;
+  const stopped = (): boolean =>
+    tableMissing !== undefined || aborted() || (deadline !== undefined && Date.now() >= deadline);
   let cancelled = false;
   async function worker(): Promise<void> {
     for (;;) {
@@ -77,7 +81,8 @@ export async function sendBatches<T>(
           });
         onWritten(indices.length - failed.length);
       } catch (err) {
-        if (stopped()) cancelled = true;
+        if (err instanceof TableNotFoundError) tableMissing ??= err;
+        else if (stopped()) cancelled = true;
         const grpcCode = err instanceof DriverError ? err.grpcCode : extractGrpcCode(err);
         const message = err instanceof Error ? err.message : String(err);
         for (const [i, index] of indices.entries())
@@ -87,6 +92,7 @@ export async function sendBatches<T>(
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
   if (inputError !== undefined) throw inputError.error;
+  if (tableMissing !== undefined) throw tableMissing;
   if (!stopped() || !(cancelled || reader.dropped.length > 0 || !reader.exhausted)) return;
   const operation = `bulk write to "${table}"`;
   throw signal !== undefined && aborted()

@@ -5,7 +5,13 @@ import type { GcRule } from '../../src/model/gc-rule.js';
 import type { RowFilter } from '../../src/model/row-filter.js';
 import { gcRuleKey } from '../../src/metadata/gc-rule.js';
 import { isTransientStatus } from '../../src/driver/retry-rules.js';
-import { DeadlineExceededError, DriverError, OperationAbortedError, ValidationError } from '../../src/errors/index.js';
+import {
+  DeadlineExceededError,
+  DriverError,
+  OperationAbortedError,
+  TableNotFoundError,
+  ValidationError,
+} from '../../src/errors/index.js';
 
 /**
  * What the driver contract runs against: the in-memory fake in the unit
@@ -95,6 +101,14 @@ function expectPermanentDriverError(error: unknown, mentions?: string): void {
 function expectGrpcCode(error: unknown, code: number): void {
   expect(error).toBeInstanceOf(DriverError);
   expect((error as DriverError).grpcCode).toBe(code);
+}
+
+/** A data call on a missing table: `TableNotFoundError` (a DriverError with gRPC 5) naming it. */
+function expectTableMissing(error: unknown, table: string): void {
+  expectGrpcCode(error, 5);
+  expect(error).toBeInstanceOf(TableNotFoundError);
+  expect((error as TableNotFoundError).table).toBe(table);
+  expect((error as TableNotFoundError).message).toContain(`table ${JSON.stringify(table)} does not exist`);
 }
 
 /** Families as `name gcRuleKey` (the canonical rule: union and intersection members in any order). */
@@ -318,9 +332,9 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
         expect(await readAll(driver, { table })).toEqual([]);
       });
 
-      it('rejects with gRPC 5 when the table is missing', async () => {
+      it('rejects with TableNotFoundError when the table is missing', async () => {
         const table = subject.tableId('contract-missing');
-        expectGrpcCode(await failure(driver.mutateRow(mutation(table, 'k', set('f', 'a', 'x')))), 5);
+        expectTableMissing(await failure(driver.mutateRow(mutation(table, 'k', set('f', 'a', 'x')))), table);
       });
     });
 
@@ -371,7 +385,10 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
 
       it('rejects the whole call: gRPC 5 for a missing table, ValidationError for an entry of another table', async () => {
         const missing = subject.tableId('contract-missing');
-        expectGrpcCode(await failure(driver.mutateRows(missing, [mutation(missing, 'k', set('f', 'a', 'x'))])), 5);
+        expectTableMissing(
+          await failure(driver.mutateRows(missing, [mutation(missing, 'k', set('f', 'a', 'x'))])),
+          missing,
+        );
         const table = await newTable();
         expect(
           await failure(
@@ -516,8 +533,9 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
         expect(await failure(readAll(driver, { table, limit: 1.5 }))).toBeInstanceOf(ValidationError);
       });
 
-      it('rejects with gRPC 5 when the table is missing', async () => {
-        expectGrpcCode(await failure(readAll(driver, { table: subject.tableId('contract-missing') })), 5);
+      it('rejects with TableNotFoundError when the table is missing', async () => {
+        const missing = subject.tableId('contract-missing');
+        expectTableMissing(await failure(readAll(driver, { table: missing })), missing);
       });
     });
 
@@ -729,7 +747,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
         expect(await readKey(table, 'quiet')).toEqual({ 'quiet f:a': ['x@T1'] });
       });
 
-      it('rejects an unknown family in the chosen branch, applying nothing, and a missing table with gRPC 5', async () => {
+      it('rejects an unknown family in the chosen branch, applying nothing, and a missing table with TableNotFoundError', async () => {
         await driver.mutateRow(mutation(table, 'bad', set('f', 'a', 'x')));
         expectPermanentDriverError(
           await failure(
@@ -738,14 +756,12 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
           'nope',
         );
         expect(await readKey(table, 'bad')).toEqual({ 'bad f:a': ['x@T1'] });
-        expectGrpcCode(
+        const missing = subject.tableId('contract-missing');
+        expectTableMissing(
           await failure(
-            driver.checkAndMutate({
-              ...request('k', undefined, [set('f', 'a', 'b')], []),
-              table: subject.tableId('contract-missing'),
-            }),
+            driver.checkAndMutate({ ...request('k', undefined, [set('f', 'a', 'b')], []), table: missing }),
           ),
-          5,
+          missing,
         );
       });
     });
@@ -835,7 +851,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
         expect(await readKey(table, key)).toEqual({});
       });
 
-      it('rejects a cell that is not 8 bytes, an unknown family, and a missing table with a DriverError', async () => {
+      it('rejects a cell that is not 8 bytes, an unknown family, and a missing table with a DriverError (TableNotFoundError)', async () => {
         await driver.mutateRow(mutation(table, 'text', set('c', 'n', 'abc')));
         const notInt = await failure(driver.increment(table, Buffer.from('text'), [rule('n', 1n)]));
         expect(notInt).toBeInstanceOf(DriverError);
@@ -845,10 +861,8 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
           await failure(driver.increment(table, Buffer.from('k'), [{ family: 'nope', qualifier: 'n', amount: 1n }])),
           'nope',
         );
-        expectGrpcCode(
-          await failure(driver.increment(subject.tableId('contract-missing'), Buffer.from('k'), [rule('n', 1n)])),
-          5,
-        );
+        const missing = subject.tableId('contract-missing');
+        expectTableMissing(await failure(driver.increment(missing, Buffer.from('k'), [rule('n', 1n)])), missing);
       });
     });
 

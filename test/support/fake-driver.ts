@@ -13,7 +13,7 @@ import type {
 import type { RowFilter } from '../../src/model/row-filter.js';
 import type { CellMutation, CompiledMutation } from '../../src/model/mutation.js';
 import type { GcRule } from '../../src/model/gc-rule.js';
-import { DriverError, ValidationError } from '../../src/errors/errors.js';
+import { DriverError, TableNotFoundError, ValidationError } from '../../src/errors/errors.js';
 import { DeadlineExceededError, OperationAbortedError } from '../../src/errors/operation-errors.js';
 import { throwIfAborted } from '../../src/util/operation-signal.js';
 import { fromAsyncIterable, type RowSource } from '../../src/stream/row-source.js';
@@ -454,11 +454,15 @@ export class FakeDriver implements BigtableDriver {
     this.#commit(table, rowKey, mutations);
   }
 
-  /** The table a data call works on: `undefined` when missing and tables are implicit, otherwise gRPC 5. */
+  /** The table a data call works on: `undefined` when missing and tables are implicit, otherwise `TableNotFoundError`. */
   #existing(method: DriverMethod, table: string): FakeTable | undefined {
     const t = this.#tables.get(table);
     if (t === undefined && !this.#implicitTables)
-      throw grpcError(method, GrpcCode.NotFound, `table ${table} not found`);
+      throw new TableNotFoundError(
+        `${method} ${JSON.stringify(table)}`,
+        table,
+        Object.assign(new Error(`table ${table} not found`), { code: GrpcCode.NotFound }),
+      );
     return t;
   }
 

@@ -75,6 +75,33 @@ describe('Express example over HTTP', () => {
     expect((await fetch(url('/readings?cursor=garbage'))).status).toBe(400);
   });
 
+  it('answers the library errors with JSON bodies: a POST without a key part 400, a missing row 404', async () => {
+    const noKey = await fetch(url('/readings'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ temperature: 20 }),
+    });
+    expect(noKey.status).toBe(400);
+    const body = (await noKey.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION' });
+    expect(body['message']).toMatch(/key is missing "sensorId"/);
+    const badKey = await fetch(url('/readings'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sensorId: '', temperature: 20 }),
+    });
+    expect(badKey.status).toBe(400);
+    expect(await badKey.json()).toMatchObject({ code: 'KEY_ENCODING', details: { property: 'sensorId' } });
+    const missing = await fetch(url(`/readings/nobody/${start}`));
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({
+      statusCode: 404,
+      error: 'Not Found',
+      code: 'NOT_FOUND',
+      details: { key: { sensorId: 'nobody', ts: new Date(start).toISOString() } },
+    });
+  });
+
   it('lists a sensor page by page with the cursor, visiting every row once in key order', async () => {
     await readings.saveMany([
       ...Array.from({ length: 23 }, (_, i) => reading('paged', i)),

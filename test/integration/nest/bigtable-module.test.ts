@@ -106,6 +106,28 @@ describe('BigtableModule', () => {
     expect(close).toHaveBeenCalledTimes(1);
   });
 
+  it('passes tablePrefix to the mapper: sync creates the prefixed table and repositories use it', async () => {
+    const Note = noteEntity('nest-prefix');
+    const prefixed = `nestpfx_${tableOf(Note)}`;
+    const moduleRef = await Test.createTestingModule({
+      imports: [BigtableModule.forRoot({ ...options(), entities: [Note], sync: true, tablePrefix: 'nestpfx_' })],
+    }).compile();
+    const app = await moduleRef.init();
+    const raw = createGoogleCloudDriver(options());
+    try {
+      expect(app.get<BigtableMapper>(getMapperToken()).tablePrefix).toBe('nestpfx_');
+      const notes = app.get<BigtableMapper>(getMapperToken()).getRepository(Note);
+      await notes.save(Object.assign(new Note(), { id: 'n1', text: 'hi' }));
+      expect((await notes.findOne({ id: 'n1' }))?.text).toBe('hi');
+      expect(await raw.getFamilies(tableOf(Note))).toBeUndefined();
+      expect(await raw.getFamilies(prefixed)).toEqual([{ name: 'd', gc: undefined }]);
+    } finally {
+      await app.close();
+      await raw.deleteTable(prefixed).catch(() => undefined);
+      await raw.close();
+    }
+  });
+
   it('gives same-named entity classes distinct repository tokens', () => {
     const a = noteEntity('nest-token');
     const b = noteEntity('nest-token');

@@ -10,7 +10,8 @@ import { getMapperToken } from '../../../src/nest/index.js';
 import { OperationAbortedError, type BigtableMapper, type Repository } from '../../../src/index.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
-const table = uniqueTableId('nest-page-views');
+const tablePrefix = `${uniqueTableId('nest')}_`;
+const table = `${tablePrefix}page_views`;
 const start = Date.UTC(2024, 4, 1, 12);
 let app: INestApplication | undefined;
 let base: string;
@@ -31,7 +32,7 @@ async function getJson<T>(path: string): Promise<{ status: number; body: T }> {
 
 beforeAll(async () => {
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ emulatorHost: emulatorHost(), instance: testInstanceId, table })],
+    imports: [AppModule.forRoot({ emulatorHost: emulatorHost(), instance: testInstanceId, tablePrefix })],
   }).compile();
   app = moduleRef.createNestApplication({ logger: false });
   await app.listen(0, '127.0.0.1');
@@ -47,9 +48,12 @@ afterAll(async () => {
 });
 
 describe('NestJS example over HTTP', () => {
-  it('created the table at start-up (sync: true) and injects its repository', async () => {
-    expect(await mapper.driver.getFamilies(table)).toEqual([{ name: 'v', gc: { kind: 'maxVersions', count: 1 } }]);
-    expect(app?.get<Repository<PageView>>(PAGE_VIEWS).schema.table).toBe(table);
+  it('created the prefixed table at start-up (sync: true) and injects its repository', async () => {
+    expect(await mapper.driver.getFamilies('page_views')).toEqual([
+      { name: 'v', gc: { kind: 'maxVersions', count: 1 } },
+    ]);
+    expect(mapper.tablePrefix).toBe(tablePrefix);
+    expect(app?.get<Repository<PageView>>(PAGE_VIEWS).schema.table).toBe('page_views');
   });
 
   it('creates a page view and reads it back by key', async () => {
@@ -77,6 +81,28 @@ describe('NestJS example over HTTP', () => {
     expect((await getJson('/page-views/u1/example.com?cursor=not-a-cursor')).status).toBe(400);
   });
 
+  it('answers a POST without a key part with 400 and the library error as JSON (BigtableMapperExceptionFilter)', async () => {
+    const res = await post({ site: 'example.com', path: '/' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION' });
+    expect(body['message']).toMatch(/^PageView: key is missing "userId"/);
+    expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error', 'message', 'statusCode']);
+  });
+
+  it('answers 404 with the key as given in details', async () => {
+    const missing = await getJson<Record<string, unknown>>(`/page-views/nobody/example.com/${start}`);
+    expect(missing.body).toMatchObject({
+      statusCode: 404,
+      error: 'Not Found',
+      code: 'NOT_FOUND',
+      details: {
+        entity: 'PageView',
+        key: { userId: 'nobody', site: 'example.com', at: new Date(start).toISOString() },
+      },
+    });
+  });
+
   it('lists one user and site page by page, visiting every row once', async () => {
     const ats = Array.from({ length: 11 }, (_, i) => start + i * 1_000);
     for (const at of [...ats].reverse())
@@ -98,6 +124,19 @@ describe('NestJS example over HTTP', () => {
     } while (cursor !== null && pages < 20);
     expect(seen.map((v) => v.path)).toEqual(ats.map((at) => `/p${at}`));
     expect(pages).toBe(4);
+  });
+
+  it('answers 500 with the table-missing message when the table is gone, until sync creates it again', async () => {
+    await mapper.driver.deleteTable('page_views');
+    try {
+      const gone = await getJson<Record<string, unknown>>(`/page-views/nobody/example.com/${start}`);
+      expect(gone.status).toBe(500);
+      expect(gone.body).toMatchObject({ statusCode: 500, code: 'TABLE_NOT_FOUND', details: { table } });
+      expect(gone.body['message']).toContain('run mapper.sync()');
+    } finally {
+      await mapper.sync();
+    }
+    expect((await getJson(`/page-views/nobody/example.com/${start}`)).status).toBe(404);
   });
 
   it('closes the mapper when the application closes', async () => {
