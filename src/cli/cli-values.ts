@@ -1,6 +1,7 @@
 import type { KeyComponentCodec } from '../codec/codec-contracts.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { range } from '../scan/scan-query.js';
+import { printableBytes } from '../util/printable-bytes.js';
 import { CliUsageError } from './cli-errors.js';
 
 const BOUNDS = new Set(['gt', 'gte', 'lt', 'lte']);
@@ -61,21 +62,7 @@ export function jsonSafe(value: unknown): unknown {
   return value;
 }
 
-/**
- * Key bytes as text a person can read and paste back: printable ASCII as is,
- * `\` as `\\`, every other byte as `\xNN`. {@link parseKeyText} reverses it.
- */
-export function printableBytes(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes) {
-    if (byte === 0x5c) text += '\\\\';
-    else if (byte >= 0x20 && byte < 0x7f) text += String.fromCharCode(byte);
-    else text += `\\x${byte.toString(16).padStart(2, '0')}`;
-  }
-  return text;
-}
-
-/** A physical key from the command line: text with `\xNN` escapes (as printed), or hex/base64 with `--format`. */
+/** A physical key from the command line: text with `\xNN` escapes (as `printableBytes` prints it), or hex/base64 with `--format`. */
 export function parseKeyText(text: string, format: 'text' | 'hex' | 'base64'): Buffer {
   if (format === 'hex') {
     if (!/^(?:[0-9a-fA-F]{2})*$/.test(text)) throw new CliUsageError('the key is not hex', 'give pairs of hex digits');

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
+import { printableBytes } from '../util/printable-bytes.js';
 import { decodeRowKey, encodeRowKey } from '../key/physical-key.js';
 import { parseSaltSegment } from '../key/salt.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
-import { jsonSafe, keyValuesFromJson, parseJsonArgument, parseKeyText, printableBytes } from './cli-values.js';
+import { jsonSafe, keyValuesFromJson, parseJsonArgument, parseKeyText } from './cli-values.js';
 
 interface KeyDescription {
   entity: string;

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { SchemaChange } from '../schema/schema-change.js';
+import { printableBytes } from '../util/printable-bytes.js';
 import { planScan } from '../scan/plan-scan.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
 import { ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { formatTable } from './cli-output.js';
-import { parseJsonArgument, printableBytes, whereFromJson } from './cli-values.js';
+import { parseJsonArgument, whereFromJson } from './cli-values.js';
 
 /** `sync` (the schema diff, applied or checked) and `plan` (the ranges a scan reads). */
 export function addSchemaCommands(program: Command, run: Run): void {

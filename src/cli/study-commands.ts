@@ -6,7 +6,6 @@ import { bucketStudy, type BucketStudy } from '../lint/bucket-study.js';
 import { CensusCounter, type Census } from '../lint/census.js';
 import { lintEntities } from '../lint/lint-entity.js';
 import type { LintFinding } from '../lint/lint-finding.js';
-import { compileEntity } from '../metadata/compile-entity.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
