@@ -49,7 +49,7 @@ export type MergedRowSink = (row: RowData, bytes: number) => void;
  * qualifier; later chunks carry the family and qualifier over until they
  * change; a value may be split over chunks (`valueSize` set on all but the
  * last); `resetRow` drops the row so far; `commitRow` completes it. Row keys
- * must strictly increase across rows. Values stay the bytes the server sent
+ * must strictly increase across rows (strictly decrease for a reversed read). Values stay the bytes the server sent
  * (no number or string decoding), cells of a column stay newest first.
  * Throws {@link InvalidChunkError} on a protocol violation.
  * @internal
@@ -70,6 +70,12 @@ export class ChunkMerger {
   #partTimestamp = 0;
   #lastTimestamp: unknown;
   #lastMicros = 0;
+  readonly #reversed: boolean;
+
+  /** `reversed`: the read asked for rows in descending key order, so each row key must be below the last. */
+  constructor(reversed = false) {
+    this.#reversed = reversed;
+  }
 
   /** Whether a row has started and not yet been committed or reset. */
   get inRow(): boolean {
@@ -107,9 +113,9 @@ export class ChunkMerger {
       if (!hasKey) throw new InvalidChunkError('a row key must be set on the first chunk of a row');
       const key = responseBytes(rowKey as Uint8Array);
       const last = this.lastKey;
-      if (last !== undefined && Buffer.compare(key, last) <= 0)
+      if (last !== undefined && !this.#follows(key, last))
         throw new InvalidChunkError(
-          `row key ${key.toString('hex')} does not follow ${last.toString('hex')} (keys must strictly increase)`,
+          `row key ${key.toString('hex')} does not follow ${last.toString('hex')} (keys must strictly ${this.#reversed ? 'decrease' : 'increase'})`,
         );
       if (chunk.familyName == null) throw new InvalidChunkError('the first chunk of a row must name a family');
       this.#key = key;
@@ -196,6 +202,12 @@ export class ChunkMerger {
       hasTimestamp(chunk);
     if (hasData) throw new InvalidChunkError('a reset chunk must carry no data');
     this.#clear();
+  }
+
+  /** Whether `key` may come after `last` in this read's direction. */
+  #follows(key: Buffer, last: Buffer): boolean {
+    const order = Buffer.compare(key, last);
+    return this.#reversed ? order < 0 : order > 0;
   }
 
   #commit(emit: MergedRowSink): void {

@@ -8,7 +8,7 @@ import type { MutateAttemptStream } from './mutate-rows-call.js';
 import type { RowFilterMessage } from './row-filter-message.js';
 import type { ProtoRow } from './client-row.js';
 import type { GaxCallOptions } from './bounded-call.js';
-import { READ_FEATURE_FLAGS } from './feature-flags.js';
+import { READ_FEATURE_FLAGS, REVERSED_READ_FEATURE_FLAGS } from './feature-flags.js';
 
 /**
  * A table as the data calls address it: its id (in error messages), its full
@@ -155,8 +155,9 @@ export class DataClient implements DataRpc {
 
   readRows(message: ReadRowsMessage, attempt: number): ReadAttemptStream {
     if (this.#closed) return closedStream();
+    const features = message.reversed === true ? REVERSED_READ_FEATURE_FLAGS : READ_FEATURE_FLAGS;
     return this.#api().readRows(message as unknown as protos.google.bigtable.v2.IReadRowsRequest, {
-      otherArgs: { headers: { 'bigtable-attempt': attempt, 'bigtable-features': READ_FEATURE_FLAGS } },
+      otherArgs: { headers: { 'bigtable-attempt': attempt, 'bigtable-features': features } },
       retryRequestOptions: streamRetriesOff(),
     }) as unknown as ReadAttemptStream;
   }

@@ -36,3 +36,15 @@ export function encodeFeatureFlags(flags: FeatureFlagSet): string {
  * @internal
  */
 export const READ_FEATURE_FLAGS: string = encodeFeatureFlags({ lastScannedRowResponses: true });
+
+/**
+ * What a reversed ReadRows request announces: {@link READ_FEATURE_FLAGS} plus
+ * `reverse_scans`. The server (the emulator included) answers a request with
+ * `reversed: true` UNIMPLEMENTED unless the client declares it can take rows
+ * in descending order. Forward reads leave it out, as before.
+ * @internal
+ */
+export const REVERSED_READ_FEATURE_FLAGS: string = encodeFeatureFlags({
+  reverseScans: true,
+  lastScannedRowResponses: true,
+});

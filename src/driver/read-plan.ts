@@ -50,9 +50,9 @@ function toPlanRange(range: KeyRange): PlanRange | undefined {
 
 /**
  * What one ReadRows call asks for: row ranges and keys (both empty: the whole
- * table), the row limit and the `RowFilter` message, compiled once. Plans
- * are immutable; {@link resumeReadPlan} derives the rest of a read after a
- * failed attempt.
+ * table), the row limit, the `RowFilter` message and the direction, compiled
+ * once. Plans are immutable; {@link resumeReadPlan} derives the rest of a
+ * read after a failed attempt.
  * @internal
  */
 export interface ReadPlan {
@@ -60,6 +60,8 @@ export interface ReadPlan {
   readonly keys: readonly Buffer[];
   readonly limit: number | undefined;
   readonly filter: RowFilterMessage | undefined;
+  /** Rows come in descending key order: a resumed read then trims the ends of its ranges, not their starts. */
+  readonly reversed?: boolean;
 }
 
 /**
@@ -85,27 +87,41 @@ export function planRead(request: ReadRowsRequest): ReadPlan | undefined {
     keys = (request.keys ?? []).filter((key) => key.length > 0);
     if (ranges.length === 0 && keys.length === 0) return undefined;
   }
-  return { ranges, keys, limit, filter: request.filter === undefined ? undefined : toRowFilterMessage(request.filter) };
+  const filter = request.filter === undefined ? undefined : toRowFilterMessage(request.filter);
+  return request.reversed === true ? { ranges, keys, limit, filter, reversed: true } : { ranges, keys, limit, filter };
 }
 
 /**
  * The rest of a read once every row up to `lastKey` has been delivered and
- * `rowsRead` rows counted against the limit: ranges start after `lastKey` (or
- * go, when they end at or before it), keys up to `lastKey` go. `undefined`
- * when nothing is left to read.
+ * `rowsRead` rows counted against the limit. Forward, ranges start after
+ * `lastKey` (or go, when they end at or before it) and keys up to `lastKey`
+ * go. Reversed, rows came largest key first, so what is left lies below
+ * `lastKey`: ranges end before it (or go, when they start at or after it) and
+ * keys from `lastKey` up go. `undefined` when nothing is left to read.
  * @internal
  */
 export function resumeReadPlan(plan: ReadPlan, lastKey: Buffer, rowsRead: number): ReadPlan | undefined {
   const limit = plan.limit === undefined ? undefined : plan.limit - rowsRead;
   if (limit !== undefined && limit <= 0) return undefined;
-  const ranges: PlanRange[] = [];
-  for (const range of plan.ranges) {
-    if (range.end !== undefined && Buffer.compare(range.end.value, lastKey) <= 0) continue;
-    if (range.start === undefined || Buffer.compare(range.start.value, lastKey) <= 0)
-      ranges.push({ ...range, start: { value: lastKey, inclusive: false } });
-    else ranges.push(range);
-  }
-  const keys = plan.keys.filter((key) => Buffer.compare(key, lastKey) > 0);
+  const reversed = plan.reversed === true;
+  const ranges = plan.ranges.flatMap((range) => (reversed ? endBefore(range, lastKey) : startAfter(range, lastKey)));
+  const keys = plan.keys.filter((key) =>
+    reversed ? Buffer.compare(key, lastKey) < 0 : Buffer.compare(key, lastKey) > 0,
+  );
   if (ranges.length === 0 && keys.length === 0) return undefined;
-  return { ranges, keys, limit, filter: plan.filter };
+  return { ...plan, ranges, keys, limit };
+}
+
+/** The part of `range` after `lastKey`: none when it ends at or before it. */
+function startAfter(range: PlanRange, lastKey: Buffer): PlanRange[] {
+  if (range.end !== undefined && Buffer.compare(range.end.value, lastKey) <= 0) return [];
+  if (range.start !== undefined && Buffer.compare(range.start.value, lastKey) > 0) return [range];
+  return [{ ...range, start: { value: lastKey, inclusive: false } }];
+}
+
+/** The part of `range` before `lastKey`: none when it starts at or after it. */
+function endBefore(range: PlanRange, lastKey: Buffer): PlanRange[] {
+  if (range.start !== undefined && Buffer.compare(range.start.value, lastKey) >= 0) return [];
+  if (range.end !== undefined && Buffer.compare(range.end.value, lastKey) < 0) return [range];
+  return [{ ...range, end: { value: lastKey, inclusive: false } }];
 }

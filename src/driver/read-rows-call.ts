@@ -71,8 +71,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * attempt's chunks into rows ({@link ChunkMerger}), and after a retryable error
  * sends the rest of the read ({@link resumeReadPlan}: after the last row
  * delivered or the last key the server reported scanning, with the remaining
- * row limit), as `table.createReadStream()` does. The retry count resets
- * only when the resume point advances (a row completed, or a larger scanned
+ * row limit), as `table.createReadStream()` does. A reversed plan resumes the
+ * same way in its own direction: the rest lies below the last key. The retry count resets
+ * only when the resume point advances (a row completed, or a scanned key past
  * key): an attempt that fails after part of a split row spends the budget. A
  * protocol violation or a non-retryable error fails the read.
  *
@@ -200,7 +201,7 @@ export class ReadRowsCall implements RowFeed {
       this.#finish(this.#expired(undefined));
       return;
     }
-    const merger = new ChunkMerger();
+    const merger = new ChunkMerger(this.#plan.reversed === true);
     merger.lastKey = this.#resumeAfter;
     let stream: ReadAttemptStream;
     try {
@@ -258,9 +259,13 @@ export class ReadRowsCall implements RowFeed {
     this.#watch.unref?.();
   }
 
-  /** Rows up to the key the server reports having scanned need not be asked for again. */
+  /** Rows up to the key the server reports having scanned (down to it, reversed) need not be asked for again. */
   #scannedUpTo(merger: ChunkMerger, scanned: Buffer): void {
-    if (this.#resumeAfter !== undefined && Buffer.compare(scanned, this.#resumeAfter) <= 0) return;
+    const resumeAfter = this.#resumeAfter;
+    if (resumeAfter !== undefined) {
+      const order = Buffer.compare(scanned, resumeAfter);
+      if (this.#plan.reversed === true ? order >= 0 : order <= 0) return;
+    }
     this.#resumeAfter = scanned;
     this.#consecutiveErrors = 0;
     merger.lastKey = scanned;

@@ -21,6 +21,8 @@ export interface ReadRowsMessage {
   readonly rows: { readonly rowKeys: readonly Buffer[]; readonly rowRanges: readonly RowRangeMessage[] };
   readonly filter?: RowFilterMessage;
   readonly rowsLimit?: number;
+  /** Rows in descending key order; the request must then announce `reverse_scans` (see `feature-flags.ts`). */
+  readonly reversed?: boolean;
 }
 
 /**
@@ -36,8 +38,8 @@ export function toRowRangeMessage(range: PlanRange): RowRangeMessage {
 }
 
 /**
- * Builds the ReadRows request for a plan: its row keys, ranges, row limit and
- * filter message, for the table `tableName` (full resource name).
+ * Builds the ReadRows request for a plan: its row keys, ranges, row limit,
+ * filter message and, for a reversed plan, `reversed: true`, for the table `tableName` (full resource name).
  * @internal
  */
 export function toReadRowsMessage(
@@ -52,5 +54,6 @@ export function toReadRowsMessage(
   if (appProfileId !== undefined) message.appProfileId = appProfileId;
   if (plan.filter !== undefined) message.filter = plan.filter;
   if (plan.limit !== undefined) message.rowsLimit = plan.limit;
+  if (plan.reversed === true) message.reversed = true;
   return message;
 }

@@ -85,7 +85,7 @@ export interface BigtableDriver {
     mutations: readonly CompiledMutation[],
     options?: CallOptions,
   ): Promise<RowMutationFailure[]>;
-  /** Streams rows in key order; pull-based; `cancel()` stops the server stream. */
+  /** Streams rows in key order (descending when `request.reversed`); pull-based; `cancel()` stops the server stream. */
   readRows(request: ReadRowsRequest, options?: CallOptions): RowSource<RowData>;
   /** CheckAndMutateRow: resolves whether the predicate matched. */
   checkAndMutate(request: CheckAndMutateRequest, options?: CallOptions): Promise<boolean>;
@@ -149,6 +149,12 @@ export interface ReadRowsRequest {
   readonly limit?: number;
   /** Server-side filter applied to every row; default: every cell. */
   readonly filter?: RowFilter;
+  /**
+   * Read in descending key order (Bigtable's `ReadRowsRequest.reversed`):
+   * rows arrive largest key first and `limit` keeps the largest keys. Default
+   * false (ascending).
+   */
+  readonly reversed?: boolean;
 }
 
 /**

@@ -107,7 +107,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Position of an ordered (k-way merged) scan: every row whose logical (unsalted)
  * key sorts at or before `lastKey` was delivered. Resuming starts every bucket's
- * range just after that key, exclusive: after `salt(bucket) + lastKey`.
+ * range just after that key, exclusive: after `salt(bucket) + lastKey`. For a
+ * descending scan (`order: 'key-desc'`) it is every row at or after `lastKey`,
+ * and resuming ends every bucket's range just before `salt(bucket) + lastKey`.
+ * The direction is part of the query's scope, so a cursor never resumes a scan
+ * of the other direction.
  *
  * @example
  * ```ts
@@ -222,7 +226,8 @@ function hasOnlyKeys(record: Record<string, unknown>, allowed: readonly string[]
 
 /**
  * Moves every source of a plan past the position a cursor records, dropping
- * sources that are finished or left empty. Rejects a cursor of another query.
+ * sources that are finished or left empty: forward the ranges start after it,
+ * for `key-desc` they end before it. Rejects a cursor of another query.
  * @internal
  */
 export function applyCursor(
@@ -230,17 +235,18 @@ export function applyCursor(
   sources: readonly ScanSource[],
   cursor: string,
   scope: string,
-  order: 'key' | 'none',
+  order: 'key' | 'key-desc' | 'none',
 ): ScanSource[] {
   const state = decodeCursor(cursor);
-  if (state.scope !== scope || state.kind !== (order === 'key' ? 'ordered' : 'unordered')) {
+  if (state.scope !== scope || state.kind !== (order === 'none' ? 'unordered' : 'ordered')) {
     throw new ValidationError(
       `${schema.name}: this cursor belongs to another query. Fix: resume with the same where, select, versions and order that produced the cursor`,
       { entity: schema.name },
     );
   }
   if (state.kind === 'ordered') {
-    return sources.flatMap((s) => startAfter(s, Buffer.concat([Buffer.from(s.segment, 'utf8'), state.lastKey])));
+    const move = order === 'key-desc' ? endBefore : startAfter;
+    return sources.flatMap((s) => move(s, Buffer.concat([Buffer.from(s.segment, 'utf8'), state.lastKey])));
   }
   if (state.sources.length !== sources.length) {
     throw new ValidationError(
@@ -253,6 +259,15 @@ export function applyCursor(
     if (position === undefined || position.finished) return [];
     return position.lastKey === undefined ? [s] : startAfter(s, position.lastKey);
   });
+}
+
+/** The part of a source's range below `key` (exclusive); none when the range starts at or above it. */
+function endBefore(source: ScanSource, key: Buffer): ScanSource[] {
+  const { start, end } = source.range;
+  if (Buffer.compare(key, start.key) <= 0) return [];
+  if (end !== undefined && Buffer.compare(key, end.key) > 0) return [source];
+  const range: KeyRange = { start, end: { key, inclusive: false } };
+  return [{ ...source, range }];
 }
 
 function startAfter(source: ScanSource, key: Buffer): ScanSource[] {

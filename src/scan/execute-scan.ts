@@ -1,7 +1,7 @@
 import { decodeRowKey, isSaltedKey } from '../key/physical-key.js';
 import { compareKeyValues } from '../key/key-ranges.js';
 import { compareByteRanges, compareBytesFrom } from '../util/compare-bytes.js';
-import type { BigtableDriver, CallOptions, RowData } from '../model/driver.js';
+import type { BigtableDriver, CallOptions, ReadRowsRequest, RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { mapBatches, takeItems, type BatchStream } from '../stream/batch-stream.js';
 import { mergeOrdered, mergeUnordered, type OpenStream } from '../stream/merge.js';
@@ -28,8 +28,9 @@ export interface SourceProgress {
 
 /**
  * Runs a scan plan: one pull-based read per source, merged by logical key
- * (k-way) or unordered with bounded concurrency, limited globally; a single
- * source is read directly. Rows come in batches (whatever the reads had
+ * (k-way; for `key-desc` every source is read reversed and the merge takes the
+ * largest key first) or unordered with bounded concurrency, limited globally;
+ * a single source is read directly. Rows come in batches (whatever the reads had
  * ready), so the plumbing costs one promise per batch, not per row; iterate
  * them with `eachItem`. Cancelling the stream cancels every read;
  * `call` bounds and cancels every read (passed to `driver.readRows`). With a
@@ -49,13 +50,14 @@ export function executeScan(
   );
   const [only] = sources;
   if (sources.length === 1 && only !== undefined) return takeItems(only(), plan.limit);
-  if (plan.order !== 'key') return mergeUnordered(sources, { concurrency: plan.concurrency, limit: plan.limit });
+  if (plan.order === 'none') return mergeUnordered(sources, { concurrency: plan.concurrency, limit: plan.limit });
   const packer = new RowPacker();
   const packedSources = sources.map(
     (open) => () => mapBatches(open(), (scanned): WaitingRow => ({ ...scanned, row: packer.pack(scanned.row) })),
   );
+  const compare = plan.order === 'key-desc' ? comparePackedDescending : comparePacked;
   return mapBatches(
-    mergeOrdered(packedSources, comparePacked, { limit: plan.limit, readAhead: MERGE_READ_AHEAD }),
+    mergeOrdered(packedSources, compare, { limit: plan.limit, readAhead: MERGE_READ_AHEAD }),
     (waiting): ScannedRow => ({
       row: packer.unpack(waiting.row),
       source: waiting.source,
@@ -95,6 +97,10 @@ function comparePacked(a: WaitingRow, b: WaitingRow): number {
   );
 }
 
+function comparePackedDescending(a: WaitingRow, b: WaitingRow): number {
+  return comparePacked(b, a);
+}
+
 function openSource(
   driver: BigtableDriver,
   schema: EntitySchema,
@@ -112,7 +118,8 @@ function openSource(
   const wantSalted = source.layout === 'salted';
   const { keyCheck } = plan;
   const limit = mixedLayouts || keyCheck !== undefined ? undefined : plan.limit;
-  const rows = driver.readRows({ table: plan.table, ranges: [source.range], limit, filter: plan.filter }, call);
+  const request: ReadRowsRequest = { table: plan.table, ranges: [source.range], limit, filter: plan.filter };
+  const rows = driver.readRows(plan.order === 'key-desc' ? { ...request, reversed: true } : request, call);
   const state: SourceProgress = { lastYielded: undefined, done: false };
   progress?.set(source.id, state);
   const segmentBytes = Buffer.byteLength(source.segment, 'utf8');

@@ -27,7 +27,8 @@ const MAX_SCAN_CONCURRENCY = 256;
  * Plans a scan without reading anything: one physical range per salt bucket
  * that can hold matching rows (one bucket when the salted key parts are
  * fixed), plus the unsalted layout of a forward-only salt; the read filter;
- * and, with a cursor, every range moved past the last delivered row.
+ * and, with a cursor, every range moved past the last delivered row (its start
+ * moved up, or for `order: 'key-desc'` its end moved down).
  *
  */
 export function planScan<T>(
@@ -41,9 +42,9 @@ export function planScan<T>(
   const read = resolveRead(schema, query);
   const limit = checkScanLimit(schema, query.limit);
   const order = query.order ?? 'key';
-  if (order !== 'key' && order !== 'none') {
+  if (order !== 'key' && order !== 'key-desc' && order !== 'none') {
     throw new ValidationError(
-      `${schema.name}: order must be 'key' or 'none', got ${preview(order)}. Fix: pass order: 'key' (logical key order) or 'none' (fastest)`,
+      `${schema.name}: order must be 'key', 'key-desc' or 'none', got ${preview(order)}. Fix: pass order: 'key' (logical key order), 'key-desc' (descending) or 'none' (fastest)`,
       { entity: schema.name, argument: 'order' },
     );
   }

@@ -95,7 +95,7 @@ export async function readPage<T>(
     }
   }
   if (items.length < limit || last === undefined) return { items, cursor: undefined };
-  if (plan.order === 'key')
+  if (plan.order !== 'none')
     return { items, cursor: encodeCursor({ kind: 'ordered', lastKey: logicalKey(last), scope: plan.scope }) };
   const previous = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const count = previous?.kind === 'unordered' ? previous.sources.length : plan.sources.length;

@@ -72,8 +72,8 @@ export interface ScanPlan {
   readonly filter: RowFilter;
   /** Maximum rows returned in total; `undefined` for no limit. */
   readonly limit: number | undefined;
-  /** `key`: merged in logical key order; `none`: unordered. */
-  readonly order: 'key' | 'none';
+  /** `key`: merged in logical key order; `key-desc`: every range read reversed, merged in descending logical key order; `none`: unordered. */
+  readonly order: 'key' | 'key-desc' | 'none';
   /** Maximum range reads in flight for `order: 'none'`. */
   readonly concurrency: number;
   /** Fingerprint of the query, stored in cursors so a cursor is only used with its own query. */

@@ -53,8 +53,27 @@ export interface ScanQuery<T> extends ReadOptions<T> {
   where?: KeyWhere<T>;
   /** Maximum rows returned in total (over every salt bucket). */
   limit?: number;
-  /** `key` (default): logical key order, merged across buckets. `none`: fastest, unordered. */
-  order?: 'key' | 'none';
+  /**
+   * The order rows come in:
+   * - `key` (default): ascending logical key order, merged across buckets.
+   * - `key-desc`: descending logical key order (largest key first). Each range
+   *   is read reversed by Bigtable itself (one RPC per range, the limit applied
+   *   by the server), and buckets are merged largest key first, so `limit: 10`
+   *   returns the 10 largest keys: "the latest N" without reverse-timestamp keys.
+   * - `none`: fastest, unordered.
+   *
+   * Descending is a value of `order` rather than a separate `reverse: true`
+   * flag because it is one more ordering, not a modifier: a reversed unordered
+   * scan would mean nothing, and `planScan()` shows the direction in
+   * `plan.order`. A cursor resumes only a query of the same `order`.
+   *
+   * @example
+   * ```ts
+   * // the 10 newest readings of sensor s1 (ts ascending in the key), newest first
+   * repo.iterate({ where: { sensorId: 's1' }, order: 'key-desc', limit: 10 });
+   * ```
+   */
+  order?: 'key' | 'key-desc' | 'none';
   /** Maximum bucket reads in flight for `order: 'none'` (an ordered merge opens every bucket). Default 8. */
   concurrency?: number;
   /** Resume after the last row of a previous page (from `repo.page()`). */

@@ -33,12 +33,13 @@ interface ExpectedRequest {
   rowKeys: string[];
   rowRanges: JsonRowRange[];
   rowsLimit?: number;
+  reversed?: boolean;
 }
 
 interface ReadRetryCase {
   name: string;
   max_retries: number;
-  createReadStream_options?: { ranges?: JsonRange[]; keys?: string[]; limit?: number };
+  createReadStream_options?: { ranges?: JsonRange[]; keys?: string[]; limit?: number; reversed?: boolean };
   request_options: ExpectedRequest[];
   responses: { row_keys?: string[]; end_with_error?: number }[];
   row_keys_read: string[][];
@@ -64,6 +65,7 @@ function requestOf(options: ReadRetryCase['createReadStream_options']): ReadRows
   }
   if (options?.keys !== undefined) request.keys = options.keys.map((key) => Buffer.from(key));
   if (options?.limit !== undefined) request.limit = options.limit;
+  if (options?.reversed === true) request.reversed = true;
   return request;
 }
 
@@ -75,6 +77,7 @@ function sentRequest(plan: ReadPlan): ExpectedRequest {
   );
   const sent: ExpectedRequest = { rowKeys: message.rows.rowKeys.map((key) => key.toString()), rowRanges };
   if (message.rowsLimit !== undefined) sent.rowsLimit = message.rowsLimit;
+  if (message.reversed === true) sent.reversed = true;
   return sent;
 }
 
@@ -153,6 +156,20 @@ async function run(testCase: ReadRetryCase): Promise<Outcome> {
   return outcome;
 }
 
+/** Runs a case and checks its requests, the rows each attempt delivered, and how the read settled. */
+async function expectCase(testCase: ReadRetryCase): Promise<void> {
+  const outcome = await run(testCase);
+  expect(outcome.requests).toEqual(testCase.request_options);
+  expect(outcome.rowKeysRead).toEqual(testCase.row_keys_read);
+  if (testCase.error === undefined) {
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.ended).toBe(true);
+  } else {
+    expect(outcome.ended).toBe(false);
+    expect((outcome.error as { code?: unknown } | undefined)?.code).toBe(testCase.error);
+  }
+}
+
 describe('read retry conformance (read-rows-retry-test.json) against ReadRowsCall', () => {
   it('holds every case of the vendored file', () => {
     expect(CASES).toHaveLength(9);
@@ -162,16 +179,89 @@ describe('read retry conformance (read-rows-retry-test.json) against ReadRowsCal
     }
   });
 
-  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
-    const outcome = await run(testCase);
-    expect(outcome.requests).toEqual(testCase.request_options);
-    expect(outcome.rowKeysRead).toEqual(testCase.row_keys_read);
-    if (testCase.error === undefined) {
-      expect(outcome.error).toBeUndefined();
-      expect(outcome.ended).toBe(true);
-    } else {
-      expect(outcome.ended).toBe(false);
-      expect((outcome.error as { code?: unknown } | undefined)?.code).toBe(testCase.error);
-    }
-  });
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, testCase) => expectCase(testCase));
+});
+
+/**
+ * Reversed reads in the same form. The vendored file predates reverse scans
+ * (the Node client does not expose them), so these cases are this project's:
+ * the rows come largest key first, and each retry asks for what lies below
+ * the last row delivered (ranges end before it, keys at or above it go), as
+ * the Java and Go clients resume a reversed read.
+ */
+const REVERSED_CASES: ReadRetryCase[] = [
+  {
+    name: 'reversed: resumes below the last row delivered',
+    max_retries: 3,
+    createReadStream_options: { reversed: true },
+    request_options: [
+      { rowKeys: [], rowRanges: [{}], reversed: true },
+      { rowKeys: [], rowRanges: [{ endKeyOpen: 'b' }], reversed: true },
+    ],
+    responses: [{ row_keys: ['c', 'b'], end_with_error: 4 }, { row_keys: ['a'] }],
+    row_keys_read: [['c', 'b'], ['a']],
+  },
+  {
+    name: 'reversed: drops keys and ranges at or above the last row and ends the range that holds it',
+    max_retries: 3,
+    createReadStream_options: {
+      reversed: true,
+      ranges: [
+        { start: 'a', end: 'c' },
+        { start: 'x', end: 'z' },
+      ],
+      keys: ['d', 'q', 'b'],
+    },
+    request_options: [
+      {
+        rowKeys: ['d', 'q', 'b'],
+        rowRanges: [
+          { startKeyClosed: 'a', endKeyClosed: 'c' },
+          { startKeyClosed: 'x', endKeyClosed: 'z' },
+        ],
+        reversed: true,
+      },
+      { rowKeys: ['d', 'b'], rowRanges: [{ startKeyClosed: 'a', endKeyClosed: 'c' }], reversed: true },
+      { rowKeys: [], rowRanges: [{ startKeyClosed: 'a', endKeyOpen: 'b' }], reversed: true },
+    ],
+    responses: [
+      { row_keys: ['y', 'q'], end_with_error: 14 },
+      { row_keys: ['d', 'c', 'b'], end_with_error: 14 },
+      { row_keys: ['a'] },
+    ],
+    row_keys_read: [['y', 'q'], ['d', 'c', 'b'], ['a']],
+  },
+  {
+    name: 'reversed: the row limit counts down over retries and ends the read once reached',
+    max_retries: 3,
+    createReadStream_options: { reversed: true, limit: 5 },
+    request_options: [
+      { rowKeys: [], rowRanges: [{}], rowsLimit: 5, reversed: true },
+      { rowKeys: [], rowRanges: [{ endKeyOpen: 'd' }], rowsLimit: 3, reversed: true },
+    ],
+    responses: [
+      { row_keys: ['e', 'd'], end_with_error: 4 },
+      { row_keys: ['c', 'b', 'a'], end_with_error: 4 },
+    ],
+    row_keys_read: [
+      ['e', 'd'],
+      ['c', 'b', 'a'],
+    ],
+  },
+  {
+    name: 'reversed: gives up after max_retries errors in a row',
+    max_retries: 1,
+    createReadStream_options: { reversed: true, ranges: [{ start: 'a', end: 'm' }] },
+    request_options: [
+      { rowKeys: [], rowRanges: [{ startKeyClosed: 'a', endKeyClosed: 'm' }], reversed: true },
+      { rowKeys: [], rowRanges: [{ startKeyClosed: 'a', endKeyOpen: 'k' }], reversed: true },
+    ],
+    responses: [{ row_keys: ['k'], end_with_error: 4 }, { end_with_error: 4 }],
+    row_keys_read: [['k'], []],
+    error: 4,
+  },
+];
+
+describe('reversed read retry cases against ReadRowsCall', () => {
+  it.each(REVERSED_CASES.map((c) => [c.name, c] as const))('%s', (_name, testCase) => expectCase(testCase));
 });

@@ -528,6 +528,24 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
         expect(await keys({ limit: 5, filter: qualifiers('w') })).toEqual(['a#4', 'c']);
       });
 
+      it('reversed: reads ranges and keys in descending byte order, limit keeping the largest keys', async () => {
+        expect(await keys({ reversed: true })).toEqual([...ALL_KEYS].reverse());
+        expect(await keys({ reversed: true, ranges: [{ start: bound('a#2'), end: bound('a#4', false) }] })).toEqual([
+          'a#3',
+          'a#2',
+        ]);
+        const ranges = [
+          { start: bound('a#1'), end: bound('a#3') },
+          { start: bound('a#2'), end: bound('a#4', false) },
+        ];
+        expect(await keys({ reversed: true, ranges, keys: [Buffer.from('c'), Buffer.from('\x00', 'latin1')] })).toEqual(
+          ['c', 'a#3', 'a#2', 'a#1', '\x00'],
+        );
+        expect(await keys({ reversed: true, limit: 3 })).toEqual(['\xff\xff', '\xfe\xff', '\xc3\xa9']);
+        expect(await keys({ reversed: true, limit: 1, filter: qualifiers('w') })).toEqual(['c']);
+        expect(await keys({ reversed: false, limit: 1 })).toEqual(['\x00']);
+      });
+
       it('rejects a negative or fractional limit with ValidationError', async () => {
         expect(await failure(readAll(driver, { table, limit: -1 }))).toBeInstanceOf(ValidationError);
         expect(await failure(readAll(driver, { table, limit: 1.5 }))).toBeInstanceOf(ValidationError);

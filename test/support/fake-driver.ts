@@ -339,7 +339,8 @@ export class FakeDriver implements BigtableDriver {
       pulled();
       const table = self.#existing('readRows', request.table);
       const selected = selection(request);
-      for (const id of table === undefined ? [] : sortedIds(table)) {
+      const sorted = table === undefined ? [] : sortedIds(table);
+      for (const id of request.reversed === true ? [...sorted].reverse() : sorted) {
         if (stats.cancelled) return;
         if (limit !== undefined && stats.yielded >= limit) break;
         const stored = table?.rows.get(id);

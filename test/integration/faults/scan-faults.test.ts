@@ -113,6 +113,50 @@ describe('scans through a proxy that resets every connection after 20 kB', () =>
   });
 });
 
+describe('reversed scans through a proxy that resets every connection after 20 kB', () => {
+  const DESCENDING = [...EXPECTED].reverse();
+
+  it('a reversed driver read delivers every row exactly once, in descending key order, over several connections', async () => {
+    const clean = await readKeys();
+    const before = proxy.connectionsOpened;
+    proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
+    const keys: string[] = [];
+    for await (const row of driver.readRows({ table: E.tables.plain, reversed: true })) keys.push(row.key.toString());
+    expect(keys).toEqual([...clean].reverse());
+    expect(proxy.connectionsOpened - before).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a reversed driver read with a limit resumes with the rest of the limit: exactly the largest keys', async () => {
+    const clean = await readKeys();
+    proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
+    const keys: string[] = [];
+    for await (const row of driver.readRows({ table: E.tables.plain, reversed: true, limit: 150 }))
+      keys.push(row.key.toString());
+    expect(keys).toEqual([...clean].reverse().slice(0, 150));
+  });
+
+  it("an order: 'key-desc' salted scan over 8 buckets delivers every entity exactly once, in descending order", async () => {
+    const before = proxy.connectionsOpened;
+    proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
+    const ids: string[] = [];
+    for await (const e of salted.iterate({ order: 'key-desc' })) ids.push(idOf(e));
+    expect(ids).toEqual(DESCENDING);
+    expect(proxy.connectionsOpened - before).toBeGreaterThanOrEqual(3);
+  });
+
+  it("paging an order: 'key-desc' salted scan delivers every entity exactly once, in descending order", async () => {
+    proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await salted.page({ order: 'key-desc', limit: 70, cursor });
+      ids.push(...page.items.map(idOf));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    expect(ids).toEqual(DESCENDING);
+  });
+});
+
 describe('scans through a stalled connection', () => {
   it('a driver read that stalls mid-scan fails with DeadlineExceededError at its deadline instead of hanging', async () => {
     await readKeys();

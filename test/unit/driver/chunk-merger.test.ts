@@ -945,6 +945,32 @@ describe('ChunkMerger: invalid streams', () => {
     ).toEqual(['0x7f', '0x80']);
   });
 
+  it('a reversed merger takes strictly decreasing keys and rejects an equal or increasing one', () => {
+    const rows = (merger: ChunkMerger, keys: readonly string[]): string[] => {
+      const out: string[] = [];
+      merger.push(
+        keys.map((key) => chunk({ key, family: 'A', qualifier: 'C', value: 'v', commit: true })),
+        (row) => out.push(row.key.toString()),
+      );
+      return out;
+    };
+    expect(rows(new ChunkMerger(true), ['c', 'b', 'a'])).toEqual(['c', 'b', 'a']);
+    for (const [one, two] of [
+      ['b', 'b'],
+      ['a', 'b'],
+      ['b', 'ba'],
+    ] as const) {
+      const merger = new ChunkMerger(true);
+      const err = thrown(() => rows(merger, [one, two]));
+      expect(err).toBeInstanceOf(InvalidChunkError);
+      expect(err.message).toMatch(
+        new RegExp(
+          `row key ${Buffer.from(two).toString('hex')} does not follow ${Buffer.from(one).toString('hex')} \\(keys must strictly decrease\\)`,
+        ),
+      );
+    }
+  });
+
   it('rejects a bare reset outside a row (at the start, after a commit, after another reset)', () => {
     expectInvalid([RESET], /reset arrived outside a row/);
     expectInvalid(

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Bigtable } from '@google-cloud/bigtable';
-import { encodeFeatureFlags, READ_FEATURE_FLAGS } from '../../../src/driver/feature-flags.js';
+import {
+  encodeFeatureFlags,
+  READ_FEATURE_FLAGS,
+  REVERSED_READ_FEATURE_FLAGS,
+} from '../../../src/driver/feature-flags.js';
 import { toReadRowsMessage } from '../../../src/driver/read-rows-message.js';
 import { DataClient, type GeneratedDataClient } from '../../../src/driver/data-client.js';
 import { planRead, type ReadPlan } from '../../../src/driver/read-plan.js';
@@ -30,5 +34,18 @@ describe('the bigtable-features header', () => {
       3,
     );
     expect(options[0]?.otherArgs?.headers).toEqual({ 'bigtable-attempt': 3, 'bigtable-features': 'IAE=' });
+  });
+
+  it('a reversed read also announces reverse_scans (field 1), which the server requires for reversed: true', () => {
+    expect(REVERSED_READ_FEATURE_FLAGS).toBe('CAEgAQ==');
+    const options: { otherArgs?: { headers?: Record<string, unknown> } }[] = [];
+    const generated = { readRows: (_message: unknown, sent: (typeof options)[number]) => options.push(sent) };
+    const data = new DataClient(
+      new Bigtable({ projectId: 'p', apiEndpoint: '127.0.0.1:1', metricsEnabled: false }),
+      () => generated as unknown as GeneratedDataClient,
+    );
+    const plan = planRead({ table: 't', reversed: true }) as ReadPlan;
+    data.readRows(toReadRowsMessage(plan, 'projects/p/instances/i/tables/t', undefined), 0);
+    expect(options[0]?.otherArgs?.headers).toEqual({ 'bigtable-attempt': 0, 'bigtable-features': 'CAEgAQ==' });
   });
 });

@@ -117,4 +117,65 @@ describe('resumeReadPlan', () => {
       { numRuns: 500 },
     );
   });
+
+  it('reversed: ends a range before the last key delivered and drops ranges and keys at or above it', () => {
+    const plan = planRead({
+      table: 't',
+      ranges: [range('a', 'c'), range('d', 'f'), range('g', 'g', [true, true])],
+      keys: [b('b1'), b('e5'), b('z')],
+      limit: 10,
+      reversed: true,
+    }) as ReadPlan;
+    expect(plan.reversed).toBe(true);
+    const rest = resumeReadPlan(plan, b('e'), 3);
+    expect(rest).toEqual({
+      ranges: [
+        { start: { value: b('a'), inclusive: true }, end: { value: b('c'), inclusive: false } },
+        { start: { value: b('d'), inclusive: true }, end: { value: b('e'), inclusive: false } },
+      ],
+      keys: [b('b1')],
+      limit: 7,
+      filter: undefined,
+      reversed: true,
+    });
+    expect(resumeReadPlan(plan, b('a'), 3)).toBeUndefined();
+    const open = planRead({ table: 't', reversed: true }) as ReadPlan;
+    expect(resumeReadPlan(open, b('m'), 1)?.ranges).toEqual([{ end: { value: b('m'), inclusive: false } }]);
+  });
+
+  it('reversed: asks for exactly the keys below the last one that the original plan asked for', () => {
+    const key = fc.uint8Array({ maxLength: 3 }).map((bytes) => Buffer.from(bytes));
+    const keyRange = fc.record({
+      start: key,
+      end: fc.option(key, { nil: undefined }),
+      inclusive: fc.tuple(fc.boolean(), fc.boolean()),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(keyRange, { maxLength: 4 }),
+        fc.array(key, { maxLength: 4 }),
+        key.filter((k) => k.length > 0),
+        fc.array(key, { maxLength: 30 }),
+        (ranges, keys, lastKey, probes) => {
+          const plan = planRead({
+            table: 't',
+            ranges: ranges.map((r): KeyRange => ({
+              start: { key: r.start, inclusive: r.inclusive[0] },
+              end: r.end === undefined ? undefined : { key: r.end, inclusive: r.inclusive[1] },
+            })),
+            keys,
+            reversed: true,
+          });
+          if (plan === undefined) return;
+          const rest = resumeReadPlan(plan, lastKey, 0);
+          for (const probe of [...probes, lastKey, ...keys, ...ranges.map((r) => r.start)]) {
+            const expected = asks(plan, probe) && Buffer.compare(probe, lastKey) < 0;
+            expect(rest !== undefined && asks(rest, probe)).toBe(expected);
+            if (rest !== undefined) expect(rest.reversed).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });

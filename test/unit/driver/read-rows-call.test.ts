@@ -93,6 +93,43 @@ describe('ReadRowsCall', () => {
     expect(h.attempts).toHaveLength(2);
   });
 
+  it('reversed: after a retryable error, asks for the rest below the last row delivered, without repeating a row', async () => {
+    const h = harness(planRead({ table: 't', limit: 10, reversed: true }) as ReadPlan);
+    const down = (from: number, n: number) => fakeRows(from - n + 1, n).reverse();
+    h.last().stream.write(responseOf(down(9, 3)));
+    await h.fail(unavailable());
+    expect(h.attempts[1]?.plan).toEqual({
+      ranges: [{ end: { value: Buffer.from('k00007'), inclusive: false } }],
+      keys: [],
+      limit: 7,
+      filter: undefined,
+      reversed: true,
+    });
+    h.last().stream.write(responseOf(down(6, 2), 'k00003'));
+    await h.fail(unavailable());
+    expect(h.attempts[2]?.plan.ranges).toEqual([{ end: { value: Buffer.from('k00003'), inclusive: false } }]);
+    expect(h.attempts[2]?.plan.limit).toBe(5);
+    h.last().stream.write(responseOf(down(4, 1)));
+    await wait();
+    expect(h.outcome.error).toBeInstanceOf(InvalidChunkError);
+    expect(h.keys()).toEqual(['k00009', 'k00008', 'k00007', 'k00006', 'k00005']);
+  });
+
+  it('reversed: a scanned key above the resume point is ignored, one below it moves the resume point', async () => {
+    const h = harness(planRead({ table: 't', reversed: true }) as ReadPlan);
+    h.last().stream.write(responseOf([{ key: 'k00050' }], 'k00060'));
+    await h.fail(unavailable());
+    expect(h.attempts[1]?.plan.ranges).toEqual([{ end: { value: Buffer.from('k00050'), inclusive: false } }]);
+    h.last().stream.write(responseOf([], 'k00020'));
+    await h.fail(unavailable());
+    expect(h.attempts[2]?.plan.ranges).toEqual([{ end: { value: Buffer.from('k00020'), inclusive: false } }]);
+    h.last().stream.write(responseOf([{ key: 'k00010' }]));
+    h.last().stream.end();
+    await wait();
+    expect(h.keys()).toEqual(['k00050', 'k00010']);
+    expect(h.outcome).toEqual({ ended: true, error: undefined });
+  });
+
   it('ends without another attempt when the error comes after the limit was reached', async () => {
     const h = harness(planRead({ table: 't', limit: 2 }) as ReadPlan);
     h.last().stream.write(responseOf(fakeRows(0, 2)));

@@ -60,4 +60,16 @@ describe('toReadRowsMessage', () => {
       'rows',
     ]);
   });
+
+  it('a reversed plan sends reversed: true; a forward one leaves the field out', () => {
+    const reversed = planRead({ table: 't', reversed: true, limit: 2 }) as ReadPlan;
+    expect(toReadRowsMessage(reversed, 'n', undefined)).toEqual({
+      tableName: 'n',
+      rows: { rowKeys: [], rowRanges: [{}] },
+      rowsLimit: 2,
+      reversed: true,
+    });
+    const forward = planRead({ table: 't', reversed: false }) as ReadPlan;
+    expect('reversed' in toReadRowsMessage(forward, 'n', undefined)).toBe(false);
+  });
 });
