@@ -133,7 +133,7 @@ export class PlannedScan extends PrintsBytesAsText implements ScanPlan {
   readonly sources: readonly ScanSource[];
   readonly filter: RowFilter;
   readonly limit: number | undefined;
-  readonly order: 'key' | 'none';
+  readonly order: ScanPlan['order'];
   readonly concurrency: number;
   readonly scope: string;
   readonly keyCheck: KeyCheck | undefined;
