@@ -25,6 +25,7 @@ export {
 export type {
   Constructor,
   EntityOptions,
+  KeyFormat,
   KeyPartOptions,
   KeyLiteralOptions,
   KeyPartType,

@@ -25,7 +25,33 @@ export interface EntityOptions {
   table: string;
   /** Separator between key components; one ASCII punctuation character other than `%`. Default `#`. */
   separator?: string;
+  /**
+   * How the row key is laid out. `text` (default): components as text joined
+   * by `separator`. `ordered-code`: Bigtable's structured row-key encoding
+   * (`OrderedCodeBytes`), which `sync` declares as the table's row key schema
+   * so that GoogleSQL reads each key part by name (docs/structured-row-keys.md).
+   *
+   * @example
+   * ```ts
+   * @Entity({ table: 'readings', keyFormat: 'ordered-code' })
+   * class Reading {
+   *   @KeyPart(0, { type: 'string' }) sensorId!: string;
+   *   @KeyPart(1, { type: 'timestamp', descending: true }) at!: Date;
+   * }
+   * ```
+   */
+  keyFormat?: KeyFormat;
 }
+
+/**
+ * Row-key layouts: `text` (components as text between separators) or
+ * `ordered-code` (Bigtable's `OrderedCodeBytes` struct encoding).
+ * @example
+ * ```ts
+ * const format: KeyFormat = 'ordered-code';
+ * ```
+ */
+export type KeyFormat = 'text' | 'ordered-code';
 
 /**
  * Row-key component encodings.

@@ -240,7 +240,7 @@ export function applyCursor(
     );
   }
   if (state.kind === 'ordered') {
-    return sources.flatMap((s) => startAfter(s, Buffer.concat([Buffer.from(s.segment, 'utf8'), state.lastKey])));
+    return sources.flatMap((s) => startAfter(s, Buffer.concat([s.prefix, state.lastKey])));
   }
   if (state.sources.length !== sources.length) {
     throw new ValidationError(

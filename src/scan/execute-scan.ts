@@ -115,7 +115,7 @@ function openSource(
   const rows = driver.readRows({ table: plan.table, ranges: [source.range], limit, filter: plan.filter }, call);
   const state: SourceProgress = { lastYielded: undefined, done: false };
   progress?.set(source.id, state);
-  const segmentBytes = Buffer.byteLength(source.segment, 'utf8');
+  const segmentBytes = source.prefix.length;
   return mapBatches(
     toBatchStream(rows),
     (row) => {

@@ -13,8 +13,10 @@ import type { RowFilter } from '../model/row-filter.js';
 export interface ScanSource {
   /** Position of this range in the query's plan before any cursor was applied. */
   readonly id: number;
-  /** Salt segment that prefixes every key of this range (`''` when unsalted). */
+  /** Salt segment that prefixes every key of this range (`''` when unsalted); for `ordered-code` keys, its bytes as readable text. */
   readonly segment: string;
+  /** The salt segment's bytes (empty when unsalted). */
+  readonly prefix: Buffer;
   /** `salted`: one salt bucket; `unsalted`: an unsalted entity, or the rows a forward-only salt (`since`) left unsalted. */
   readonly layout: 'salted' | 'unsalted';
   /** Physical key range read (salt segment included). */
