@@ -79,6 +79,8 @@ export type {
   CheckAndMutateRequest,
   IncrementRule,
   ActualFamily,
+  RowKeySchema,
+  RowKeyField,
 } from './model/driver.js';
 export type { RowFilter } from './model/row-filter.js';
 export { fromAsyncIterable, type RowSource } from './stream/row-source.js';

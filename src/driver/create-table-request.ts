@@ -34,8 +34,8 @@ export function createTableRequest(
   };
 }
 
-/** A GC rule as the admin API's `GcRule` message. @internal */
-export function protoGcRule(rule: GcRule): ProtoGcRule {
+/** A GC rule as the admin API's `GcRule` message. */
+function protoGcRule(rule: GcRule): ProtoGcRule {
   switch (rule.kind) {
     case 'maxVersions':
       return { maxNumVersions: rule.count };
@@ -58,8 +58,8 @@ const FIELD_TYPES: Readonly<Record<RowKeySchema['fields'][number]['type'], Recor
   timestamp: { timestampType: { encoding: { unixMicrosInt64: ORDERED_CODE_INT64.encoding } } },
 };
 
-/** The admin API's `Type.Struct` of a row key schema, `OrderedCodeBytes` encoded. @internal */
-export function protoRowKeySchema(schema: RowKeySchema): Record<string, unknown> {
+/** The admin API's `Type.Struct` of a row key schema, `OrderedCodeBytes` encoded. */
+function protoRowKeySchema(schema: RowKeySchema): Record<string, unknown> {
   return {
     fields: schema.fields.map((f) => ({ fieldName: f.name, type: FIELD_TYPES[f.type] })),
     encoding: { orderedCodeBytes: {} },
