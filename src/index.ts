@@ -26,6 +26,7 @@ export type {
   Constructor,
   EntityOptions,
   EntityLintOptions,
+  KeyFormat,
   KeyPartOptions,
   KeyLiteralOptions,
   KeyPartType,
@@ -94,6 +95,8 @@ export type {
   CheckAndMutateRequest,
   IncrementRule,
   ActualFamily,
+  RowKeySchema,
+  RowKeyField,
 } from './model/driver.js';
 export type { RowFilter } from './model/row-filter.js';
 export { fromAsyncIterable, type RowSource } from './stream/row-source.js';

@@ -1,10 +1,11 @@
 import type { Instance } from '@google-cloud/bigtable';
-import type { ActualFamily, CallOptions } from '../model/driver.js';
+import type { ActualFamily, CallOptions, RowKeySchema } from '../model/driver.js';
 import type { GcRule } from '../model/gc-rule.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/errors.js';
 import { fromClientGcRule, toClientGcRule } from './gc-rule-client.js';
 import { boundedCall, type GaxCallOptions } from './bounded-call.js';
+import { createTableRequest } from './create-table-request.js';
 
 const NOT_FOUND = 5;
 
@@ -80,7 +81,9 @@ export async function readFamilies(
 }
 
 /**
- * Creates a table with its families and GC rules.
+ * Creates a table with its families and GC rules, and its row key schema when
+ * one is given (then through the client's generic request, since
+ * `instance.createTable()` has no option for it).
  * @internal
  */
 export async function createTableWithFamilies(
@@ -88,7 +91,24 @@ export async function createTableWithFamilies(
   table: string,
   families: readonly ActualFamily[],
   call?: CallOptions,
+  rowKeySchema?: RowKeySchema,
 ): Promise<void> {
+  if (rowKeySchema !== undefined) {
+    const reqOpts = createTableRequest(instance.name, table, families, rowKeySchema);
+    await adminCall(
+      `createTable ${JSON.stringify(table)}`,
+      call,
+      false,
+      (gax) =>
+        new Promise<void>((resolve, reject) => {
+          instance.bigtable.request(
+            { client: 'BigtableTableAdminClient', method: 'createTable', reqOpts, gaxOpts: gax },
+            (err: Error | null) => (err ? reject(err) : resolve()),
+          );
+        }),
+    );
+    return;
+  }
   const spec = families.map((f) => (f.gc ? { name: f.name, rule: toClientGcRule(f.gc) } : f.name));
   await adminCall(`createTable ${JSON.stringify(table)}`, call, false, (gax) =>
     instance.createTable(table, { families: spec, gaxOptions: gax }),

@@ -8,6 +8,7 @@ import type {
   IncrementRule,
   ReadRowsRequest,
   RowData,
+  RowKeySchema,
   RowMutationFailure,
 } from '../model/driver.js';
 import type { CompiledMutation } from '../model/mutation.js';
@@ -191,9 +192,14 @@ export class GoogleCloudDriver implements BigtableDriver {
     return readFamilies(this.#instance, table, call);
   }
 
-  async createTable(table: string, families: readonly ActualFamily[], call?: CallOptions): Promise<void> {
+  async createTable(
+    table: string,
+    families: readonly ActualFamily[],
+    call?: CallOptions,
+    rowKeySchema?: RowKeySchema,
+  ): Promise<void> {
     await this.#adminProbe.ready(call, 'createTable');
-    return createTableWithFamilies(this.#instance, table, families, call);
+    return createTableWithFamilies(this.#instance, table, families, call, rowKeySchema);
   }
 
   async createFamily(table: string, family: ActualFamily, call?: CallOptions): Promise<void> {

@@ -1,7 +1,10 @@
 import { ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import type { KeyBound, LogicalKeyRange } from '../model/key-range.js';
+import type { KeyComponentSchema } from '../metadata/entity-schema.js';
 import { describeKeyLayout, encodeKeyPrefix, joinLogicalKey, type KeySchema } from './logical-key.js';
+import { orderedLogicalKey } from './ordered-key.js';
+import { encodeStructField } from '../codec/ordered-code.js';
 
 /**
  * Bounds on the key property right after the fixed ones; at most one lower and one upper bound.
@@ -92,10 +95,10 @@ export function planKeyRange(
         `cannot range over "${range.property}": every key part is already fixed`,
         `leave "${range.property}" out of the fixed values`,
       );
-    const key = Buffer.from(joinLogicalKey(separator, encoded, true), 'utf8');
+    const key = logicalKeyBytes(schema, encoded, true);
     return { range: { start: { key, inclusive: true }, end: { key, inclusive: true } }, exact: true };
   }
-  const prefix = Buffer.from(joinLogicalKey(separator, encoded, false), 'utf8');
+  const prefix = logicalKeyBytes(schema, encoded, false);
   if (range === undefined)
     return { range: { start: { key: prefix, inclusive: true }, end: openEnd(prefix) }, exact: true };
   if (range.property !== next.property) {
@@ -112,6 +115,7 @@ export function planKeyRange(
   const texts = encodeBounds(codec, range);
   checkNotInverted(range, invalid);
   const isLast = encoded.length === components.length - 1;
+  if (schema.key.format === 'ordered-code') return { range: orderedKeyRange(next, prefix, texts, isLast), exact: true };
   if (codec.type === 'string') return stringKeyRange(prefix, range, isLast, separator);
   const { gt, gte, lt, lte } = codec.descending
     ? { gt: texts.lt, gte: texts.lte, lt: texts.gt, lte: texts.gte }
@@ -125,6 +129,43 @@ export function planKeyRange(
   if (lt !== undefined) end = { key: at(lt), inclusive: false };
   else if (lte !== undefined) end = isLast ? { key: at(lte), inclusive: true } : { key: after(lte), inclusive: false };
   return { range: { start, end }, exact: true };
+}
+
+/** The logical key (complete) or key prefix of encoded components, in the schema's key format. */
+function logicalKeyBytes(schema: KeySchema, encoded: readonly string[], complete: boolean): Buffer {
+  if (schema.key.format === 'ordered-code') return orderedLogicalKey(schema, encoded, complete);
+  return Buffer.from(joinLogicalKey(schema.key.separator, encoded, complete), 'utf8');
+}
+
+/**
+ * The range of an `ordered-code` key part after the fixed `prefix`. A field
+ * that is not last, or is descending, ends with a terminator, so the rows of
+ * one value are exactly the keys that start with its field; a last ascending
+ * field ends the key. Bounds on a descending field are flipped. Exact: the
+ * field bytes sort as the values do.
+ */
+function orderedKeyRange(
+  next: Extract<KeyComponentSchema, { kind: 'property' }>,
+  prefix: Buffer,
+  bounds: EncodedBounds,
+  isLast: boolean,
+): LogicalKeyRange {
+  const { descending } = next.codec;
+  const { gt, gte, lt, lte } = descending ? { gt: bounds.lt, gte: bounds.lte, lt: bounds.gt, lte: bounds.gte } : bounds;
+  const terminated = !isLast || descending;
+  const at = (text: string): Buffer =>
+    Buffer.concat([prefix, encodeStructField(Buffer.from(text, 'latin1'), descending, isLast)]);
+  // A terminated field never ends in 0xff, so the end of its keys always exists.
+  const after = (text: string): Buffer => prefixEnd(at(text)) as Buffer;
+  let start: KeyBound = { key: prefix, inclusive: true };
+  if (gte !== undefined) start = { key: at(gte), inclusive: true };
+  else if (gt !== undefined)
+    start = terminated ? { key: after(gt), inclusive: true } : { key: at(gt), inclusive: false };
+  let end = openEnd(prefix);
+  if (lt !== undefined) end = { key: at(lt), inclusive: false };
+  else if (lte !== undefined)
+    end = terminated ? { key: after(lte), inclusive: false } : { key: at(lte), inclusive: true };
+  return { start, end };
 }
 
 interface EncodedBounds {

@@ -7,7 +7,16 @@ import {
   joinLogicalKey,
   type KeySchema,
 } from './logical-key.js';
-import { parseSaltSegment, saltSegment, saltSegmentLength } from './salt.js';
+import { parseSaltSegment, saltSegment, saltSegmentLength, scanSegments } from './salt.js';
+import {
+  decodeOrderedKey,
+  displayKey,
+  orderedBucket,
+  orderedLogicalKey,
+  orderedSaltLength,
+  orderedSaltSegment,
+  orderedScanSegments,
+} from './ordered-key.js';
 
 /**
  * Bigtable's row key size limit in bytes (4 KiB). The emulator does not
@@ -63,6 +72,7 @@ export interface EncodedRowKey {
  */
 export function encodeRowKey(schema: KeySchema, values: Readonly<Record<string, unknown>>): EncodedRowKey {
   const components = encodeKeyComponents(schema, values, 'full');
+  if (schema.key.format === 'ordered-code') return encodeOrderedRowKey(schema, components);
   const logical = joinLogicalKey(schema.key.separator, components, true);
   const salt = schema.key.salt;
   const segment =
@@ -73,6 +83,40 @@ export function encodeRowKey(schema: KeySchema, values: Readonly<Record<string, 
   const key = Buffer.from(text, 'utf8');
   assertRowKeySize(schema.name, key);
   return { key, text, logical };
+}
+
+/** {@link encodeRowKey} of an `ordered-code` key: salt field + logical struct fields; texts are {@link displayKey}s. */
+function encodeOrderedRowKey(schema: KeySchema, components: readonly string[]): EncodedRowKey {
+  const logical = orderedLogicalKey(schema, components, true);
+  const salt = schema.key.salt;
+  const key =
+    salt === undefined
+      ? logical
+      : Buffer.concat([orderedSaltSegment(orderedBucket(schema, salt, components)), logical]);
+  assertRowKeySize(schema.name, key);
+  return { key, text: displayKey(key), logical: displayKey(logical) };
+}
+
+/**
+ * The salt segments a scan with these fixed leading key values reads, as text
+ * and as the bytes that start every key of the range: one bucket when the
+ * fixed values cover the salt's `on`, else every bucket. Empty for an
+ * unsalted entity.
+ * @internal
+ */
+export function scanSaltSegments(
+  schema: KeySchema,
+  fixed: Readonly<Record<string, unknown>>,
+): { segment: string; prefix: Buffer }[] {
+  const salt = schema.key.salt;
+  if (salt === undefined) return [];
+  const encoded = encodeKeyComponents(schema, fixed, 'prefix');
+  if (schema.key.format === 'ordered-code')
+    return orderedScanSegments(schema, salt, encoded).map((prefix) => ({ segment: displayKey(prefix), prefix }));
+  return scanSegments(salt, encoded, schema.key.separator).map((segment) => ({
+    segment,
+    prefix: Buffer.from(segment, 'utf8'),
+  }));
 }
 
 /**
@@ -87,6 +131,7 @@ export function encodeRowKey(schema: KeySchema, values: Readonly<Record<string, 
  */
 export function decodeRowKey(schema: KeySchema, key: Buffer | string): Record<string, unknown> {
   const salt = schema.key.salt;
+  if (schema.key.format === 'ordered-code') return decodeOrderedRowKey(schema, key);
   if (Buffer.isBuffer(key) && salt?.since === undefined) {
     const start = salt === undefined ? 0 : saltSegmentLength(salt, key);
     const values = start < 0 ? undefined : decodeKeyBytes(schema, key, start);
@@ -112,6 +157,23 @@ export function decodeRowKey(schema: KeySchema, key: Buffer | string): Record<st
     if (salted !== undefined) return salted;
   }
   return decodeLogicalKey(schema, text);
+}
+
+/** {@link decodeRowKey} of an `ordered-code` key (a string is read as one character per byte). */
+function decodeOrderedRowKey(schema: KeySchema, key: Buffer | string): Record<string, unknown> {
+  const bytes = typeof key === 'string' ? Buffer.from(key, 'latin1') : key;
+  const salt = schema.key.salt;
+  const start = salt === undefined ? 0 : orderedSaltLength(salt, bytes);
+  if (start < 0) {
+    throw new KeyEncodingError(
+      schema.name,
+      '(row key)',
+      displayKey(bytes),
+      'does not start with a salt field',
+      'check that the table holds only this entity, and that its rows were written with the same @Salt',
+    );
+  }
+  return decodeOrderedKey(schema, bytes, start);
 }
 
 /**

@@ -89,7 +89,7 @@ function buildSchema<T>(target: Constructor<T>, pass: CompilePass): EntitySchema
   for (const c of d.columns) checkPropertyName(entity, c.property, 'column');
   for (const stamp of d.cellTimestamps) checkPropertyName(entity, stamp, '@CellTimestamp property');
   const separator = d.entity.separator ?? '#';
-  const key = compileKeyPlan(entity, target, d.keyParts, separator, d.salt);
+  const key = compileKeyPlan(entity, target, d.keyParts, separator, d.salt, d.entity.keyFormat);
   const families: FamilySchema[] = d.families.map((f) =>
     Object.freeze({ name: f.name, gc: gcRuleFromPolicy(entity, f.name, f.options.gc) }),
   );

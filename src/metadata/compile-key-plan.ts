@@ -1,7 +1,9 @@
 import { createKeyCodec } from '../codec/key-codecs.js';
+import { createOrderedKeyCodec } from '../codec/ordered-code.js';
 import { compileSalt } from './compile-salt.js';
 import { MetadataError } from '../errors/errors.js';
-import type { KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
+import type { KeyFormat, KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
+import { preview } from '../errors/bigtable-mapper-error.js';
 import {
   withCompiled,
   type KeyByteLayout,
@@ -22,7 +24,9 @@ export function compileKeyPlan(
   declarations: readonly KeyPartDeclaration[],
   separator: string,
   salt: SaltOptions | undefined,
+  keyFormat: unknown = 'text',
 ): KeyPlan {
+  const format = checkKeyFormat(entity, keyFormat, salt);
   if (!declarations.some((d) => d.property !== undefined)) {
     throw new MetadataError(
       entity,
@@ -59,12 +63,13 @@ export function compileKeyPlan(
     components.push(
       d.property === undefined
         ? literalComponent(entity, d, separator)
-        : propertyComponent(entity, target, d, d.property, separator),
+        : propertyComponent(entity, target, d, d.property, separator, format),
     );
   }
   const frozen = Object.freeze(components);
+  if (format === 'ordered-code') checkFieldNames(entity, frozen, salt !== undefined);
   return withCompiledKey({
-    format: 'text',
+    format,
     separator,
     components: frozen,
     properties: Object.freeze(components.flatMap((c) => (c.kind === 'property' ? [c.property] : []))),
@@ -105,6 +110,52 @@ function keyByteLayout(plan: KeyPlan): KeyByteLayout | undefined {
   return { separator: separator.charCodeAt(0), steps };
 }
 
+/** Validates `@Entity` `keyFormat`, and the `@Salt` options an `ordered-code` key has no use for. */
+function checkKeyFormat(entity: string, keyFormat: unknown, salt: SaltOptions | undefined): KeyFormat {
+  if (keyFormat !== 'text' && keyFormat !== 'ordered-code') {
+    throw new MetadataError(
+      entity,
+      undefined,
+      `@Entity keyFormat ${preview(keyFormat)} is not a key format`,
+      "use keyFormat: 'text' (the default) or 'ordered-code'",
+    );
+  }
+  if (keyFormat === 'ordered-code' && salt?.format !== undefined)
+    throw new MetadataError(
+      entity,
+      undefined,
+      "@Salt format sets the text of the bucket, but keyFormat 'ordered-code' stores the bucket as an Int64 field",
+      'remove format from @Salt',
+    );
+  if (keyFormat === 'ordered-code' && salt?.since !== undefined)
+    throw new MetadataError(
+      entity,
+      undefined,
+      "@Salt since migrates text keys written before salting, which keyFormat 'ordered-code' never has",
+      'remove since from @Salt',
+    );
+  return keyFormat;
+}
+
+/**
+ * The row key schema names every field: the salt bucket `salt`, a literal
+ * `literal<position>`, a property its own name. Properties must not take the
+ * names the others use.
+ */
+function checkFieldNames(entity: string, components: readonly KeyComponentSchema[], salted: boolean): void {
+  const taken = new Set(components.flatMap((c) => (c.kind === 'literal' ? [`literal${c.position}`] : [])));
+  if (salted) taken.add('salt');
+  for (const c of components) {
+    if (c.kind === 'property' && taken.has(c.property))
+      throw new MetadataError(
+        entity,
+        c.property,
+        `the row key schema of keyFormat 'ordered-code' already names another field "${c.property}" (the salt bucket is "salt", literals are "literal<position>")`,
+        'rename the property',
+      );
+  }
+}
+
 function describe(d: KeyPartDeclaration): string {
   return d.property ?? `the literal ${JSON.stringify(literalOf(d))}`;
 }
@@ -133,9 +184,13 @@ function propertyComponent(
   d: KeyPartDeclaration,
   property: string,
   separator: string,
+  format: KeyFormat,
 ): KeyComponentSchema {
   const options = d.options as KeyPartOptions;
-  const codec = createKeyCodec(entity, property, options, separator);
+  const codec =
+    format === 'ordered-code'
+      ? createOrderedKeyCodec(entity, property, options)
+      : createKeyCodec(entity, property, options, separator);
   checkDesignType(entity, target, property, options.type);
   return Object.freeze({ kind: 'property', position: d.position, property, codec });
 }

@@ -2,7 +2,7 @@ import type { EmbeddedFieldSchema, KeyComponentCodec, ValueCodec } from '../code
 
 import type { GcRule } from '../model/gc-rule.js';
 import type { DenormalizedSchema } from './denormalized-schema.js';
-import type { ColumnLayout, ColumnScalarType, Constructor, SaltHashPreset } from '../model/declarations.js';
+import type { ColumnLayout, ColumnScalarType, Constructor, KeyFormat, SaltHashPreset } from '../model/declarations.js';
 import type { LintSuppression } from '../model/lint-rule.js';
 
 export type { EmbeddedFieldSchema } from '../codec/codec-contracts.js';
@@ -91,8 +91,8 @@ export interface SaltSchema {
  * ```
  */
 export interface KeyPlan {
-  /** Only the text format exists today; a binary format may be added beside it. */
-  readonly format: 'text';
+  /** `text`: components as text between separators; `ordered-code`: Bigtable's structured `OrderedCodeBytes` key (`@Entity` `keyFormat`). */
+  readonly format: KeyFormat;
   /** Separator between key components (`@Entity` `separator`, default `#`). */
   readonly separator: string;
   /** Key components, literals included, in position order. */

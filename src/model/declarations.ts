@@ -29,6 +29,22 @@ export interface EntityOptions {
   separator?: string;
   /** Justified exceptions to `lintEntity()` rules (docs/key-design-tools.md). */
   lint?: EntityLintOptions;
+  /**
+   * How the row key is laid out. `text` (default): components as text joined
+   * by `separator`. `ordered-code`: Bigtable's structured row-key encoding
+   * (`OrderedCodeBytes`), which `sync` declares as the table's row key schema
+   * so that GoogleSQL reads each key part by name (docs/structured-row-keys.md).
+   *
+   * @example
+   * ```ts
+   * @Entity({ table: 'readings', keyFormat: 'ordered-code' })
+   * class Reading {
+   *   @KeyPart(0, { type: 'string' }) sensorId!: string;
+   *   @KeyPart(1, { type: 'timestamp', descending: true }) at!: Date;
+   * }
+   * ```
+   */
+  keyFormat?: KeyFormat;
 }
 
 /**
@@ -45,6 +61,16 @@ export interface EntityLintOptions {
   /** Rule id → reason, or → `{ property or family: reason }`. */
   ignore?: Partial<Record<LintRuleId, string | Readonly<Record<string, string>>>>;
 }
+
+/**
+ * Row-key layouts: `text` (components as text between separators) or
+ * `ordered-code` (Bigtable's `OrderedCodeBytes` struct encoding).
+ * @example
+ * ```ts
+ * const format: KeyFormat = 'ordered-code';
+ * ```
+ */
+export type KeyFormat = 'text' | 'ordered-code';
 
 /**
  * Row-key component encodings.

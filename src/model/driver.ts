@@ -50,6 +50,36 @@ export interface ActualFamily {
 }
 
 /**
+ * A table's row key schema: the fields of its `OrderedCodeBytes` struct row
+ * keys, in key order, which GoogleSQL reads by name. Strings are UTF-8,
+ * integers Int64 `OrderedCodeBytes`, timestamps epoch microseconds in that
+ * Int64 encoding.
+ *
+ * @example
+ * ```ts
+ * const schema: RowKeySchema = { fields: [{ name: 'sensorId', type: 'string' }, { name: 'at', type: 'timestamp' }] };
+ * ```
+ */
+export interface RowKeySchema {
+  /** The fields, in key order. */
+  readonly fields: readonly RowKeyField[];
+}
+
+/**
+ * One field of a {@link RowKeySchema}.
+ * @example
+ * ```ts
+ * const field: RowKeyField = { name: 'salt', type: 'int64' };
+ * ```
+ */
+export interface RowKeyField {
+  /** The field name GoogleSQL reads it by. */
+  readonly name: string;
+  /** Its type. */
+  readonly type: 'string' | 'int64' | 'timestamp';
+}
+
+/**
  * The seam between the mapper and Bigtable: the only calls the mapper makes.
  * `createGoogleCloudDriver()` implements it with `@google-cloud/bigtable`;
  * unit tests can implement it in memory.
@@ -64,8 +94,16 @@ export interface BigtableDriver {
   listTables(options?: CallOptions): Promise<string[]>;
   /** The table's families, or `undefined` when the table does not exist. */
   getFamilies(table: string, options?: CallOptions): Promise<ActualFamily[] | undefined>;
-  /** Creates the table with these families and their GC rules; rejects (gRPC 6, ALREADY_EXISTS) when it exists. */
-  createTable(table: string, families: readonly ActualFamily[], options?: CallOptions): Promise<void>;
+  /**
+   * Creates the table with these families and their GC rules, and the row key
+   * schema when one is given; rejects (gRPC 6, ALREADY_EXISTS) when it exists.
+   */
+  createTable(
+    table: string,
+    families: readonly ActualFamily[],
+    options?: CallOptions,
+    rowKeySchema?: RowKeySchema,
+  ): Promise<void>;
   /** Adds a family, with its GC rule, to an existing table; rejects (gRPC 6, ALREADY_EXISTS) when the family exists. */
   createFamily(table: string, family: ActualFamily, options?: CallOptions): Promise<void>;
   /** Replaces the family's GC rule (`undefined` removes it). */

@@ -29,15 +29,16 @@ export async function findByKeys<T>(
       { entity: schema.name },
     );
   const read = resolveRead(schema, options);
-  const encoded = Array.from(keys, (k) => encodeRowKey(schema, asRecord(schema, k)).text);
+  // Keys are told apart by their bytes as one character per byte: ordered-code keys are not UTF-8.
+  const encoded = Array.from(keys, (k) => encodeRowKey(schema, asRecord(schema, k)).key.toString('latin1'));
   const now = Date.now() * 1000;
   const filter = planReadFilter(schema, read, now);
   const unique = [...new Set(encoded)];
   const rows = new Map<string, RowData>();
   for (let i = 0; i < unique.length; i += KEYS_PER_READ) {
-    const chunk = unique.slice(i, i + KEYS_PER_READ).map((k) => Buffer.from(k, 'utf8'));
+    const chunk = unique.slice(i, i + KEYS_PER_READ).map((k) => Buffer.from(k, 'latin1'));
     for await (const row of driver.readRows({ table: schema.table, keys: chunk, filter }, call))
-      rows.set(row.key.toString('utf8'), row);
+      rows.set(row.key.toString('latin1'), row);
   }
   return encoded.map((k) => {
     const row = rows.get(k);

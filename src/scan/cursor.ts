@@ -246,7 +246,7 @@ export function applyCursor(
   }
   if (state.kind === 'ordered') {
     const move = order === 'key-desc' ? endBefore : startAfter;
-    return sources.flatMap((s) => move(s, Buffer.concat([Buffer.from(s.segment, 'utf8'), state.lastKey])));
+    return sources.flatMap((s) => move(s, Buffer.concat([s.prefix, state.lastKey])));
   }
   if (state.sources.length !== sources.length) {
     throw new ValidationError(

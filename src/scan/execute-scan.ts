@@ -122,7 +122,7 @@ function openSource(
   const rows = driver.readRows(plan.order === 'key-desc' ? { ...request, reversed: true } : request, call);
   const state: SourceProgress = { lastYielded: undefined, done: false };
   progress?.set(source.id, state);
-  const segmentBytes = Buffer.byteLength(source.segment, 'utf8');
+  const segmentBytes = source.prefix.length;
   return mapBatches(
     toBatchStream(rows),
     (row) => {

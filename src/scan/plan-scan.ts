@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { encodeKeyComponents } from '../key/logical-key.js';
 import type { LogicalKeyRange } from '../model/key-range.js';
 import { planKeyRange, prefixEnd, type KeyRangeCondition } from '../key/key-ranges.js';
 import { ValidationError } from '../errors/errors.js';
-import { scanSegments } from '../key/salt.js';
+import { scanSaltSegments } from '../key/physical-key.js';
 import type { KeyRange } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
@@ -118,15 +117,16 @@ function physicalSources(
   logical: LogicalKeyRange,
 ): ScanSource[] {
   const salt = schema.key.salt;
-  if (salt === undefined) return [{ id: 0, segment: '', layout: 'unsalted', range: logical }];
-  const encoded = encodeKeyComponents(schema, fixed, 'prefix');
-  const salted: ScanSource[] = scanSegments(salt, encoded, schema.key.separator).map((segment) => ({
+  const unsalted: ScanSource = { id: 0, segment: '', prefix: Buffer.alloc(0), layout: 'unsalted', range: logical };
+  if (salt === undefined) return [unsalted];
+  const salted: ScanSource[] = scanSaltSegments(schema, fixed).map(({ segment, prefix }) => ({
     id: 0,
     segment,
+    prefix,
     layout: 'salted',
-    range: prefixed(Buffer.from(segment, 'utf8'), logical),
+    range: prefixed(prefix, logical),
   }));
-  return salt.since === undefined ? salted : [{ id: 0, segment: '', layout: 'unsalted', range: logical }, ...salted];
+  return salt.since === undefined ? salted : [unsalted, ...salted];
 }
 
 function prefixed(segment: Buffer, logical: LogicalKeyRange): KeyRange {

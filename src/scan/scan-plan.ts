@@ -18,8 +18,10 @@ import { printableBytes } from '../util/printable-bytes.js';
 export interface ScanSource {
   /** Position of this range in the query's plan before any cursor was applied. */
   readonly id: number;
-  /** Salt segment that prefixes every key of this range (`''` when unsalted). */
+  /** Salt segment that prefixes every key of this range (`''` when unsalted); for `ordered-code` keys, its bytes as readable text. */
   readonly segment: string;
+  /** The salt segment's bytes (empty when unsalted). */
+  readonly prefix: Buffer;
   /** `salted`: one salt bucket; `unsalted`: an unsalted entity, or the rows a forward-only salt (`since`) left unsalted. */
   readonly layout: 'salted' | 'unsalted';
   /** Physical key range read (salt segment included). */
@@ -112,6 +114,7 @@ function asText(value: unknown): unknown {
 export class PlannedSource extends PrintsBytesAsText implements ScanSource {
   readonly id: number;
   readonly segment: string;
+  readonly prefix: Buffer;
   readonly layout: 'salted' | 'unsalted';
   readonly range: KeyRange;
 
@@ -119,6 +122,7 @@ export class PlannedSource extends PrintsBytesAsText implements ScanSource {
     super();
     this.id = source.id;
     this.segment = source.segment;
+    this.prefix = source.prefix;
     this.layout = source.layout;
     this.range = source.range;
   }

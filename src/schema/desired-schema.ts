@@ -1,7 +1,8 @@
-import type { ActualFamily } from '../model/driver.js';
+import type { ActualFamily, RowKeySchema } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { MetadataError } from '../errors/errors.js';
 import { describeGcRule, gcRulesEqual } from '../metadata/gc-rule.js';
+import { describeRowKeySchema, rowKeySchemaOf } from './row-key-schema.js';
 
 /**
  * One table as the declared entities want it: the union of their families.
@@ -13,6 +14,8 @@ export interface DesiredTable {
   families: ActualFamily[];
   /** Entity names declaring the table, in input order. */
   entities: string[];
+  /** The row key schema a new table is created with (`keyFormat: 'ordered-code'` entities); `undefined` for none. */
+  rowKeySchema?: RowKeySchema;
 }
 
 interface FamilyOwner {
@@ -27,14 +30,21 @@ interface FamilyOwner {
  *
  */
 export function desiredTables(schemas: readonly EntitySchema[]): DesiredTable[] {
-  const tables = new Map<string, { entities: string[]; families: Map<string, FamilyOwner> }>();
+  const tables = new Map<string, { entities: string[]; families: Map<string, FamilyOwner>; keys: KeyOwner[] }>();
   for (const schema of schemas) {
     let entry = tables.get(schema.table);
     if (!entry) {
-      entry = { entities: [], families: new Map() };
+      entry = { entities: [], families: new Map(), keys: [] };
       tables.set(schema.table, entry);
     }
-    if (!entry.entities.includes(schema.name)) entry.entities.push(schema.name);
+    if (!entry.entities.includes(schema.name)) {
+      entry.entities.push(schema.name);
+      entry.keys.push({
+        entity: schema.name,
+        schema: rowKeySchemaOf(schema),
+        ordered: schema.key.format === 'ordered-code',
+      });
+    }
     for (const family of schema.families) {
       const known = entry.families.get(family.name);
       if (!known) {
@@ -46,11 +56,55 @@ export function desiredTables(schemas: readonly EntitySchema[]): DesiredTable[] 
   }
   return [...tables.entries()]
     .sort(([a], [b]) => compare(a, b))
-    .map(([table, entry]) => ({
-      table,
-      families: [...entry.families.values()].map((o) => o.family).sort((a, b) => compare(a.name, b.name)),
-      entities: entry.entities,
-    }));
+    .map(([table, entry]) => {
+      const families = [...entry.families.values()].map((o) => o.family).sort((a, b) => compare(a.name, b.name));
+      const rowKeySchema = tableRowKeySchema(table, entry.keys, families);
+      return { table, families, entities: entry.entities, ...(rowKeySchema === undefined ? {} : { rowKeySchema }) };
+    });
+}
+
+interface KeyOwner {
+  entity: string;
+  schema: RowKeySchema | undefined;
+  ordered: boolean;
+}
+
+/**
+ * The one row key schema of a table's entities. GoogleSQL fails a query that
+ * reads key fields on any row whose key does not decode, so every entity of
+ * the table must have the same schema (or none have one); its field names must
+ * not be family names or `_key`/`_timestamp`. Throws `MetadataError`.
+ */
+function tableRowKeySchema(
+  table: string,
+  keys: readonly KeyOwner[],
+  families: readonly ActualFamily[],
+): RowKeySchema | undefined {
+  const [first] = keys;
+  if (first === undefined || !keys.some((k) => k.ordered)) return undefined;
+  for (const other of keys.slice(1)) {
+    const a = first.schema === undefined ? 'none' : describeRowKeySchema(first.schema);
+    const b = other.schema === undefined ? 'none' : describeRowKeySchema(other.schema);
+    if (a !== b || first.ordered !== other.ordered) {
+      throw new MetadataError(
+        other.entity,
+        undefined,
+        `shares table "${table}" with ${first.entity}, but their row keys differ (${first.entity}: ${first.ordered ? 'ordered-code' : 'text'} key, row key schema ${a}; ${other.entity}: ${other.ordered ? 'ordered-code' : 'text'} key, row key schema ${b})`,
+        'give entities that share a table the same keyFormat and key parts (names and types), or use separate tables',
+      );
+    }
+  }
+  const clash = first.schema?.fields.find(
+    (f) => f.name === '_key' || f.name === '_timestamp' || families.some((fam) => fam.name === f.name),
+  );
+  if (clash !== undefined)
+    throw new MetadataError(
+      first.entity,
+      clash.name,
+      `row key field "${clash.name}" of table "${table}" has the name of a column family or a reserved column, which the row key schema forbids`,
+      'rename the key property or the family',
+    );
+  return first.schema;
 }
 
 function conflict(table: string, family: string, first: FamilyOwner, second: FamilyOwner): MetadataError {

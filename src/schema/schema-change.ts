@@ -1,6 +1,7 @@
-import type { ActualFamily } from '../model/driver.js';
+import type { ActualFamily, RowKeySchema } from '../model/driver.js';
 import type { GcRule } from '../model/gc-rule.js';
 import { describeGcRule } from '../metadata/gc-rule.js';
+import { describeRowKeySchema } from './row-key-schema.js';
 
 /**
  * One step that brings the instance in line with the declared entities. Each
@@ -22,6 +23,8 @@ export type SchemaChange =
       table: string;
       /** The families created with the table, with their GC rules. */
       families: ActualFamily[];
+      /** The row key schema the table is created with (`keyFormat: 'ordered-code'`); absent for none. */
+      rowKeySchema?: RowKeySchema;
       /** The change in words, e.g. `create table "readings" with families m (gc max 5 versions)`. */
       description: string;
     }
@@ -64,13 +67,15 @@ export type SchemaChange =
  * A `create-table` change.
  *
  */
-export function createTableChange(table: string, families: ActualFamily[]): SchemaChange {
+export function createTableChange(table: string, families: ActualFamily[], rowKeySchema?: RowKeySchema): SchemaChange {
   const list = families.map((f) => `${f.name} (gc ${describeGcRule(f.gc)})`).join(', ');
+  const keys = rowKeySchema === undefined ? '' : ` and row key schema (${describeRowKeySchema(rowKeySchema)})`;
   return {
     kind: 'create-table',
     table,
     families,
-    description: `create table "${table}" with ${families.length === 0 ? 'no families' : `families ${list}`}`,
+    ...(rowKeySchema === undefined ? {} : { rowKeySchema }),
+    description: `create table "${table}" with ${families.length === 0 ? 'no families' : `families ${list}`}${keys}`,
   };
 }
 

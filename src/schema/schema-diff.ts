@@ -35,6 +35,7 @@ export function diffSchema(
         createTableChange(
           want.table,
           [...want.families].sort((a, b) => compare(a.name, b.name)),
+          want.rowKeySchema,
         ),
       );
     } else {

@@ -116,7 +116,9 @@ async function applyChange(
 async function execute(driver: SchemaSyncDriver, change: SchemaChange, call: CallOptions | undefined): Promise<void> {
   switch (change.kind) {
     case 'create-table':
-      return driver.createTable(change.table, change.families, call);
+      return change.rowKeySchema === undefined
+        ? driver.createTable(change.table, change.families, call)
+        : driver.createTable(change.table, change.families, call, change.rowKeySchema);
     case 'create-family':
       return driver.createFamily(change.table, change.family, call);
     case 'update-gc':

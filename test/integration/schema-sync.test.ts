@@ -24,7 +24,7 @@ function entity(name: string, table: string, families: Record<string, GcPolicy |
     name: family,
     gc: gcRuleFromPolicy(name, family, gc),
   }));
-  return { name, table, families: list } as unknown as EntitySchema;
+  return { name, table, families: list, key: { format: 'text' } } as unknown as EntitySchema;
 }
 
 async function rawGcRules(table: string): Promise<Record<string, unknown>> {

@@ -8,6 +8,7 @@ import type {
   KeyRange,
   ReadRowsRequest,
   RowData,
+  RowKeySchema,
   RowMutationFailure,
 } from '../../src/model/driver.js';
 import type { RowFilter } from '../../src/model/row-filter.js';
@@ -49,7 +50,12 @@ const SERVER_TIME = -1;
 export type DriverCall =
   | { readonly method: 'listTables' }
   | { readonly method: 'getFamilies'; readonly table: string }
-  | { readonly method: 'createTable'; readonly table: string; readonly families: readonly ActualFamily[] }
+  | {
+      readonly method: 'createTable';
+      readonly table: string;
+      readonly families: readonly ActualFamily[];
+      readonly rowKeySchema?: RowKeySchema;
+    }
   | { readonly method: 'createFamily'; readonly table: string; readonly family: ActualFamily }
   | { readonly method: 'setFamilyGc'; readonly table: string; readonly family: string; readonly gc: GcRule | undefined }
   | { readonly method: 'deleteFamily'; readonly table: string; readonly family: string }
@@ -229,8 +235,16 @@ export class FakeDriver implements BigtableDriver {
     return names.sort().map((name) => ({ name, gc: t.families?.get(name) }));
   }
 
-  async createTable(table: string, families: readonly ActualFamily[], call?: CallOptions): Promise<void> {
-    this.#begin({ method: 'createTable', table, families }, call);
+  async createTable(
+    table: string,
+    families: readonly ActualFamily[],
+    call?: CallOptions,
+    rowKeySchema?: RowKeySchema,
+  ): Promise<void> {
+    this.#begin(
+      { method: 'createTable', table, families, ...(rowKeySchema === undefined ? {} : { rowKeySchema }) },
+      call,
+    );
     if (this.#tables.has(table))
       throw grpcError('createTable', GrpcCode.AlreadyExists, `table ${table} already exists`);
     this.#tables.set(table, {

@@ -37,6 +37,7 @@ const range = (start: string, startInclusive: boolean, end: string | undefined, 
 const source = (id: number, segment: string, r: KeyRange, layout: 'salted' | 'unsalted' = 'salted'): ScanSource => ({
   id,
   segment,
+  prefix: b(segment),
   layout,
   range: r,
 });

@@ -89,6 +89,7 @@ const range = (start: string, startInclusive: boolean, end: string | undefined, 
 const source = (id: number, segment: string, layout: 'salted' | 'unsalted', r: KeyRange): ScanSource => ({
   id,
   segment,
+  prefix: b(segment),
   layout,
   range: r,
 });

@@ -8,7 +8,7 @@ const v = (count: number): GcRule => ({ kind: 'maxVersions', count });
 const a = (seconds: number): GcRule => ({ kind: 'maxAge', seconds });
 
 function schema(name: string, table: string, families: FamilySchema[]): EntitySchema {
-  return { name, table, families } as unknown as EntitySchema;
+  return { name, table, families, key: { format: 'text' } } as unknown as EntitySchema;
 }
 
 describe('desiredTables', () => {

@@ -9,7 +9,7 @@ import type { SchemaSyncDriver } from '../../../src/schema/schema-sync.js';
 const v = (count: number): GcRule => ({ kind: 'maxVersions', count });
 
 function schema(name: string, table: string, families: FamilySchema[]): EntitySchema {
-  return { name, table, families } as unknown as EntitySchema;
+  return { name, table, families, key: { format: 'text' } } as unknown as EntitySchema;
 }
 
 /** In-memory driver that records calls; `before` hooks simulate concurrent writers or failures. */
