@@ -1,7 +1,7 @@
 import { createKeyCodec } from '../codec/key-codecs.js';
 import { compileSalt } from './compile-salt.js';
 import { MetadataError } from '../errors/errors.js';
-import type { KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
+import type { DataProperty, KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
 import {
   withCompiled,
   type KeyByteLayout,
@@ -190,8 +190,11 @@ export type KeyProperty<T> = typeof KeyParts extends keyof T
   : EntityProperty<T>;
 
 /**
- * The argument of `findOne`, `delete`, `update` and friends: every key part
- * (when the entity declares {@link KeyParts}), else any of its properties.
+ * The argument of `findOne`, `delete`, `update` and friends. With the
+ * {@link KeyParts} marker: exactly the key parts, each required. Without it:
+ * a non-empty object of the entity's data properties (no methods, nothing
+ * unknown) that holds at least one property declared required (`!`, as key
+ * parts are), so `{}` or a key of optional columns only does not compile.
  *
  * @example
  * ```ts
@@ -200,4 +203,18 @@ export type KeyProperty<T> = typeof KeyParts extends keyof T
  */
 export type EntityKey<T> = typeof KeyParts extends keyof T
   ? { [K in KeyProperty<T>]-?: T[K] }
-  : { [K in EntityProperty<T>]?: T[K] };
+  : [RequiredDataProperty<T>] extends [never]
+    ? KeyHolding<T, DataProperty<T>>
+    : KeyHolding<T, RequiredDataProperty<T>>;
+
+/** The data properties declared without `?`. */
+type RequiredDataProperty<T> = {
+  [K in DataProperty<T>]-?: object extends Pick<T, K> ? never : K;
+}[DataProperty<T>];
+
+/** For each property `K` of `Needed`, an object that requires `K` and takes every other data property optionally. */
+type KeyHolding<T, Needed extends DataProperty<T>> = Needed extends unknown
+  ? Flatten<{ [P in Needed]-?: Exclude<T[P], undefined> } & { [P in Exclude<DataProperty<T>, Needed>]?: T[P] }>
+  : never;
+
+type Flatten<X> = { [P in keyof X]: X[P] };

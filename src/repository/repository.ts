@@ -8,10 +8,12 @@ import { compileDelete, compileUpdate } from '../mutation/compile-update.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { encodeRowKey } from '../key/physical-key.js';
 import { planScan } from '../scan/plan-scan.js';
-import type { ReadOptions } from '../scan/read-options.js';
+import type { ReadOptions, Selected } from '../scan/read-options.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
 import type { ScanQuery } from '../scan/scan-query.js';
 import { iterableToObservable } from '../stream/observable.js';
+import type { EntityData } from '../model/declarations.js';
+import { createEntity } from './create-entity.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
 import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
@@ -50,7 +52,7 @@ export type CounterValue<V> = [NonNullable<V>] extends [bigint] ? bigint : numbe
  * @example
  * ```ts
  * const readings = mapper.getRepository(Reading);
- * await readings.save(Object.assign(new Reading(), { sensorId: 's1', ts: new Date(), temperature: 21.5 }));
+ * await readings.save(readings.create({ sensorId: 's1', ts: new Date(), temperature: 21.5 }));
  * for await (const r of readings.iterate({ where: { sensorId: 's1' }, limit: 10 })) console.log(r);
  * ```
  */
@@ -88,6 +90,23 @@ export class Repository<T extends object> {
     return runOperation(this.#context, 'write', `${this.schema.name}.${operation}`, options, async (call) =>
       this.#driver.mutateRow(await mutation(call), call),
     );
+  }
+
+  /**
+   * A new instance of the entity class (`instanceof` holds, methods work) with
+   * `props` assigned over what its constructor set. Only the props object's
+   * own enumerable properties are copied; a `__proto__` key is refused with a
+   * `ValidationError`. Nothing is sent. The write methods also accept a plain
+   * object with the entity's properties; `create` gives a typed instance.
+   * @example
+   * ```ts
+   * const reading = readings.create({ sensorId: 's1', ts: new Date(), temperature: 21.5 });
+   * reading instanceof Reading; // true
+   * await readings.save(reading);
+   * ```
+   */
+  create(props: EntityData<T>): T {
+    return createEntity(this.schema, props);
   }
 
   /**
@@ -259,12 +278,20 @@ export class Repository<T extends object> {
   }
 
   /**
-   * Reads one row (one key, even when salted) or `undefined`.
+   * Reads one row (one key, even when salted) or `undefined`. With `select`,
+   * the result's type holds only the key parts and the selected properties
+   * (see {@link Selected}).
    * @example
    * ```ts
-   * await repo.findOne({ sensorId: 's1', ts }, { select: ['temperature'], timeoutMs: 2_000 });
+   * const r = await repo.findOne({ sensorId: 's1', ts }, { select: ['temperature'], timeoutMs: 2_000 });
+   * r?.temperature; // r: Pick<Reading, 'sensorId' | 'ts' | 'temperature'> | undefined
    * ```
    */
+  findOne<S extends EntityProperty<T>>(
+    key: EntityKey<T>,
+    options: Selecting<T, S>,
+  ): Promise<Selected<T, S> | undefined>;
+  findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined>;
   async findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined> {
     const [found] = await this.findMany([key], options);
     return found;
@@ -277,6 +304,8 @@ export class Repository<T extends object> {
    * await repo.findOneOrFail({ id: 'j1' });
    * ```
    */
+  findOneOrFail<S extends EntityProperty<T>>(key: EntityKey<T>, options: Selecting<T, S>): Promise<Selected<T, S>>;
+  findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T>;
   async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T> {
     const found = await this.findOne(key, options);
     if (found === undefined)
@@ -288,12 +317,17 @@ export class Repository<T extends object> {
   }
 
   /**
-   * Reads many rows in input order, `undefined` for missing ones.
+   * Reads many rows in input order, `undefined` for missing ones; `select` narrows the type as for `findOne`.
    * @example
    * ```ts
    * const [a, b] = await repo.findMany([k1, k2]);
    * ```
    */
+  findMany<S extends EntityProperty<T>>(
+    keys: readonly EntityKey<T>[],
+    options: Selecting<T, S>,
+  ): Promise<(Selected<T, S> | undefined)[]>;
+  findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]>;
   findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]> {
     return runOperation(this.#context, 'read', `${this.schema.name}.findMany`, options, (call) =>
       findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options, call),
@@ -314,33 +348,44 @@ export class Repository<T extends object> {
   /**
    * A cold Observable of the scan's entities; unsubscribing cancels every read. The scan's clock (`timeoutMs`, default 12 h; `idleTimeoutMs`,
    * default 30 s of silence on a stream) starts at subscription; `signal` or `mapper.close()` cancels it with an error.
+   * `select` narrows the entities' type as for `findOne`.
    * @example
    * ```ts
    * repo.scan({ limit: 10, signal: controller.signal }).subscribe(console.log);
    * ```
    */
+  scan<S extends EntityProperty<T>>(query: ScanQuery<T, S> & Selecting<T, S>): Observable<Selected<T, S>>;
+  scan(query?: ScanQuery<T> & OperationOptions): Observable<T>;
   scan(query: ScanQuery<T> & OperationOptions = {}): Observable<T> {
     return iterableToObservable(() => iterateScan(this.#driver, this.schema, query, this.#context));
   }
 
   /**
-   * Pull-based async iteration; breaking out cancels every read; deadlines and `signal` as for `scan`.
+   * Pull-based async iteration; breaking out cancels every read; deadlines and `signal` as for `scan`;
+   * `select` narrows the entities' type as for `findOne`.
    * @example
    * ```ts
    * for await (const r of repo.iterate({ where: { sensorId: 's1' } })) ...
    * ```
    */
+  iterate<S extends EntityProperty<T>>(query: ScanQuery<T, S> & Selecting<T, S>): AsyncIterable<Selected<T, S>>;
+  iterate(query?: ScanQuery<T> & OperationOptions): AsyncIterable<T>;
   iterate(query: ScanQuery<T> & OperationOptions = {}): AsyncIterable<T> {
     return { [Symbol.asyncIterator]: () => iterateScan(this.#driver, this.schema, query, this.#context) };
   }
 
   /**
-   * Reads `limit` rows and a cursor for the next page.
+   * Reads up to `limit` rows and a cursor for the next page, `undefined` once the scan is exhausted;
+   * `select` narrows the entities' type as for `findOne`.
    * @example
    * ```ts
    * const { items, cursor } = await repo.page({ limit: 100, cursor });
    * ```
    */
+  page<S extends EntityProperty<T>>(
+    query: ScanQuery<T, S> & Selecting<T, S> & { limit: number },
+  ): Promise<Page<Selected<T, S>>>;
+  page(query: ScanQuery<T> & OperationOptions & { limit: number }): Promise<Page<T>>;
   page(query: ScanQuery<T> & OperationOptions & { limit: number }): Promise<Page<T>> {
     return readPage(this.#driver, this.schema, query, this.#context);
   }
@@ -381,6 +426,9 @@ export class Repository<T extends object> {
     return planPropagation(this.schema, source, options);
   }
 }
+
+/** Read options whose `select` names the properties `S`: the overloads that narrow the result. */
+type Selecting<T, S extends EntityProperty<T>> = ReadOptions<T, S> & { select: readonly S[] } & OperationOptions;
 
 const standaloneContext: OperationContext = Object.freeze({
   timeouts: DEFAULT_TIMEOUTS,
