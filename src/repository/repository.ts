@@ -8,7 +8,7 @@ import { compileDelete, compileUpdate } from '../mutation/compile-update.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { encodeRowKey } from '../key/physical-key.js';
 import { planScan } from '../scan/plan-scan.js';
-import type { ReadOptions, Selected } from '../scan/read-options.js';
+import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../scan/read-options.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
 import type { ScanQuery } from '../scan/scan-query.js';
 import { iterableToObservable } from '../stream/observable.js';
@@ -16,8 +16,16 @@ import type { EntityData } from '../model/declarations.js';
 import { createEntity } from './create-entity.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
-import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
-import { iterateScan, readPage, type Page } from '../scan/scan-ops.js';
+import {
+  BULK_WRITE_OPTION_NAMES,
+  checkBulkInput,
+  writeMany,
+  type BulkWriteOptions,
+  type BulkWriteResult,
+} from './save-many.js';
+import { iterateScan, readPage, SCAN_CALL_OPTION_NAMES, type Page } from '../scan/scan-ops.js';
+import { checkOptionNames } from '../util/option-names.js';
+import type { OperationKind } from '../model/timeouts.js';
 import type { EntityKey, EntityProperty } from '../metadata/compile-key-plan.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
@@ -26,6 +34,7 @@ import type { SourceReader, SourceResolver } from '../denormalize/fill-copies.js
 import { bulkWithCopies, withCopies } from '../denormalize/fill-copies.js';
 import { DEFAULT_TIMEOUTS } from '../model/timeouts.js';
 import {
+  OPERATION_OPTION_NAMES,
   runOperation,
   splitOperationOptions,
   type OperationContext,
@@ -82,12 +91,29 @@ export class Repository<T extends object> {
         new Repository(driver, compileEntity(source) as EntitySchema<object>, undefined, context) as SourceReader);
   }
 
+  /** Runs one call of `kind` after checking that `options` names only `accepted` options. */
+  #run<R>(
+    kind: OperationKind,
+    operation: string,
+    options: object | undefined,
+    accepted: readonly string[],
+    run: (call: CallOptions) => Promise<R>,
+  ): Promise<R> {
+    const name = `${this.schema.name}.${operation}`;
+    try {
+      checkOptionNames(name, options, accepted);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return runOperation(this.#context, kind, name, options, run);
+  }
+
   #write(
     operation: string,
     options: OperationOptions | undefined,
     mutation: (call: CallOptions) => Promise<CompiledMutation>,
   ): Promise<void> {
-    return runOperation(this.#context, 'write', `${this.schema.name}.${operation}`, options, async (call) =>
+    return this.#run('write', operation, options, OPERATION_OPTION_NAMES, async (call) =>
       this.#driver.mutateRow(await mutation(call), call),
     );
   }
@@ -117,6 +143,7 @@ export class Repository<T extends object> {
    * ```
    */
   compileSave(entity: T, options: { now?: number } = {}): CompiledMutation {
+    checkOptionNames(`${this.schema.name}.compileSave`, options, ['now']);
     return compileSave(this.schema, entity, options);
   }
 
@@ -191,11 +218,17 @@ export class Repository<T extends object> {
     compile: (item: I) => CompiledMutation,
     options: (BulkWriteOptions & OperationOptions) | undefined,
   ): Promise<BulkWriteResult> {
+    const name = `${this.schema.name}.${operation}`;
+    try {
+      checkOptionNames(name, options, BULK_CALL_OPTION_NAMES);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const [timing, bulk] = splitOperationOptions(options);
     return runOperation(
       this.#context,
       'bulkWrite',
-      `${this.schema.name}.${operation}`,
+      name,
       timing,
       (call) => writeMany(this.#driver, this.schema.name, this.schema.table, input, compile, bulk, call),
       { settleFirst: true },
@@ -253,7 +286,7 @@ export class Repository<T extends object> {
     by: number | bigint = 1,
     options?: OperationOptions,
   ): Promise<CounterValue<T[K]>> {
-    return runOperation(this.#context, 'write', `${this.schema.name}.increment`, options, (call) =>
+    return this.#run('write', 'increment', options, OPERATION_OPTION_NAMES, (call) =>
       incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call),
     ) as Promise<CounterValue<T[K]>>;
   }
@@ -266,7 +299,7 @@ export class Repository<T extends object> {
    * ```
    */
   saveIf(entity: T, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
-    return runOperation(this.#context, 'write', `${this.schema.name}.saveIf`, options, async (call) => {
+    return this.#run('write', 'saveIf', options, OPERATION_OPTION_NAMES, async (call) => {
       const { request, appliesOnMatch } = compileCondition(
         this.schema,
         compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)),
@@ -293,7 +326,7 @@ export class Repository<T extends object> {
   ): Promise<Selected<T, S> | undefined>;
   findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined>;
   async findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined> {
-    const [found] = await this.findMany([key], options);
+    const [found] = await this.#find('findOne', [key], options);
     return found;
   }
 
@@ -307,7 +340,7 @@ export class Repository<T extends object> {
   findOneOrFail<S extends EntityProperty<T>>(key: EntityKey<T>, options: Selecting<T, S>): Promise<Selected<T, S>>;
   findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T>;
   async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T> {
-    const found = await this.findOne(key, options);
+    const [found] = await this.#find('findOneOrFail', [key], options);
     if (found === undefined)
       throw new EntityNotFoundError(
         this.schema.name,
@@ -329,7 +362,15 @@ export class Repository<T extends object> {
   ): Promise<(Selected<T, S> | undefined)[]>;
   findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]>;
   findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]> {
-    return runOperation(this.#context, 'read', `${this.schema.name}.findMany`, options, (call) =>
+    return this.#find('findMany', keys, options);
+  }
+
+  #find(
+    operation: string,
+    keys: readonly EntityKey<T>[],
+    options: (ReadOptions<T> & OperationOptions) | undefined,
+  ): Promise<(T | undefined)[]> {
+    return this.#run('read', operation, options, READ_CALL_OPTION_NAMES, (call) =>
       findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options, call),
     );
   }
@@ -342,6 +383,7 @@ export class Repository<T extends object> {
    * ```
    */
   planScan(query: ScanQuery<T> = {}): ScanPlan {
+    checkOptionNames(`${this.schema.name}.planScan`, query, SCAN_CALL_OPTION_NAMES);
     return planScan(this.schema, query);
   }
 
@@ -404,11 +446,17 @@ export class Repository<T extends object> {
    * ```
    */
   propagate(source: object, options?: PropagateOptions & OperationOptions): Promise<PropagationProgress> {
+    const name = `${this.schema.name}.propagate`;
+    try {
+      checkOptionNames(name, options, PROPAGATE_CALL_OPTION_NAMES);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const [timing, propagate] = splitOperationOptions(options);
     return runOperation(
       this.#context,
       'bulkWrite',
-      `${this.schema.name}.propagate`,
+      name,
       timing,
       (call) => propagateCopies(this.#driver, this.schema, source, propagate, call),
       { settleFirst: true },
@@ -426,6 +474,16 @@ export class Repository<T extends object> {
     return planPropagation(this.schema, source, options);
   }
 }
+
+const READ_CALL_OPTION_NAMES: readonly string[] = [...READ_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
+const BULK_CALL_OPTION_NAMES: readonly string[] = [...BULK_WRITE_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
+const PROPAGATE_CALL_OPTION_NAMES: readonly string[] = [
+  ...Object.keys({ onProgress: true, batchSize: true, concurrency: true, allowFullScan: true } satisfies Record<
+    keyof PropagateOptions,
+    true
+  >),
+  ...OPERATION_OPTION_NAMES,
+];
 
 /** Read options whose `select` names the properties `S`: the overloads that narrow the result. */
 type Selecting<T, S extends EntityProperty<T>> = ReadOptions<T, S> & { select: readonly S[] } & OperationOptions;

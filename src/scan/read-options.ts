@@ -36,6 +36,12 @@ export type Selected<T, S extends EntityProperty<T>> = typeof KeyParts extends k
     : Pick<T, S | KeyProperty<T>>
   : T;
 
+/** The names of {@link ReadOptions}. @internal */
+export const READ_OPTION_NAMES: readonly string[] = Object.keys({ select: true, versions: true } satisfies Record<
+  keyof ReadOptions,
+  true
+>);
+
 /** Validated read options: the columns to fetch and how many versions of each. @internal */
 export interface ResolvedRead {
   readonly columns: readonly ColumnSchema[];

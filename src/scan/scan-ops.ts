@@ -6,11 +6,20 @@ import { eachItem } from '../stream/row-source.js';
 import { hydrate } from './hydrate.js';
 import { planScan } from './plan-scan.js';
 import { resolveRead } from './read-options.js';
-import type { ScanQuery } from './scan-query.js';
+import { SCAN_QUERY_OPTION_NAMES, type ScanQuery } from './scan-query.js';
+import { checkOptionNames } from '../util/option-names.js';
 import { ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { abortableBatches } from '../operation/abortable-batches.js';
-import { startOperation, type OperationContext, type OperationOptions } from '../operation/operation.js';
+import {
+  OPERATION_OPTION_NAMES,
+  startOperation,
+  type OperationContext,
+  type OperationOptions,
+} from '../operation/operation.js';
+
+/** What a scan call accepts: its query, read and operation options. @internal */
+export const SCAN_CALL_OPTION_NAMES: readonly string[] = [...SCAN_QUERY_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
 
 /**
  * One page of a scan.
@@ -40,6 +49,7 @@ export function iterateScan<T>(
   query: ScanQuery<T> & OperationOptions,
   context: OperationContext,
 ): AsyncIterableIterator<T> {
+  checkOptionNames(`${schema.name}.scan`, query, SCAN_CALL_OPTION_NAMES);
   const now = Date.now() * 1000;
   const plan = planScan(schema, query, now);
   const read = resolveRead(schema, query);
@@ -65,6 +75,7 @@ export async function readPage<T>(
   query: ScanQuery<T> & OperationOptions,
   context: OperationContext,
 ): Promise<Page<T>> {
+  checkOptionNames(`${schema.name}.page`, query, SCAN_CALL_OPTION_NAMES);
   const now = Date.now() * 1000;
   const plan = planScan(schema, query, now);
   const limit: unknown = query?.limit;

@@ -1,5 +1,5 @@
 import type { EntityProperty, KeyProperty } from '../metadata/compile-key-plan.js';
-import type { ReadOptions } from './read-options.js';
+import { READ_OPTION_NAMES, type ReadOptions } from './read-options.js';
 import { ValidationError } from '../errors/errors.js';
 
 /**
@@ -61,6 +61,15 @@ export interface ScanQuery<T, S extends EntityProperty<T> = EntityProperty<T>> e
   /** Resume after the last row of a previous page (from `repo.page()`). */
   cursor?: string;
 }
+
+/** The names of {@link ScanQuery}'s options, its read options included. @internal */
+export const SCAN_QUERY_OPTION_NAMES: readonly string[] = [
+  ...Object.keys({ where: true, limit: true, order: true, concurrency: true, cursor: true } satisfies Record<
+    Exclude<keyof ScanQuery<unknown>, keyof ReadOptions>,
+    true
+  >),
+  ...READ_OPTION_NAMES,
+];
 
 const BOUND_NAMES = ['gt', 'gte', 'lt', 'lte'] as const;
 
