@@ -1,4 +1,5 @@
-import { Reading } from './reading.entity.js';
+import type { EntityData } from '../../src/index.js';
+import type { Reading } from './reading.entity.js';
 
 /**
  * A request the API rejects with 400.
@@ -47,14 +48,15 @@ export function parseTimestamp(value: unknown): Date {
 
 /**
  * Validates a `POST /readings` body: `sensorId`, `temperature`, optional
- * `humidity` and `ts` (default now).
+ * `humidity` and `ts` (default now); `readings.create()` turns the result
+ * into a `Reading`.
  *
  * @example
  * ```ts
- * const reading = parseReading({ sensorId: 's1', temperature: 21.5 });
+ * const reading = readings.create(parseReading({ sensorId: 's1', temperature: 21.5 }));
  * ```
  */
-export function parseReading(body: unknown): Reading {
+export function parseReading(body: unknown): EntityData<Reading> {
   if (body === null || typeof body !== 'object') throw new BadRequest('expected a JSON object');
   const { sensorId, ts, temperature, humidity } = body as Record<string, unknown>;
   if (typeof sensorId !== 'string' || sensorId === '') throw new BadRequest('sensorId must be a non-empty string');
@@ -62,11 +64,11 @@ export function parseReading(body: unknown): Reading {
     throw new BadRequest('temperature must be a number');
   if (humidity !== undefined && (typeof humidity !== 'number' || !Number.isFinite(humidity)))
     throw new BadRequest('humidity must be a number');
-  const reading = Object.assign(new Reading(), {
+  const reading: EntityData<Reading> = {
     sensorId,
     ts: ts === undefined ? new Date() : parseTimestamp(ts),
     temperature,
-  });
+  };
   if (humidity !== undefined) reading.humidity = humidity;
   return reading;
 }

@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { PageView } from './page-view.entity.js';
+import type { EntityData } from '../../src/index.js';
+import type { PageView } from './page-view.entity.js';
 
 /**
  * A page view as the API returns it, with `href`, the path of `GET /page-views/:userId/:site/:at`.
@@ -43,26 +44,27 @@ export function parseAt(value: unknown): Date {
 
 /**
  * Validates a `POST /page-views` body: `userId`, `site`, `path` strings,
- * optional `durationMs` integer and `at` (ISO text or epoch ms; default now).
+ * optional `durationMs` integer and `at` (ISO text or epoch ms; default now);
+ * `repo.create()` turns the result into a `PageView`.
  *
  * @example
  * ```ts
- * const view = parsePageView({ userId: 'u1', site: 'example.com', path: '/' });
+ * const view = views.create(parsePageView({ userId: 'u1', site: 'example.com', path: '/' }));
  * ```
  */
-export function parsePageView(body: unknown): PageView {
+export function parsePageView(body: unknown): EntityData<PageView> {
   if (body === null || typeof body !== 'object') throw new BadRequestException('expected a JSON object');
   const input = body as Record<string, unknown>;
   const at = input['at'] === undefined ? new Date() : parseAt(input['at']);
   const durationMs = input['durationMs'];
   if (durationMs !== undefined && !Number.isSafeInteger(durationMs))
     throw new BadRequestException('durationMs must be an integer');
-  const view = Object.assign(new PageView(), {
+  const view: EntityData<PageView> = {
     userId: text(input, 'userId'),
     site: text(input, 'site'),
     at,
     path: text(input, 'path'),
-  });
+  };
   if (durationMs !== undefined) view.durationMs = durationMs as number;
   return view;
 }

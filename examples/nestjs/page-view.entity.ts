@@ -11,7 +11,7 @@ export const DEFAULT_PAGE_VIEWS_TABLE = 'page_views';
  *
  * @example
  * ```ts
- * const view = Object.assign(new PageView(), { userId: 'u1', site: 'example.com', at: new Date(), path: '/' });
+ * const view = views.create({ userId: 'u1', site: 'example.com', at: new Date(), path: '/' }); // views: Repository<PageView>
  * ```
  */
 @Entity({ table: DEFAULT_PAGE_VIEWS_TABLE })
