@@ -20,7 +20,9 @@ describe('BigtableModule options', () => {
       'BigtableModule.forRootAsync: unknown option "useFactroy". Did you mean "useFactory"? Fix: rename it to "useFactory"',
     );
     const module = Test.createTestingModule({
-      imports: [BigtableModule.forRootAsync({ useFactory: () => ({ driver: new FakeDriver(), entites: [] }) as never })],
+      imports: [
+        BigtableModule.forRootAsync({ useFactory: () => ({ driver: new FakeDriver(), entites: [] }) as never }),
+      ],
     });
     await expect(module.compile()).rejects.toThrow(
       'BigtableModule.forRootAsync useFactory: unknown option "entites". Did you mean "entities"? Fix: rename it to "entities"',
