@@ -30,6 +30,7 @@ export type {
   ColumnLayout,
   DenormalizedOptions,
   DataProperty,
+  RequiredDataProperty,
   EntityData,
 } from './model/declarations.js';
 export type { CellVersion, Versioned } from './metadata/compile-columns.js';

@@ -1,7 +1,13 @@
 import { createKeyCodec } from '../codec/key-codecs.js';
 import { compileSalt } from './compile-salt.js';
 import { MetadataError } from '../errors/errors.js';
-import type { DataProperty, KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
+import type {
+  DataProperty,
+  KeyPartDeclaration,
+  KeyPartOptions,
+  RequiredDataProperty,
+  SaltOptions,
+} from '../model/declarations.js';
 import {
   withCompiled,
   type KeyByteLayout,
@@ -203,18 +209,11 @@ export type KeyProperty<T> = typeof KeyParts extends keyof T
  */
 export type EntityKey<T> = typeof KeyParts extends keyof T
   ? { [K in KeyProperty<T>]-?: T[K] }
-  : [RequiredDataProperty<T>] extends [never]
-    ? KeyHolding<T, DataProperty<T>>
-    : KeyHolding<T, RequiredDataProperty<T>>;
-
-/** The data properties declared without `?`. */
-type RequiredDataProperty<T> = {
-  [K in DataProperty<T>]-?: object extends Pick<T, K> ? never : K;
-}[DataProperty<T>];
-
-/** For each property `K` of `Needed`, an object that requires `K` and takes every other data property optionally. */
-type KeyHolding<T, Needed extends DataProperty<T>> = Needed extends unknown
-  ? Flatten<{ [P in Needed]-?: Exclude<T[P], undefined> } & { [P in Exclude<DataProperty<T>, Needed>]?: T[P] }>
-  : never;
-
-type Flatten<X> = { [P in keyof X]: X[P] };
+  : {
+      // For each property K: K required, every other data property optional (flattened into one object type).
+      [K in DataProperty<T>]: { [P in K]-?: Exclude<T[P], undefined> } & {
+        [P in Exclude<DataProperty<T>, K>]?: T[P];
+      } extends infer Key
+        ? { [P in keyof Key]: Key[P] }
+        : never;
+    }[[RequiredDataProperty<T>] extends [never] ? DataProperty<T> : RequiredDataProperty<T>];

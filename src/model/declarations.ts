@@ -273,6 +273,20 @@ export type DataProperty<T> = {
 }[keyof T & string];
 
 /**
+ * The data properties an entity declares without `?` (with `!` or an
+ * initializer), as its key parts are declared. Without the `KeyParts`
+ * marker, a key must hold at least one of them.
+ *
+ * @example
+ * ```ts
+ * type R = RequiredDataProperty<Job>; // 'id' (status?: string is optional)
+ * ```
+ */
+export type RequiredDataProperty<T> = {
+  [K in DataProperty<T>]-?: object extends Pick<T, K> ? never : K;
+}[DataProperty<T>];
+
+/**
  * Properties given to `repo.create()`: any of the entity's data properties,
  * with their own types.
  *

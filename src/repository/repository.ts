@@ -322,7 +322,7 @@ export class Repository<T extends object> {
    */
   findOne<S extends EntityProperty<T>>(
     key: EntityKey<T>,
-    options: Selecting<T, S>,
+    options: ReadOptions<T, S> & { select: readonly S[] } & OperationOptions,
   ): Promise<Selected<T, S> | undefined>;
   findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined>;
   async findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined> {
@@ -337,7 +337,10 @@ export class Repository<T extends object> {
    * await repo.findOneOrFail({ id: 'j1' });
    * ```
    */
-  findOneOrFail<S extends EntityProperty<T>>(key: EntityKey<T>, options: Selecting<T, S>): Promise<Selected<T, S>>;
+  findOneOrFail<S extends EntityProperty<T>>(
+    key: EntityKey<T>,
+    options: ReadOptions<T, S> & { select: readonly S[] } & OperationOptions,
+  ): Promise<Selected<T, S>>;
   findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T>;
   async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T> {
     const [found] = await this.#find('findOneOrFail', [key], options);
@@ -358,7 +361,7 @@ export class Repository<T extends object> {
    */
   findMany<S extends EntityProperty<T>>(
     keys: readonly EntityKey<T>[],
-    options: Selecting<T, S>,
+    options: ReadOptions<T, S> & { select: readonly S[] } & OperationOptions,
   ): Promise<(Selected<T, S> | undefined)[]>;
   findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]>;
   findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]> {
@@ -396,7 +399,9 @@ export class Repository<T extends object> {
    * repo.scan({ limit: 10, signal: controller.signal }).subscribe(console.log);
    * ```
    */
-  scan<S extends EntityProperty<T>>(query: ScanQuery<T, S> & Selecting<T, S>): Observable<Selected<T, S>>;
+  scan<S extends EntityProperty<T>>(
+    query: ScanQuery<T, S> & { select: readonly S[] } & OperationOptions,
+  ): Observable<Selected<T, S>>;
   scan(query?: ScanQuery<T> & OperationOptions): Observable<T>;
   scan(query: ScanQuery<T> & OperationOptions = {}): Observable<T> {
     return iterableToObservable(() => iterateScan(this.#driver, this.schema, query, this.#context));
@@ -410,7 +415,9 @@ export class Repository<T extends object> {
    * for await (const r of repo.iterate({ where: { sensorId: 's1' } })) ...
    * ```
    */
-  iterate<S extends EntityProperty<T>>(query: ScanQuery<T, S> & Selecting<T, S>): AsyncIterable<Selected<T, S>>;
+  iterate<S extends EntityProperty<T>>(
+    query: ScanQuery<T, S> & { select: readonly S[] } & OperationOptions,
+  ): AsyncIterable<Selected<T, S>>;
   iterate(query?: ScanQuery<T> & OperationOptions): AsyncIterable<T>;
   iterate(query: ScanQuery<T> & OperationOptions = {}): AsyncIterable<T> {
     return { [Symbol.asyncIterator]: () => iterateScan(this.#driver, this.schema, query, this.#context) };
@@ -425,7 +432,7 @@ export class Repository<T extends object> {
    * ```
    */
   page<S extends EntityProperty<T>>(
-    query: ScanQuery<T, S> & Selecting<T, S> & { limit: number },
+    query: ScanQuery<T, S> & { select: readonly S[] } & OperationOptions & { limit: number },
   ): Promise<Page<Selected<T, S>>>;
   page(query: ScanQuery<T> & OperationOptions & { limit: number }): Promise<Page<T>>;
   page(query: ScanQuery<T> & OperationOptions & { limit: number }): Promise<Page<T>> {
@@ -484,9 +491,6 @@ const PROPAGATE_CALL_OPTION_NAMES: readonly string[] = [
   >),
   ...OPERATION_OPTION_NAMES,
 ];
-
-/** Read options whose `select` names the properties `S`: the overloads that narrow the result. */
-type Selecting<T, S extends EntityProperty<T>> = ReadOptions<T, S> & { select: readonly S[] } & OperationOptions;
 
 const standaloneContext: OperationContext = Object.freeze({
   timeouts: DEFAULT_TIMEOUTS,

@@ -9,6 +9,7 @@ import {
   type EntityKey,
   type Page,
   type Repository,
+  type RequiredDataProperty,
 } from '../../src/index.js';
 
 @Entity({ table: 'typed-events' })
@@ -115,6 +116,8 @@ async function typeChecks(events: Repository<Event>, users: Repository<User>, vi
 describe('create, key and select types', () => {
   it('derives create props, keys without the marker and selected results from the entity', () => {
     expectTypeOf<EntityData<User>>().toEqualTypeOf<{ id?: string; name?: string }>();
+    expectTypeOf<RequiredDataProperty<User>>().toEqualTypeOf<'id'>();
+    expectTypeOf<RequiredDataProperty<View>>().toEqualTypeOf<'site' | 'at' | 'path'>();
     expectTypeOf<EntityKey<User>>().toEqualTypeOf<{ id: string; name?: string }>();
     expectTypeOf<EntityKey<Event>>().toEqualTypeOf<{ source: string; at: Date }>();
     expectTypeOf(typeChecks).toBeFunction();
