@@ -41,6 +41,9 @@ export type {
   ColumnScalarType,
   ColumnLayout,
   DenormalizedOptions,
+  DataProperty,
+  RequiredDataProperty,
+  EntityData,
 } from './model/declarations.js';
 export type { CellVersion, Versioned } from './metadata/compile-columns.js';
 export { compileEntity } from './metadata/compile-entity.js';
@@ -83,7 +86,7 @@ export type { SaveCondition } from './mutation/compile-condition.js';
 export type { ScanQuery, KeyWhere, RangeCondition } from './scan/scan-query.js';
 export { range, KeyPartRange } from './scan/scan-query.js';
 export type { ScanPlan, ScanSource, KeyCheck } from './scan/scan-plan.js';
-export type { ReadOptions } from './scan/read-options.js';
+export type { ReadOptions, Selected } from './scan/read-options.js';
 export type {
   BigtableDriver,
   RowData,

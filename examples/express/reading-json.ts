@@ -1,4 +1,5 @@
-import { Reading } from './reading.entity.js';
+import type { EntityData } from '../../src/index.js';
+import type { Reading } from './reading.entity.js';
 
 /**
  * A request the API rejects with 400.
@@ -50,24 +51,25 @@ export function parseTimestamp(value: unknown): Date {
  * (default now). The key part `sensorId` is taken as given: the library
  * rejects a missing or invalid one, naming `Reading.sensorId`, and the error
  * handler answers 400.
+ * `readings.create()` turns the result into a `Reading`.
  *
  * @example
  * ```ts
- * const reading = parseReading({ sensorId: 's1', temperature: 21.5 });
+ * const reading = readings.create(parseReading({ sensorId: 's1', temperature: 21.5 }));
  * ```
  */
-export function parseReading(body: unknown): Reading {
+export function parseReading(body: unknown): EntityData<Reading> {
   if (body === null || typeof body !== 'object') throw new BadRequest('expected a JSON object');
   const { sensorId, ts, temperature, humidity } = body as Record<string, unknown>;
   if (typeof temperature !== 'number' || !Number.isFinite(temperature))
     throw new BadRequest('temperature must be a number');
   if (humidity !== undefined && (typeof humidity !== 'number' || !Number.isFinite(humidity)))
     throw new BadRequest('humidity must be a number');
-  const reading = Object.assign(new Reading(), {
+  const reading: EntityData<Reading> = {
     sensorId: sensorId as string,
     ts: ts === undefined ? new Date() : parseTimestamp(ts),
     temperature,
-  });
+  };
   if (humidity !== undefined) reading.humidity = humidity;
   return reading;
 }

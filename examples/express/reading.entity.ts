@@ -11,7 +11,7 @@ export const DEFAULT_READINGS_TABLE = 'readings';
  *
  * @example
  * ```ts
- * const reading = Object.assign(new Reading(), { sensorId: 's1', ts: new Date(), temperature: 21.5 });
+ * const reading = mapper.getRepository(Reading).create({ sensorId: 's1', ts: new Date(), temperature: 21.5 });
  * ```
  */
 @Entity({ table: DEFAULT_READINGS_TABLE })

@@ -62,7 +62,7 @@ export function createReadingsApp(readings: Repository<Reading>, options: Readin
   app.use(express.json());
 
   app.post('/readings', async (req, res) => {
-    const reading = parseReading(req.body);
+    const reading = readings.create(parseReading(req.body));
     await readings.save(reading);
     res.status(201).json(toReadingJson(reading));
   });

@@ -15,7 +15,7 @@ export const CUTOFF = new Date('2024-06-24T00:00:00.000Z');
  * @example
  * ```ts
  * const Activity = activityEntity('activity');
- * const a = Object.assign(new Activity(), { userId: 'user42', site: 'web', at: new Date(), action: 'view' });
+ * const a = mapper.getRepository(Activity).create({ userId: 'user42', site: 'web', at: new Date(), action: 'view' });
  * ```
  */
 export function activityEntity(table: string, cutoff: Date = CUTOFF) {

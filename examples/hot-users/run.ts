@@ -73,7 +73,7 @@ export async function run(options: HotUsersOptions): Promise<ScenarioReport & { 
       SITES.flatMap((site) => {
         const n = userId === HOT ? perSite * hotFactor : perSite;
         return Array.from({ length: n }, (_, k) =>
-          Object.assign(new Activity(), {
+          repo.create({
             userId,
             site,
             at: new Date(CUTOFF.getTime() - DAY / 2 + (k * DAY) / n),

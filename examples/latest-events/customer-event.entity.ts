@@ -8,7 +8,7 @@ import { Column, Entity, Family, KeyPart } from '../../src/index.js';
  * @example
  * ```ts
  * const CustomerEvent = customerEventEntity('customer-events');
- * const e = Object.assign(new CustomerEvent(), { customerId: 'c1', at: new Date(), type: 'login' });
+ * const e = mapper.getRepository(CustomerEvent).create({ customerId: 'c1', at: new Date(), type: 'login' });
  * ```
  */
 export function customerEventEntity(table: string) {

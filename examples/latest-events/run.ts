@@ -62,15 +62,13 @@ export async function run(options: LatestEventsOptions): Promise<ScenarioReport 
   return runScenario(options, spec, async (mapper, out) => {
     const repo = mapper.getRepository(CustomerEvent);
     const written = sampleEvents(CUSTOMERS, perCustomer);
-    await repo.saveMany(written.map((e) => Object.assign(new CustomerEvent(), e)));
+    await repo.saveMany(written.map((e) => repo.create(e)));
     const mine = written.filter((e) => e.customerId === CUSTOMER).map((e) => e.at.toISOString());
     const newestFirst = [...mine].sort().reverse();
     const expected = newestFirst.slice(0, n);
 
     const newest = new Date(expected[0] ?? NOW.toISOString());
-    const newestKey = repo.compileSave(
-      Object.assign(new CustomerEvent(), { customerId: CUSTOMER, at: newest, type: 'x' }),
-    ).rowKeyText;
+    const newestKey = repo.compileSave(repo.create({ customerId: CUSTOMER, at: newest, type: 'x' })).rowKeyText;
     out.show(
       `newest ${CUSTOMER} event ${newest.toISOString()} has key ${newestKey} (9999999999999 − ${newest.getTime()})`,
     );

@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { PageView } from './page-view.entity.js';
+import type { EntityData } from '../../src/index.js';
+import type { PageView } from './page-view.entity.js';
 
 /**
  * A page view as the API returns it, with `href`, the path of `GET /page-views/:userId/:site/:at`.
@@ -47,25 +48,26 @@ export function parseAt(value: unknown): Date {
  * `userId` and `site` are taken as given: the library rejects a missing or
  * invalid one with a `KeyEncodingError` naming `PageView.userId`, which the
  * exception filter answers with 400.
+ * `repo.create()` turns the result into a `PageView`.
  *
  * @example
  * ```ts
- * const view = parsePageView({ userId: 'u1', site: 'example.com', path: '/' });
+ * const view = views.create(parsePageView({ userId: 'u1', site: 'example.com', path: '/' }));
  * ```
  */
-export function parsePageView(body: unknown): PageView {
+export function parsePageView(body: unknown): EntityData<PageView> {
   if (body === null || typeof body !== 'object') throw new BadRequestException('expected a JSON object');
   const input = body as Record<string, unknown>;
   const at = input['at'] === undefined ? new Date() : parseAt(input['at']);
   const durationMs = input['durationMs'];
   if (durationMs !== undefined && !Number.isSafeInteger(durationMs))
     throw new BadRequestException('durationMs must be an integer');
-  const view = Object.assign(new PageView(), {
+  const view: EntityData<PageView> = {
     userId: input['userId'] as string,
     site: input['site'] as string,
     at,
     path: text(input, 'path'),
-  });
+  };
   if (durationMs !== undefined) view.durationMs = durationMs as number;
   return view;
 }

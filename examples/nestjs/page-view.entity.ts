@@ -9,7 +9,7 @@ import { Column, Entity, Family, KeyPart, Salt } from '../../src/index.js';
  *
  * @example
  * ```ts
- * const view = Object.assign(new PageView(), { userId: 'u1', site: 'example.com', at: new Date(), path: '/' });
+ * const view = views.create({ userId: 'u1', site: 'example.com', at: new Date(), path: '/' }); // views: Repository<PageView>
  * ```
  */
 @Entity({ table: 'page_views' })

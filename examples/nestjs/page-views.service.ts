@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Page, Repository } from '../../src/index.js';
+import type { EntityData, Page, Repository } from '../../src/index.js';
 import type { PageView } from './page-view.entity.js';
 import { PAGE_VIEWS } from './page-views.tokens.js';
 
@@ -20,8 +20,9 @@ export class PageViewsService {
     this.#views = views;
   }
 
-  /** Saves a page view. @example `await service.record(view);` */
-  async record(view: PageView): Promise<PageView> {
+  /** Saves a page view made from validated input. @example `await service.record(parsePageView(body));` */
+  async record(input: EntityData<PageView>): Promise<PageView> {
+    const view = this.#views.create(input);
     await this.#views.save(view);
     return view;
   }

@@ -11,7 +11,7 @@ export const DEFAULT_BUCKETS = 10;
  * @example
  * ```ts
  * const Event = eventEntity('events', 10);
- * const e = Object.assign(new Event(), { source: 'web-server', timestamp: new Date(), type: 'page_view' });
+ * const e = mapper.getRepository(Event).create({ source: 'web-server', timestamp: new Date(), type: 'page_view' });
  * ```
  */
 export function eventEntity(table: string, buckets: number = DEFAULT_BUCKETS) {

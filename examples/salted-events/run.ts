@@ -70,7 +70,7 @@ export async function run(options: SaltedEventsOptions): Promise<ScenarioReport 
     const repo = mapper.getRepository(Event);
     const salt = repo.schema.key.salt!;
     const events = Array.from({ length: total }, (_, i) =>
-      Object.assign(new Event(), {
+      repo.create({
         source: SOURCES[i % SOURCES.length] as string,
         timestamp: new Date(BASE + i * 1000),
         type: 'page_view',

@@ -65,13 +65,11 @@ export async function run(
   return runScenario(options, spec, async (mapper, out) => {
     const sensors = mapper.getRepository(Sensor);
     const readings = mapper.getRepository(Reading);
-    await sensors.saveMany(
-      Object.entries(LOCATIONS).map(([id, location]) => Object.assign(new Sensor(), { id, location })),
-    );
+    await sensors.saveMany(Object.entries(LOCATIONS).map(([id, location]) => sensors.create({ id, location })));
     const rows = Object.keys(LOCATIONS).flatMap((sensorId) =>
       Array.from({ length: PER_SENSOR }, (_, i) => {
         const ts = new Date(START + i * STEP);
-        return Object.assign(new Reading(), {
+        return readings.create({
           sensorId,
           ts,
           temperature: [{ value: 20 + i / 10, timestamp: ts }],
@@ -114,7 +112,7 @@ export async function run(
     const key = { sensorId: 'sensor123', ts: HOUR.gte };
     for (let k = 1; k < VERSIONS_WRITTEN; k++) {
       await readings.save(
-        Object.assign(new Reading(), {
+        readings.create({
           ...key,
           temperature: [{ value: 26 + k / 10, timestamp: new Date(HOUR.gte.getTime() + k * 1000) }],
         }),
@@ -124,7 +122,7 @@ export async function run(
     const versionValues = versions.map((v) => v.value);
     const versionTimes = versions.map((v) => v.timestamp.toISOString());
     out.show(
-      `temperature of ${readings.compileSave(Object.assign(new Reading(), key, { humidity: 0 })).rowKeyText} after ${VERSIONS_WRITTEN} writes, asked for 10 versions: ${versionValues.join(', ')}`,
+      `temperature of ${readings.compileSave(readings.create({ ...key, humidity: 0 })).rowKeyText} after ${VERSIONS_WRITTEN} writes, asked for 10 versions: ${versionValues.join(', ')}`,
     );
     const newestFirst = isAscending([...versionTimes].reverse());
     out.check(
@@ -133,7 +131,7 @@ export async function run(
       `${versions.length} versions, newest ${versionValues[0]}`,
     );
 
-    const moved = Object.assign(new Sensor(), { id: 'sensor12', location: 'lab-2' });
+    const moved = sensors.create({ id: 'sensor12', location: 'lab-2' });
     await sensors.save(moved);
     const strategy = readings
       .planPropagation(moved)

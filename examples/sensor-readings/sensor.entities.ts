@@ -41,7 +41,7 @@ export function sensorEntities(readingsTable: string, sensorsTable: string) {
 
 /** The classes of one {@link sensorEntities} call. */
 export type SensorEntities = ReturnType<typeof sensorEntities>;
-/** A sensor. @example `const s: Sensor = Object.assign(new E.Sensor(), { id: 's1', location: 'lab' });` */
+/** A sensor. @example `const s: Sensor = mapper.getRepository(E.Sensor).create({ id: 's1', location: 'lab' });` */
 export type Sensor = InstanceType<SensorEntities['Sensor']>;
-/** A reading. @example `const r: Reading = Object.assign(new E.Reading(), { sensorId: 's1', ts: new Date() });` */
+/** A reading. @example `const r: Reading = mapper.getRepository(E.Reading).create({ sensorId: 's1', ts: new Date() });` */
 export type Reading = InstanceType<SensorEntities['Reading']>;

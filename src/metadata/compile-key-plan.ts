@@ -2,7 +2,14 @@ import { createKeyCodec } from '../codec/key-codecs.js';
 import { createOrderedKeyCodec } from '../codec/ordered-code.js';
 import { compileSalt } from './compile-salt.js';
 import { MetadataError } from '../errors/errors.js';
-import type { KeyFormat, KeyPartDeclaration, KeyPartOptions, SaltOptions } from '../model/declarations.js';
+import type {
+  DataProperty,
+  KeyFormat,
+  KeyPartDeclaration,
+  KeyPartOptions,
+  RequiredDataProperty,
+  SaltOptions,
+} from '../model/declarations.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import {
   withCompiled,
@@ -245,8 +252,11 @@ export type KeyProperty<T> = typeof KeyParts extends keyof T
   : EntityProperty<T>;
 
 /**
- * The argument of `findOne`, `delete`, `update` and friends: every key part
- * (when the entity declares {@link KeyParts}), else any of its properties.
+ * The argument of `findOne`, `delete`, `update` and friends. With the
+ * {@link KeyParts} marker: exactly the key parts, each required. Without it:
+ * a non-empty object of the entity's data properties (no methods, nothing
+ * unknown) that holds at least one property declared required (`!`, as key
+ * parts are), so `{}` or a key of optional columns only does not compile.
  *
  * @example
  * ```ts
@@ -255,4 +265,11 @@ export type KeyProperty<T> = typeof KeyParts extends keyof T
  */
 export type EntityKey<T> = typeof KeyParts extends keyof T
   ? { [K in KeyProperty<T>]-?: T[K] }
-  : { [K in EntityProperty<T>]?: T[K] };
+  : {
+      // For each property K: K required, every other data property optional (flattened into one object type).
+      [K in DataProperty<T>]: { [P in K]-?: Exclude<T[P], undefined> } & {
+        [P in Exclude<DataProperty<T>, K>]?: T[P];
+      } extends infer Key
+        ? { [P in keyof Key]: Key[P] }
+        : never;
+    }[[RequiredDataProperty<T>] extends [never] ? DataProperty<T> : RequiredDataProperty<T>];

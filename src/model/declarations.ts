@@ -309,3 +309,42 @@ export interface DenormalizedDeclaration {
     onMissingSource?: 'error' | 'skip';
   };
 }
+
+/**
+ * The data properties of an entity: its string-named properties that are not
+ * methods (symbol-named markers such as `KeyParts` are left out).
+ *
+ * @example
+ * ```ts
+ * type P = DataProperty<Job>; // 'id' | 'status', not the method 'label'
+ * ```
+ */
+export type DataProperty<T> = {
+  [K in keyof T & string]-?: T[K] extends (...args: never[]) => unknown ? never : K;
+}[keyof T & string];
+
+/**
+ * The data properties an entity declares without `?` (with `!` or an
+ * initializer), as its key parts are declared. Without the `KeyParts`
+ * marker, a key must hold at least one of them.
+ *
+ * @example
+ * ```ts
+ * type R = RequiredDataProperty<Job>; // 'id' (status?: string is optional)
+ * ```
+ */
+export type RequiredDataProperty<T> = {
+  [K in DataProperty<T>]-?: object extends Pick<T, K> ? never : K;
+}[DataProperty<T>];
+
+/**
+ * Properties given to `repo.create()`: any of the entity's data properties,
+ * with their own types.
+ *
+ * @example
+ * ```ts
+ * const props: EntityData<Job> = { id: 'j1', status: 'pending' };
+ * const job = jobs.create(props); // a Job
+ * ```
+ */
+export type EntityData<T> = { [K in DataProperty<T>]?: T[K] };

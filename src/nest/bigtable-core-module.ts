@@ -1,7 +1,12 @@
 import { Global, Inject, Logger, Module } from '@nestjs/common';
 import type { DynamicModule, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
 import { BigtableMapper } from '../repository/mapper.js';
-import type { BigtableModuleAsyncOptions, BigtableModuleOptions } from './module-options.js';
+import {
+  checkModuleAsyncOptions,
+  checkModuleOptions,
+  type BigtableModuleAsyncOptions,
+  type BigtableModuleOptions,
+} from './module-options.js';
 import { BIGTABLE_MODULE_OPTIONS, getMapperToken } from './tokens.js';
 
 const mapperProvider: Provider = {
@@ -57,6 +62,7 @@ export class BigtableCoreModule implements OnModuleInit, OnApplicationShutdown {
    * ```
    */
   static forRoot(options: BigtableModuleOptions): DynamicModule {
+    checkModuleOptions('BigtableModule.forRoot', options);
     return coreModule([], { provide: BIGTABLE_MODULE_OPTIONS, useValue: options });
   }
 
@@ -68,8 +74,14 @@ export class BigtableCoreModule implements OnModuleInit, OnApplicationShutdown {
    * ```
    */
   static forRootAsync(options: BigtableModuleAsyncOptions): DynamicModule {
+    checkModuleAsyncOptions(options);
     const { imports = [], inject = [], useFactory } = options;
-    return coreModule(imports, { provide: BIGTABLE_MODULE_OPTIONS, useFactory, inject });
+    const checkedFactory = async (...args: unknown[]): Promise<BigtableModuleOptions> => {
+      const made = await useFactory(...args);
+      checkModuleOptions('BigtableModule.forRootAsync useFactory', made);
+      return made;
+    };
+    return coreModule(imports, { provide: BIGTABLE_MODULE_OPTIONS, useFactory: checkedFactory, inject });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { ModuleMetadata, FactoryProvider } from '@nestjs/common';
-import type { BigtableMapperOptions } from '../repository/mapper.js';
+import { MAPPER_OPTION_NAMES, type BigtableMapperOptions } from '../repository/mapper.js';
+import { checkOptionNames } from '../util/option-names.js';
 
 /**
  * Options of `BigtableModule.forRoot`: the mapper's options plus `sync`,
@@ -38,4 +39,28 @@ export interface BigtableModuleAsyncOptions {
   /** Returns the options (or a promise of them); receives the `inject` values. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   useFactory: (...args: any[]) => BigtableModuleOptions | Promise<BigtableModuleOptions>;
+}
+
+const MODULE_OPTION_NAMES: readonly string[] = [...MAPPER_OPTION_NAMES, 'sync'];
+const ASYNC_OPTION_NAMES: readonly string[] = Object.keys({
+  imports: true,
+  inject: true,
+  useFactory: true,
+} satisfies Record<keyof BigtableModuleAsyncOptions, true>);
+
+/**
+ * Throws a `ValidationError` naming an option of `forRoot` (or of what a
+ * `forRootAsync` factory returned) that does not exist, with the closest valid name.
+ * @internal
+ */
+export function checkModuleOptions(operation: string, options: unknown): void {
+  checkOptionNames(operation, options, MODULE_OPTION_NAMES);
+}
+
+/**
+ * `checkModuleOptions` for the options of `forRootAsync` themselves.
+ * @internal
+ */
+export function checkModuleAsyncOptions(options: unknown): void {
+  checkOptionNames('BigtableModule.forRootAsync', options, ASYNC_OPTION_NAMES);
 }

@@ -56,7 +56,13 @@ export interface RunningOperation {
   failure(error: unknown): unknown;
 }
 
-const OPTION_NAMES = ['signal', 'timeoutMs', 'attemptTimeoutMs', 'idleTimeoutMs'] as const;
+/** The names of {@link OperationOptions}. @internal */
+export const OPERATION_OPTION_NAMES = [
+  'signal',
+  'timeoutMs',
+  'attemptTimeoutMs',
+  'idleTimeoutMs',
+] as const satisfies readonly (keyof OperationOptions)[];
 
 /**
  * Starts a call of `kind`: checks the per-call options (a `ValidationError`
@@ -169,7 +175,7 @@ function checkOperationOptions(name: string, options: OperationOptions | undefin
       });
     checked.signal = signal;
   }
-  for (const option of OPTION_NAMES.slice(1) as ('timeoutMs' | 'attemptTimeoutMs' | 'idleTimeoutMs')[]) {
+  for (const option of OPERATION_OPTION_NAMES.slice(1) as ('timeoutMs' | 'attemptTimeoutMs' | 'idleTimeoutMs')[]) {
     const value = options[option];
     if (value !== undefined) checked[option] = checkTimeoutMs(option, value);
   }

@@ -9,6 +9,7 @@ import { syncSchema, type SchemaSyncOptions, type SchemaSyncResult } from '../sc
 import { propagateToDependents, type MapperPropagationResult } from '../denormalize/propagate.js';
 import type { PropagateOptions } from '../denormalize/propagate.js';
 import type { SourceReader } from '../denormalize/fill-copies.js';
+import { checkOptionNames } from '../util/option-names.js';
 import { Repository } from './repository.js';
 import { checkPrefixedTable, checkTablePrefix, PrefixedDriver } from './table-prefix.js';
 import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../model/timeouts.js';
@@ -56,6 +57,19 @@ export type BigtableMapperOptions = (
   tablePrefix?: string;
 };
 
+/** Every option name of {@link BigtableMapperOptions}, each way of reaching Bigtable included; the type keeps it complete. @internal */
+export const MAPPER_OPTION_NAMES: readonly string[] = Object.keys({
+  bigtable: true,
+  clientOptions: true,
+  emulatorHost: true,
+  projectId: true,
+  instance: true,
+  driver: true,
+  entities: true,
+  timeouts: true,
+  tablePrefix: true,
+} satisfies Record<BigtableMapperOptions extends infer U ? (U extends unknown ? keyof U : never) : never, true>);
+
 /**
  * Entry point: compiles entities, hands out repositories and keeps the
  * instance's tables in line with the declared families and GC rules.
@@ -93,6 +107,7 @@ export class BigtableMapper {
    * same family of one table with different GC rules, or `timeouts` out of range.
    */
   constructor(options: BigtableMapperOptions) {
+    checkOptionNames('BigtableMapper', options, MAPPER_OPTION_NAMES);
     this.timeouts = resolveTimeouts(options.timeouts);
     // Every running operation listens to the closing signal.
     setMaxListeners(0, this.#closing.signal);

@@ -8,14 +8,24 @@ import { compileDelete, compileUpdate } from '../mutation/compile-update.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { encodeRowKey } from '../key/physical-key.js';
 import { planScan } from '../scan/plan-scan.js';
-import type { ReadOptions } from '../scan/read-options.js';
+import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../scan/read-options.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
 import type { ScanQuery } from '../scan/scan-query.js';
 import { iterableToObservable } from '../stream/observable.js';
+import type { EntityData } from '../model/declarations.js';
+import { createEntity } from './create-entity.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
-import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
-import { iterateScan, readPage, type Page } from '../scan/scan-ops.js';
+import {
+  BULK_WRITE_OPTION_NAMES,
+  checkBulkInput,
+  writeMany,
+  type BulkWriteOptions,
+  type BulkWriteResult,
+} from './save-many.js';
+import { iterateScan, readPage, SCAN_CALL_OPTION_NAMES, type Page } from '../scan/scan-ops.js';
+import { checkOptionNames } from '../util/option-names.js';
+import type { OperationKind } from '../model/timeouts.js';
 import type { EntityKey, EntityProperty } from '../metadata/compile-key-plan.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
@@ -24,6 +34,7 @@ import type { SourceReader, SourceResolver } from '../denormalize/fill-copies.js
 import { bulkWithCopies, withCopies } from '../denormalize/fill-copies.js';
 import { DEFAULT_TIMEOUTS } from '../model/timeouts.js';
 import {
+  OPERATION_OPTION_NAMES,
   runOperation,
   splitOperationOptions,
   type OperationContext,
@@ -50,7 +61,7 @@ export type CounterValue<V> = [NonNullable<V>] extends [bigint] ? bigint : numbe
  * @example
  * ```ts
  * const readings = mapper.getRepository(Reading);
- * await readings.save(Object.assign(new Reading(), { sensorId: 's1', ts: new Date(), temperature: 21.5 }));
+ * await readings.save(readings.create({ sensorId: 's1', ts: new Date(), temperature: 21.5 }));
  * for await (const r of readings.iterate({ where: { sensorId: 's1' }, limit: 10 })) console.log(r);
  * ```
  */
@@ -80,14 +91,48 @@ export class Repository<T extends object> {
         new Repository(driver, compileEntity(source) as EntitySchema<object>, undefined, context) as SourceReader);
   }
 
+  /** Runs one call of `kind` after checking that `options` names only `accepted` options. */
+  #run<R>(
+    kind: OperationKind,
+    operation: string,
+    options: object | undefined,
+    accepted: readonly string[],
+    run: (call: CallOptions) => Promise<R>,
+  ): Promise<R> {
+    const name = `${this.schema.name}.${operation}`;
+    try {
+      checkOptionNames(name, options, accepted);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return runOperation(this.#context, kind, name, options, run);
+  }
+
   #write(
     operation: string,
     options: OperationOptions | undefined,
     mutation: (call: CallOptions) => Promise<CompiledMutation>,
   ): Promise<void> {
-    return runOperation(this.#context, 'write', `${this.schema.name}.${operation}`, options, async (call) =>
+    return this.#run('write', operation, options, OPERATION_OPTION_NAMES, async (call) =>
       this.#driver.mutateRow(await mutation(call), call),
     );
+  }
+
+  /**
+   * A new instance of the entity class (`instanceof` holds, methods work) with
+   * `props` assigned over what its constructor set. Only the props object's
+   * own enumerable properties are copied; a `__proto__` key is refused with a
+   * `ValidationError`. Nothing is sent. The write methods also accept a plain
+   * object with the entity's properties; `create` gives a typed instance.
+   * @example
+   * ```ts
+   * const reading = readings.create({ sensorId: 's1', ts: new Date(), temperature: 21.5 });
+   * reading instanceof Reading; // true
+   * await readings.save(reading);
+   * ```
+   */
+  create(props: EntityData<T>): T {
+    return createEntity(this.schema, props);
   }
 
   /**
@@ -98,6 +143,7 @@ export class Repository<T extends object> {
    * ```
    */
   compileSave(entity: T, options: { now?: number } = {}): CompiledMutation {
+    checkOptionNames(`${this.schema.name}.compileSave`, options, ['now']);
     return compileSave(this.schema, entity, options);
   }
 
@@ -172,11 +218,17 @@ export class Repository<T extends object> {
     compile: (item: I) => CompiledMutation,
     options: (BulkWriteOptions & OperationOptions) | undefined,
   ): Promise<BulkWriteResult> {
+    const name = `${this.schema.name}.${operation}`;
+    try {
+      checkOptionNames(name, options, BULK_CALL_OPTION_NAMES);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const [timing, bulk] = splitOperationOptions(options);
     return runOperation(
       this.#context,
       'bulkWrite',
-      `${this.schema.name}.${operation}`,
+      name,
       timing,
       (call) => writeMany(this.#driver, this.schema.name, this.schema.table, input, compile, bulk, call),
       { settleFirst: true },
@@ -234,7 +286,7 @@ export class Repository<T extends object> {
     by: number | bigint = 1,
     options?: OperationOptions,
   ): Promise<CounterValue<T[K]>> {
-    return runOperation(this.#context, 'write', `${this.schema.name}.increment`, options, (call) =>
+    return this.#run('write', 'increment', options, OPERATION_OPTION_NAMES, (call) =>
       incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call),
     ) as Promise<CounterValue<T[K]>>;
   }
@@ -247,7 +299,7 @@ export class Repository<T extends object> {
    * ```
    */
   saveIf(entity: T, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
-    return runOperation(this.#context, 'write', `${this.schema.name}.saveIf`, options, async (call) => {
+    return this.#run('write', 'saveIf', options, OPERATION_OPTION_NAMES, async (call) => {
       const { request, appliesOnMatch } = compileCondition(
         this.schema,
         compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)),
@@ -259,14 +311,22 @@ export class Repository<T extends object> {
   }
 
   /**
-   * Reads one row (one key, even when salted) or `undefined`.
+   * Reads one row (one key, even when salted) or `undefined`. With `select`,
+   * the result's type holds only the key parts and the selected properties
+   * (see {@link Selected}).
    * @example
    * ```ts
-   * await repo.findOne({ sensorId: 's1', ts }, { select: ['temperature'], timeoutMs: 2_000 });
+   * const r = await repo.findOne({ sensorId: 's1', ts }, { select: ['temperature'], timeoutMs: 2_000 });
+   * r?.temperature; // r: Pick<Reading, 'sensorId' | 'ts' | 'temperature'> | undefined
    * ```
    */
+  findOne<S extends EntityProperty<T>>(
+    key: EntityKey<T>,
+    options: ReadOptions<T, S> & { select: readonly S[] } & OperationOptions,
+  ): Promise<Selected<T, S> | undefined>;
+  findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined>;
   async findOne(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T | undefined> {
-    const [found] = await this.findMany([key], options);
+    const [found] = await this.#find('findOne', [key], options);
     return found;
   }
 
@@ -277,8 +337,13 @@ export class Repository<T extends object> {
    * await repo.findOneOrFail({ id: 'j1' });
    * ```
    */
+  findOneOrFail<S extends EntityProperty<T>>(
+    key: EntityKey<T>,
+    options: ReadOptions<T, S> & { select: readonly S[] } & OperationOptions,
+  ): Promise<Selected<T, S>>;
+  findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T>;
   async findOneOrFail(key: EntityKey<T>, options?: ReadOptions<T> & OperationOptions): Promise<T> {
-    const found = await this.findOne(key, options);
+    const [found] = await this.#find('findOneOrFail', [key], options);
     if (found === undefined) {
       const given = key as Record<string, unknown>;
       const parts = Object.fromEntries(this.schema.key.properties.map((name) => [name, given[name]]));
@@ -288,14 +353,27 @@ export class Repository<T extends object> {
   }
 
   /**
-   * Reads many rows in input order, `undefined` for missing ones.
+   * Reads many rows in input order, `undefined` for missing ones; `select` narrows the type as for `findOne`.
    * @example
    * ```ts
    * const [a, b] = await repo.findMany([k1, k2]);
    * ```
    */
+  findMany<S extends EntityProperty<T>>(
+    keys: readonly EntityKey<T>[],
+    options: ReadOptions<T, S> & { select: readonly S[] } & OperationOptions,
+  ): Promise<(Selected<T, S> | undefined)[]>;
+  findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]>;
   findMany(keys: readonly EntityKey<T>[], options?: ReadOptions<T> & OperationOptions): Promise<(T | undefined)[]> {
-    return runOperation(this.#context, 'read', `${this.schema.name}.findMany`, options, (call) =>
+    return this.#find('findMany', keys, options);
+  }
+
+  #find(
+    operation: string,
+    keys: readonly EntityKey<T>[],
+    options: (ReadOptions<T> & OperationOptions) | undefined,
+  ): Promise<(T | undefined)[]> {
+    return this.#run('read', operation, options, READ_CALL_OPTION_NAMES, (call) =>
       findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options, call),
     );
   }
@@ -308,39 +386,55 @@ export class Repository<T extends object> {
    * ```
    */
   planScan(query: ScanQuery<T> = {}): ScanPlan {
+    checkOptionNames(`${this.schema.name}.planScan`, query, SCAN_CALL_OPTION_NAMES);
     return planScan(this.schema, query);
   }
 
   /**
    * A cold Observable of the scan's entities; unsubscribing cancels every read. The scan's clock (`timeoutMs`, default 12 h; `idleTimeoutMs`,
    * default 30 s of silence on a stream) starts at subscription; `signal` or `mapper.close()` cancels it with an error.
+   * `select` narrows the entities' type as for `findOne`.
    * @example
    * ```ts
    * repo.scan({ limit: 10, signal: controller.signal }).subscribe(console.log);
    * ```
    */
+  scan<S extends EntityProperty<T>>(
+    query: ScanQuery<T, S> & { select: readonly S[] } & OperationOptions,
+  ): Observable<Selected<T, S>>;
+  scan(query?: ScanQuery<T> & OperationOptions): Observable<T>;
   scan(query: ScanQuery<T> & OperationOptions = {}): Observable<T> {
     return iterableToObservable(() => iterateScan(this.#driver, this.schema, query, this.#context));
   }
 
   /**
-   * Pull-based async iteration; breaking out cancels every read; deadlines and `signal` as for `scan`.
+   * Pull-based async iteration; breaking out cancels every read; deadlines and `signal` as for `scan`;
+   * `select` narrows the entities' type as for `findOne`.
    * @example
    * ```ts
    * for await (const r of repo.iterate({ where: { sensorId: 's1' } })) ...
    * ```
    */
+  iterate<S extends EntityProperty<T>>(
+    query: ScanQuery<T, S> & { select: readonly S[] } & OperationOptions,
+  ): AsyncIterable<Selected<T, S>>;
+  iterate(query?: ScanQuery<T> & OperationOptions): AsyncIterable<T>;
   iterate(query: ScanQuery<T> & OperationOptions = {}): AsyncIterable<T> {
     return { [Symbol.asyncIterator]: () => iterateScan(this.#driver, this.schema, query, this.#context) };
   }
 
   /**
-   * Reads `limit` rows and a cursor for the next page.
+   * Reads up to `limit` rows and a cursor for the next page, `undefined` once the scan is exhausted;
+   * `select` narrows the entities' type as for `findOne`.
    * @example
    * ```ts
    * const { items, cursor } = await repo.page({ limit: 100, cursor });
    * ```
    */
+  page<S extends EntityProperty<T>>(
+    query: ScanQuery<T, S> & { select: readonly S[] } & OperationOptions & { limit: number },
+  ): Promise<Page<Selected<T, S>>>;
+  page(query: ScanQuery<T> & OperationOptions & { limit: number }): Promise<Page<T>>;
   page(query: ScanQuery<T> & OperationOptions & { limit: number }): Promise<Page<T>> {
     return readPage(this.#driver, this.schema, query, this.#context);
   }
@@ -359,11 +453,17 @@ export class Repository<T extends object> {
    * ```
    */
   propagate(source: object, options?: PropagateOptions & OperationOptions): Promise<PropagationProgress> {
+    const name = `${this.schema.name}.propagate`;
+    try {
+      checkOptionNames(name, options, PROPAGATE_CALL_OPTION_NAMES);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const [timing, propagate] = splitOperationOptions(options);
     return runOperation(
       this.#context,
       'bulkWrite',
-      `${this.schema.name}.propagate`,
+      name,
       timing,
       (call) => propagateCopies(this.#driver, this.schema, source, propagate, call),
       { settleFirst: true },
@@ -381,6 +481,16 @@ export class Repository<T extends object> {
     return planPropagation(this.schema, source, options);
   }
 }
+
+const READ_CALL_OPTION_NAMES: readonly string[] = [...READ_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
+const BULK_CALL_OPTION_NAMES: readonly string[] = [...BULK_WRITE_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
+const PROPAGATE_CALL_OPTION_NAMES: readonly string[] = [
+  ...Object.keys({ onProgress: true, batchSize: true, concurrency: true, allowFullScan: true } satisfies Record<
+    keyof PropagateOptions,
+    true
+  >),
+  ...OPERATION_OPTION_NAMES,
+];
 
 const standaloneContext: OperationContext = Object.freeze({
   timeouts: DEFAULT_TIMEOUTS,

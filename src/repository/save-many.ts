@@ -6,6 +6,7 @@ import type { CompiledMutation } from '../model/mutation.js';
 import { MAX_REQUEST_BYTES } from '../mutation/request-limits.js';
 import { sendBatches } from '../write/send-batches.js';
 import { WriteBatchReader } from '../write/write-batches.js';
+import { checkOptionNames } from '../util/option-names.js';
 
 /**
  * Options of bulk writes. A batch closes at `batchSize` rows or about
@@ -42,7 +43,8 @@ const RANGES = {
   batchBytes: { min: 1, max: MAX_REQUEST_BYTES, fallback: DEFAULT_BATCH_BYTES },
 } as const satisfies Record<keyof BulkWriteOptions, { min: number; max: number; fallback: number }>;
 
-const TIMING_OPTIONS = ['signal', 'timeoutMs', 'attemptTimeoutMs', 'idleTimeoutMs'];
+/** The names of {@link BulkWriteOptions}. @internal */
+export const BULK_WRITE_OPTION_NAMES: readonly string[] = Object.keys(RANGES);
 
 /**
  * Compiles and writes entities in MutateRows batches with bounded
@@ -142,14 +144,7 @@ function checkBulkWriteOptions(entityName: string, options: BulkWriteOptions): R
       `${entityName}: bulk write options must be an object, got ${String(options)}. Fix: pass e.g. { batchSize: 500, concurrency: 2 }`,
       { entity: entityName, option: 'options' },
     );
-  for (const name of Object.keys(options)) {
-    if (!Object.hasOwn(RANGES, name)) {
-      throw new ValidationError(
-        `${entityName}: unknown bulk write option "${name}". Fix: use ${[...Object.keys(RANGES), ...TIMING_OPTIONS].join(', ')}`,
-        { entity: entityName, option: name },
-      );
-    }
-  }
+  checkOptionNames(`${entityName} bulk write`, options, BULK_WRITE_OPTION_NAMES);
   const checked = {} as Required<BulkWriteOptions>;
   for (const [name, range] of Object.entries(RANGES) as [
     keyof BulkWriteOptions,

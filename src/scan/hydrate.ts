@@ -100,7 +100,13 @@ function liveCells(rule: GcRule, cells: readonly CellData[], nowMicros: number):
   return live;
 }
 
-function instantiate(target: Function): object {
+/**
+ * A new instance of an entity class: its constructor runs when it takes no
+ * arguments (so field initializers apply) and does not throw; otherwise an
+ * object with the class's prototype, so `instanceof` holds either way.
+ * @internal
+ */
+export function instantiate(target: Function): object {
   if (target.length === 0) {
     try {
       return new (target as new () => object)();

@@ -1,22 +1,46 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
-import type { EntityProperty } from '../metadata/compile-key-plan.js';
+import type { EntityProperty, KeyParts, KeyProperty } from '../metadata/compile-key-plan.js';
 import { hydratePlan, type HydratePlan } from './hydrate-plan.js';
 
 /**
- * What a read fetches.
+ * What a read fetches. `S` is the union of the selected properties, inferred
+ * from `select`.
  * @example
  * ```ts
  * { select: ['temperature'], versions: 3 }
  * ```
  */
-export interface ReadOptions<T = unknown> {
+export interface ReadOptions<T = unknown, S extends EntityProperty<T> = EntityProperty<T>> {
   /** Properties to read (key parts are always decoded from the key). Default: every column. */
-  select?: readonly EntityProperty<T>[];
+  select?: readonly S[];
   /** Versions to read for versioned columns (capped at each column's declared count). Default: the declared count. */
   versions?: number;
 }
+
+/**
+ * What a read with `select` returns: the key parts (named by the entity's
+ * {@link KeyParts} marker) and the selected properties `S`. Without a
+ * `select`, or without the marker (the key parts are then unknown to the
+ * type), the whole entity `T`.
+ * @example
+ * ```ts
+ * const r = await readings.findOne(key, { select: ['temperature'] });
+ * // r: Selected<Reading, 'temperature'> = Pick<Reading, 'sensorId' | 'ts' | 'temperature'> | undefined
+ * ```
+ */
+export type Selected<T, S extends EntityProperty<T>> = typeof KeyParts extends keyof T
+  ? [EntityProperty<T>] extends [S]
+    ? T
+    : Pick<T, S | KeyProperty<T>>
+  : T;
+
+/** The names of {@link ReadOptions}. @internal */
+export const READ_OPTION_NAMES: readonly string[] = Object.keys({ select: true, versions: true } satisfies Record<
+  keyof ReadOptions,
+  true
+>);
 
 /** Validated read options: the columns to fetch and how many versions of each. @internal */
 export interface ResolvedRead {

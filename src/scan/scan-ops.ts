@@ -6,11 +6,20 @@ import { eachItem } from '../stream/row-source.js';
 import { hydrate } from './hydrate.js';
 import { planScan } from './plan-scan.js';
 import { resolveRead } from './read-options.js';
-import type { ScanQuery } from './scan-query.js';
+import { SCAN_QUERY_OPTION_NAMES, type ScanQuery } from './scan-query.js';
+import { checkOptionNames } from '../util/option-names.js';
 import { ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { abortableBatches } from '../operation/abortable-batches.js';
-import { startOperation, type OperationContext, type OperationOptions } from '../operation/operation.js';
+import {
+  OPERATION_OPTION_NAMES,
+  startOperation,
+  type OperationContext,
+  type OperationOptions,
+} from '../operation/operation.js';
+
+/** What a scan call accepts: its query, read and operation options. @internal */
+export const SCAN_CALL_OPTION_NAMES: readonly string[] = [...SCAN_QUERY_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
 
 /**
  * One page of a scan.
@@ -40,6 +49,7 @@ export function iterateScan<T>(
   query: ScanQuery<T> & OperationOptions,
   context: OperationContext,
 ): AsyncIterableIterator<T> {
+  checkOptionNames(`${schema.name}.scan`, query, SCAN_CALL_OPTION_NAMES);
   const now = Date.now() * 1000;
   const plan = planScan(schema, query, now);
   const read = resolveRead(schema, query);
@@ -56,7 +66,9 @@ export function iterateScan<T>(
 
 /**
  * Reads one page of `limit` rows and a cursor that resumes exactly after it,
- * for ordered and unordered scans, salted or not.
+ * for ordered and unordered scans, salted or not. It reads one row more than
+ * the page (over every bucket, bounded like any scan's limit) and returns a
+ * cursor only when that row exists, so the last page has none, even a full one.
  * @internal
  */
 export async function readPage<T>(
@@ -65,20 +77,22 @@ export async function readPage<T>(
   query: ScanQuery<T> & OperationOptions,
   context: OperationContext,
 ): Promise<Page<T>> {
+  checkOptionNames(`${schema.name}.page`, query, SCAN_CALL_OPTION_NAMES);
   const now = Date.now() * 1000;
-  const plan = planScan(schema, query, now);
-  const limit: unknown = query?.limit;
+  const limit: unknown = query !== null && typeof query === 'object' ? query.limit : undefined;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
     throw new ValidationError(
       `${schema.name}: page() needs a positive integer limit (the page size), got ${preview(limit)}. Fix: pass { limit: 100 }`,
       { entity: schema.name },
     );
   }
+  const plan = planScan(schema, { ...query, limit: limit < Number.MAX_SAFE_INTEGER ? limit + 1 : limit }, now);
   const read = resolveRead(schema, query);
   const progress = new Map<number, SourceProgress>();
   const delivered = new Map<number, Buffer>();
   const items: T[] = [];
   let last: ScannedRow | undefined;
+  let more = false;
   const name = `${schema.name}.page`;
   const operation = startOperation(context, 'scan', name, query);
   const { batches, settled } = abortableBatches(
@@ -89,12 +103,16 @@ export async function readPage<T>(
   void context.track(settled);
   for await (const rows of batches) {
     for (const scanned of rows) {
+      if (items.length === limit) {
+        more = true;
+        continue;
+      }
       items.push(hydrate(schema, scanned.row, read, now));
       delivered.set(scanned.source, scanned.row.key);
       last = scanned;
     }
   }
-  if (items.length < limit || last === undefined) return { items, cursor: undefined };
+  if (!more || last === undefined) return { items, cursor: undefined };
   if (plan.order !== 'none')
     return { items, cursor: encodeCursor({ kind: 'ordered', lastKey: logicalKey(last), scope: plan.scope }) };
   const previous = query.cursor === undefined ? undefined : decodeCursor(query.cursor);

@@ -1,5 +1,5 @@
-import type { KeyProperty } from '../metadata/compile-key-plan.js';
-import type { ReadOptions } from './read-options.js';
+import type { EntityProperty, KeyProperty } from '../metadata/compile-key-plan.js';
+import { READ_OPTION_NAMES, type ReadOptions } from './read-options.js';
 import { ValidationError } from '../errors/errors.js';
 
 /**
@@ -41,14 +41,15 @@ export type KeyWhere<T> = { [K in KeyProperty<T>]?: T[K] | KeyPartRange<NonNulla
 
 /**
  * A scan: which rows (by key prefix and range), which columns, how many, in
- * which order, and where to resume.
+ * which order, and where to resume. `S` is the union of the selected
+ * properties, inferred from `select`.
  *
  * @example
  * ```ts
  * repo.scan({ where: { sensorId: 's1' }, limit: 100, select: ['temperature'] });
  * ```
  */
-export interface ScanQuery<T> extends ReadOptions<T> {
+export interface ScanQuery<T, S extends EntityProperty<T> = EntityProperty<T>> extends ReadOptions<T, S> {
   /** Key prefix and range. Omit to scan the whole table. */
   where?: KeyWhere<T>;
   /** Maximum rows returned in total (over every salt bucket). */
@@ -79,6 +80,15 @@ export interface ScanQuery<T> extends ReadOptions<T> {
   /** Resume after the last row of a previous page (from `repo.page()`). */
   cursor?: string;
 }
+
+/** The names of {@link ScanQuery}'s options, its read options included. @internal */
+export const SCAN_QUERY_OPTION_NAMES: readonly string[] = [
+  ...Object.keys({ where: true, limit: true, order: true, concurrency: true, cursor: true } satisfies Record<
+    Exclude<keyof ScanQuery<unknown>, keyof ReadOptions>,
+    true
+  >),
+  ...READ_OPTION_NAMES,
+];
 
 const BOUND_NAMES = ['gt', 'gte', 'lt', 'lte'] as const;
 

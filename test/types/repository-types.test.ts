@@ -67,7 +67,7 @@ describe('typed repository API', () => {
     expectTypeOf<EntityKey<Reading>>().toEqualTypeOf<{ sensorId: string; ts: Date }>();
     expectTypeOf<keyof KeyWhere<Reading>>().toEqualTypeOf<'sensorId' | 'ts'>();
     expectTypeOf<ScanQuery<Reading>['limit']>().toEqualTypeOf<number | undefined>();
-    expectTypeOf<EntityKey<Loose>>().toEqualTypeOf<{ id?: string; name?: string }>();
+    expectTypeOf<EntityKey<Loose>>().toEqualTypeOf<{ id: string; name?: string }>();
     expectTypeOf(typeChecks).toBeFunction();
   });
 });

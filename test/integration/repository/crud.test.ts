@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, ValidationError, type Repository } from '../../../src/index.js';
+import { BigtableMapper, ValidationError, type EntityKey, type Repository } from '../../../src/index.js';
 import {
   closeMapper,
   GeoPoint,
@@ -87,7 +87,7 @@ function expectedKeyText(e: AllTypes): string {
   ].join('#');
 }
 
-function keyOf(e: AllTypes): Partial<AllTypes> {
+function keyOf(e: AllTypes): EntityKey<AllTypes> {
   return { name: e.name, u: e.u, i: e.i, big: e.big, iso: e.iso, sec: e.sec, ms: e.ms, rank: e.rank };
 }
 

@@ -26,7 +26,20 @@ const byTime = (a: unknown, b: unknown): number => byNumber((a as Date).getTime(
 const parts = (descending: readonly boolean[]): Part[] => [
   {
     options: { type: 'string', descending: descending[0] },
-    values: fc.constantFrom('a', 'b', 'ab', 'a\u0000', 'a\u0000b', '\u0000', 'a\u0001', 'é', 'ÿ', '\u{1F600}', 'a#', '%'),
+    values: fc.constantFrom(
+      'a',
+      'b',
+      'ab',
+      'a\u0000',
+      'a\u0000b',
+      '\u0000',
+      'a\u0001',
+      'é',
+      'ÿ',
+      '\u{1F600}',
+      'a#',
+      '%',
+    ),
     compare: byText,
   },
   {
@@ -60,7 +73,11 @@ const layouts = fc
 
 function buildSchema(chosen: readonly Part[], literal: boolean, salted = false): KeySchema {
   const specs = chosen.map((p, i) => ({ property: `p${i}`, options: p.options }));
-  return orderedKeySchema('Ordered', literal ? [{ literal: 'r' }, ...specs] : specs, salted ? { buckets: 4 } : undefined);
+  return orderedKeySchema(
+    'Ordered',
+    literal ? [{ literal: 'r' }, ...specs] : specs,
+    salted ? { buckets: 4 } : undefined,
+  );
 }
 
 const record = (tuple: readonly unknown[]): Record<string, unknown> =>
