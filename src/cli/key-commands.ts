@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { printableBytes } from '../util/printable-bytes.js';
-import { decodeRowKey, encodeRowKey } from '../key/physical-key.js';
-import { parseSaltSegment } from '../key/salt.js';
+import { bucketOfRowKey, decodeRowKey, encodeRowKey } from '../key/physical-key.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
@@ -56,8 +55,7 @@ export function addKeyCommands(program: Command, run: Run): void {
 }
 
 function describe(schema: EntitySchema, key: Buffer, values: Record<string, unknown>): KeyDescription {
-  const salt = schema.key.salt;
-  const bucket = salt === undefined ? undefined : parseSaltSegment(salt, key.toString('latin1'))?.bucket;
+  const bucket = bucketOfRowKey(schema, key);
   return {
     entity: schema.name,
     table: schema.table,

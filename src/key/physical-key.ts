@@ -209,3 +209,21 @@ function sinceValue(schema: KeySchema, values: Readonly<Record<string, unknown>>
   const since = schema.key.salt?.since;
   return since === undefined ? undefined : (values[since.component] as Date | undefined);
 }
+
+/**
+ * The salt bucket of a physical row key, in either key format; `undefined`
+ * for an unsalted entity, or a key of a forward-only salt's unsalted layout.
+ * @internal
+ */
+export function bucketOfRowKey(schema: KeySchema, key: Buffer): number | undefined {
+  const salt = schema.key.salt;
+  if (salt === undefined) return undefined;
+  if (schema.key.format === 'ordered-code') {
+    if (orderedSaltLength(salt, key) < 0) return undefined;
+    return salt.allBuckets.find((bucket) =>
+      key.subarray(0, orderedSaltSegment(bucket).length).equals(orderedSaltSegment(bucket)),
+    );
+  }
+  const text = key.toString('utf8');
+  return isSaltedKey(schema, text) ? parseSaltSegment(salt, text)?.bucket : undefined;
+}

@@ -4,6 +4,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { eventEntity } from '../../../examples/salted-events/event.entity.js';
+import { encodeRowKey } from '../../../src/key/physical-key.js';
+import { OrderedReading } from './ordered.entities.js';
 import { emulatorHost } from '../../support/emulator.js';
 import { cli, repoRoot } from './run-cli.js';
 
@@ -87,6 +89,22 @@ describe('bigtable-mapper command line', () => {
     expect(fromHex.json()).toEqual(e);
     const text = await cli(['-e', 'examples/entities.ts', 'key', 'decode', 'Event', e.key]);
     expect(text.stdout).toContain(`bucket  ${bucket}`);
+  });
+
+  it('key encode and key decode handle binary ordered-code keys, printed with \\xNN escapes', async () => {
+    const module = ['-e', 'test/integration/cli/ordered.entities.ts', '--json', 'key'];
+    const values = { sensorId: 's1', at: '2026-01-01T00:00:00.000Z' };
+    const encoded = await cli([...module, 'encode', 'OrderedReading', JSON.stringify(values)]);
+    expect(encoded.code).toBe(0);
+    const e = encoded.json() as { key: string; hex: string; bucket: number; values: unknown };
+    const schema = compileEntity(OrderedReading);
+    expect(e.hex).toBe(encodeRowKey(schema, { sensorId: 's1', at: new Date(values.at) }).key.toString('hex'));
+    expect(e.key).toMatch(/\\x[0-9a-f]{2}/);
+    expect(e.bucket).toBeGreaterThanOrEqual(0);
+    expect(e.bucket).toBeLessThan(4);
+    expect(e.values).toEqual(values);
+    const decoded = await cli([...module, 'decode', 'OrderedReading', e.key]);
+    expect(decoded.json()).toEqual(e);
   });
 
   it('plan shows one readable range per salt bucket', async () => {
