@@ -159,6 +159,14 @@ export interface PropagateOptions {
   allowFullScan?: boolean;
 }
 
+/** Every option name of {@link PropagateOptions}; the type keeps it complete. @internal */
+export const PROPAGATE_OPTION_NAMES: readonly string[] = Object.keys({
+  onProgress: true,
+  batchSize: true,
+  concurrency: true,
+  allowFullScan: true,
+} satisfies Record<keyof PropagateOptions, true>);
+
 const MAX_CONCURRENCY = 256;
 
 /**
@@ -286,7 +294,7 @@ export async function propagateToDependents(
 ): Promise<MapperPropagationResult> {
   if (source === null || typeof source !== 'object' || source.constructor === Object) {
     throw new ValidationError(
-      'mapper.propagate() needs an instance of the source entity, so it can find the entities that copy from it. Fix: pass e.g. Object.assign(new Sensor(), { id, location }), or call repo.propagate() on one dependent',
+      'mapper.propagate() needs an instance of the source entity, so it can find the entities that copy from it. Fix: pass e.g. sensors.create({ id, location }), or call repo.propagate() on one dependent',
       {},
     );
   }

@@ -33,7 +33,7 @@ export class MetadataError extends BigtableMapperError {
  *
  * @example
  * ```ts
- * repo.compileSave(Object.assign(new Reading(), { sensorId: '', ts: new Date() }));
+ * repo.compileSave(repo.create({ sensorId: '', ts: new Date() }));
  * // KeyEncodingError: Reading.sensorId: "" is not a valid string key component: must not be empty ...
  * ```
  */
@@ -54,7 +54,7 @@ export class KeyEncodingError extends BigtableMapperError {
  * @example
  * ```ts
  * // @Column({ family: 'm', type: 'int' }) count!: number;
- * repo.compileSave(Object.assign(new Counter(), { id: 'a', count: 1.5 }));
+ * repo.compileSave(repo.create({ id: 'a', count: 1.5 }));
  * // ValueEncodingError: Counter.count: 1.5 is not a valid int: must be a safe integer ...
  * ```
  */

@@ -6,7 +6,11 @@ import type { Constructor } from '../model/declarations.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { desiredTables } from '../schema/desired-schema.js';
 import { syncSchema, type SchemaSyncOptions, type SchemaSyncResult } from '../schema/schema-sync.js';
-import { propagateToDependents, type MapperPropagationResult } from '../denormalize/propagate.js';
+import {
+  PROPAGATE_OPTION_NAMES,
+  propagateToDependents,
+  type MapperPropagationResult,
+} from '../denormalize/propagate.js';
 import type { PropagateOptions } from '../denormalize/propagate.js';
 import type { SourceReader } from '../denormalize/fill-copies.js';
 import { checkOptionNames } from '../util/option-names.js';
@@ -19,6 +23,7 @@ import {
   splitOperationOptions,
   type OperationContext,
   type OperationOptions,
+  OPERATION_OPTION_NAMES,
 } from '../operation/operation.js';
 
 /** How long `close()` waits for aborted operations to settle before it closes the client anyway. */
@@ -56,6 +61,11 @@ export type BigtableMapperOptions = (
    */
   tablePrefix?: string;
 };
+
+const SYNC_OPTION_NAMES: readonly string[] = [
+  ...Object.keys({ dryRun: true, allowDropFamilies: true } satisfies Record<keyof SchemaSyncOptions, true>),
+  ...OPERATION_OPTION_NAMES,
+];
 
 /** Every option name of {@link BigtableMapperOptions}, each way of reaching Bigtable included; the type keeps it complete. @internal */
 export const MAPPER_OPTION_NAMES: readonly string[] = Object.keys({
@@ -172,6 +182,11 @@ export class BigtableMapper {
    * ```
    */
   propagate(source: object, options?: PropagateOptions): Promise<MapperPropagationResult> {
+    try {
+      checkOptionNames('BigtableMapper.propagate', options, PROPAGATE_OPTION_NAMES);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return propagateToDependents(
       [...this.#entities.values()],
       source,
@@ -193,6 +208,11 @@ export class BigtableMapper {
    * ```
    */
   sync(options: SchemaSyncOptions & OperationOptions = {}): Promise<SchemaSyncResult> {
+    try {
+      checkOptionNames('BigtableMapper.sync', options, SYNC_OPTION_NAMES);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const [timing, sync] = splitOperationOptions(options);
     return runOperation(this.#context, 'admin', 'BigtableMapper.sync', timing, (call) =>
       syncSchema(this.#base, [...this.#entities.values()], sync, call, this.tablePrefix),

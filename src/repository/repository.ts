@@ -29,7 +29,12 @@ import type { OperationKind } from '../model/timeouts.js';
 import type { EntityKey, EntityProperty } from '../metadata/compile-key-plan.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
-import { propagateCopies, type PropagateOptions, type PropagationProgress } from '../denormalize/propagate.js';
+import {
+  PROPAGATE_OPTION_NAMES,
+  propagateCopies,
+  type PropagateOptions,
+  type PropagationProgress,
+} from '../denormalize/propagate.js';
 import type { SourceReader, SourceResolver } from '../denormalize/fill-copies.js';
 import { bulkWithCopies, withCopies } from '../denormalize/fill-copies.js';
 import { DEFAULT_TIMEOUTS } from '../model/timeouts.js';
@@ -484,13 +489,7 @@ export class Repository<T extends object> {
 
 const READ_CALL_OPTION_NAMES: readonly string[] = [...READ_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
 const BULK_CALL_OPTION_NAMES: readonly string[] = [...BULK_WRITE_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
-const PROPAGATE_CALL_OPTION_NAMES: readonly string[] = [
-  ...Object.keys({ onProgress: true, batchSize: true, concurrency: true, allowFullScan: true } satisfies Record<
-    keyof PropagateOptions,
-    true
-  >),
-  ...OPERATION_OPTION_NAMES,
-];
+const PROPAGATE_CALL_OPTION_NAMES: readonly string[] = [...PROPAGATE_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
 
 const standaloneContext: OperationContext = Object.freeze({
   timeouts: DEFAULT_TIMEOUTS,

@@ -159,4 +159,20 @@ describe('mapper options', () => {
     });
     await mapper.close();
   });
+
+  it('mapper.sync and mapper.propagate reject an unknown option before sending anything', async () => {
+    const driver = new FakeDriver();
+    const mapper = new BigtableMapper({ driver, entities: [Counter] });
+    await expect(mapper.sync({ dryrun: true } as never)).rejects.toThrow(
+      'BigtableMapper.sync: unknown option "dryrun". Did you mean "dryRun"?',
+    );
+    await expect(mapper.propagate(new Counter(), { batchsize: 10 } as never)).rejects.toThrow(
+      'BigtableMapper.propagate: unknown option "batchsize". Did you mean "batchSize"?',
+    );
+    expect(driver.calls).toEqual([]);
+    await expect(mapper.sync({ dryRun: true, allowDropFamilies: false, timeoutMs: 1_000 })).resolves.toMatchObject({
+      applied: false,
+    });
+    await mapper.close();
+  });
 });
