@@ -68,8 +68,22 @@ export function addSimulateCommands(program: Command, run: Run): void {
               ? []
               : asArray(await jsonOrFile(ctx, flags.alternatives, '--alternatives'))),
           ];
-          ctx.out.note(`simulating ${1 + alternatives.length} layout(s) of ${entity.name}...`);
-          const report = simulateHotspots({ entity, workload, cluster, alternatives });
+          const progress = ctx.out.progress(`simulating ${1 + alternatives.length} layout(s)`, 1, ' steps');
+          let report: SimulationReport;
+          try {
+            report = simulateHotspots({
+              entity,
+              workload,
+              cluster,
+              alternatives,
+              onProgress: (done, total) => {
+                if (done === 1) progress.setTotal(total);
+                progress.update(done);
+              },
+            });
+          } finally {
+            progress.stop();
+          }
           if (flags.heatmap !== undefined) {
             const max = Math.max(1, ...report.layouts.flatMap((l) => l.rangeOps.flat()));
             for (const [i, layout] of report.layouts.entries()) {

@@ -39,6 +39,8 @@ export interface SimulateHotspotsParams {
   readonly keyRanges?: number;
   /** Keys generated per step; each stands for `writes in the step / samples` writes. 1 to 100,000. Default 500. */
   readonly samplesPerStep?: number;
+  /** Called after every simulated step of every layout with the steps done and the steps in all (for a progress bar). */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 const PILOT_KEYS = 4096;
@@ -78,7 +80,12 @@ export function simulateHotspots(params: SimulateHotspotsParams): SimulationRepo
   const keyRanges = option('keyRanges', params.keyRanges, 128, 1024);
   const samplesPerStep = option('samplesPerStep', params.samplesPerStep, 500, 100_000);
   const layouts = layoutsOf(schema, params.alternatives);
-  const reports = layouts.map((layout) => simulateLayout(layout, workload, cluster, keyRanges, samplesPerStep));
+  const total = layouts.length * workload.steps;
+  const reports = layouts.map((layout, i) =>
+    simulateLayout(layout, workload, cluster, keyRanges, samplesPerStep, (step) =>
+      params.onProgress?.(i * workload.steps + step, total),
+    ),
+  );
   let writes = 0;
   for (let step = 0; step < workload.steps; step++) writes += writesIn(workload, step);
   return {
@@ -119,6 +126,7 @@ function simulateLayout(
   cluster: ResolvedCluster,
   keyRanges: number,
   samplesPerStep: number,
+  stepDone: (steps: number) => void,
 ): LayoutReport {
   const { schema } = layout;
   const sources = sourcesOf(schema, workload);
@@ -154,6 +162,7 @@ function simulateLayout(
       nodeShares,
     });
     rangeOps.push(counts.map((c) => round(c, 2)));
+    stepDone(step + 1);
   }
   const salt = schema.key.salt;
   return {

@@ -27,6 +27,13 @@ describe('simulateHotspots determinism', () => {
     );
   });
 
+  it('reports progress after every step of every layout, ending at the total', () => {
+    const seen: [number, number][] = [];
+    const report = simulateHotspots({ ...params(5), onProgress: (done, total) => seen.push([done, total]) });
+    const steps = report.layouts[0]!.steps.length;
+    expect(seen).toEqual(Array.from({ length: 2 * steps }, (_, i) => [i + 1, 2 * steps]));
+  });
+
   it('is plain JSON: a round trip through JSON gives the same report', () => {
     const report = simulateHotspots(params(5));
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
