@@ -11,6 +11,7 @@ import type {
   IncrementRule,
   ReadRowsRequest,
   RowData,
+  RowKeySchema,
   RowMutationFailure,
 } from '../model/driver.js';
 import type { GcRule } from '../model/gc-rule.js';
@@ -276,8 +277,13 @@ class CapturingDriver implements BigtableDriver {
     return this.#inner.getFamilies(table, options);
   }
 
-  createTable(table: string, families: readonly ActualFamily[], options?: CallOptions): Promise<void> {
-    return this.#inner.createTable(table, families, options);
+  createTable(
+    table: string,
+    families: readonly ActualFamily[],
+    options?: CallOptions,
+    rowKeySchema?: RowKeySchema,
+  ): Promise<void> {
+    return this.#inner.createTable(table, families, options, rowKeySchema);
   }
 
   createFamily(table: string, family: ActualFamily, options?: CallOptions): Promise<void> {

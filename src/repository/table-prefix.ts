@@ -6,6 +6,7 @@ import type {
   IncrementRule,
   ReadRowsRequest,
   RowData,
+  RowKeySchema,
   RowMutationFailure,
 } from '../model/driver.js';
 import type { CompiledMutation } from '../model/mutation.js';
@@ -70,8 +71,13 @@ export class PrefixedDriver implements BigtableDriver {
     return this.#inner.getFamilies(this.#prefix + table, options);
   }
 
-  createTable(table: string, families: readonly ActualFamily[], options?: CallOptions): Promise<void> {
-    return this.#inner.createTable(this.#prefix + table, families, options);
+  createTable(
+    table: string,
+    families: readonly ActualFamily[],
+    options?: CallOptions,
+    rowKeySchema?: RowKeySchema,
+  ): Promise<void> {
+    return this.#inner.createTable(this.#prefix + table, families, options, rowKeySchema);
   }
 
   createFamily(table: string, family: ActualFamily, options?: CallOptions): Promise<void> {
