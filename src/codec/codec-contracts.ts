@@ -16,7 +16,6 @@ export interface VerbatimRules {
   readonly charset?: VerbatimCharset | undefined;
 }
 
-
 /**
  * Encodes one typed row-key component to text and back. Built per property by
  * `compileEntity`; throws `KeyEncodingError` naming `Entity.property`.

@@ -65,7 +65,6 @@ export interface ResolvedKeyOptions {
   readonly verbatim?: VerbatimRules | undefined;
 }
 
-
 /** The characters of each verbatim charset; none holds ASCII punctuation other than `_`. */
 const CHARSETS: Readonly<Record<VerbatimCharset, RegExp>> = {
   alnum: /^[A-Za-z0-9]*$/,
