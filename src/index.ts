@@ -31,6 +31,7 @@ export type {
   KeyLiteralOptions,
   KeyPartType,
   TimestampKeyFormat,
+  VerbatimCharset,
   SaltOptions,
   SaltHashPreset,
   SaltHashFunction,

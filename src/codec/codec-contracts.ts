@@ -1,4 +1,20 @@
-import type { ColumnScalarType, Constructor, KeyPartType, TimestampKeyFormat } from '../model/declarations.js';
+import type {
+  ColumnScalarType,
+  Constructor,
+  KeyPartType,
+  TimestampKeyFormat,
+  VerbatimCharset,
+} from '../model/declarations.js';
+
+/**
+ * What keeps a verbatim string part decodable besides being last: a fixed
+ * width in UTF-16 code units and/or a charset without the separator.
+ * @internal
+ */
+export interface VerbatimRules {
+  readonly width?: number | undefined;
+  readonly charset?: VerbatimCharset | undefined;
+}
 
 /**
  * Encodes one typed row-key component to text and back. Built per property by
@@ -16,7 +32,12 @@ export interface KeyComponentCodec {
   readonly format: TimestampKeyFormat | undefined;
   /** Longest value in UTF-16 code units (`@KeyPart` `maxLength`); only string components have one. */
   readonly maxLength?: number | undefined;
-  /** Value → component text (already escaped, never contains the separator). */
+  /**
+   * A `verbatim` string part's width and charset (`@KeyPart` `verbatim: true`);
+   * `undefined` for every escaped component.
+   */
+  readonly verbatim?: VerbatimRules | undefined;
+  /** Value → component text (escaped, never holding the separator, unless `verbatim`). */
   encode(value: unknown): string;
   /** Component text → value. */
   decode(text: string): unknown;

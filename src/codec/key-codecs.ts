@@ -1,5 +1,5 @@
-import type { KeyPartOptions, KeyPartType, TimestampKeyFormat } from '../model/declarations.js';
-import type { KeyComponentCodec } from './codec-contracts.js';
+import type { KeyPartOptions, KeyPartType, TimestampKeyFormat, VerbatimCharset } from '../model/declarations.js';
+import type { KeyComponentCodec, VerbatimRules } from './codec-contracts.js';
 import { MetadataError, KeyEncodingError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { hasLoneSurrogate } from './value-codecs.js';
@@ -16,6 +16,7 @@ import { digitBytesValue, digitsValue } from '../util/ascii-digits.js';
  * | type | text |
  * |---|---|
  * | `string` | UTF-8, `%`→`%25`, separator→`%XX` |
+ * | `string` `verbatim` | UTF-8 as is (see `createVerbatimStringCodec`) |
  * | `uint` | zero-padded, `width` digits (default 16, 1–20) |
  * | `int` | `value + 2^53`, 17 digits |
  * | `bigint` | `value + 2^63`, 20 digits |
@@ -35,7 +36,9 @@ export function createKeyCodec(
   const ctx = { entity, property };
   switch (resolved.type) {
     case 'string':
-      return createStringCodec(ctx, separator, resolved.maxLength);
+      return resolved.verbatim === undefined
+        ? createStringCodec(ctx, separator, resolved.maxLength)
+        : createVerbatimStringCodec(ctx, resolved.verbatim, resolved.maxLength);
     case 'uint':
       return createUintCodec(ctx, resolved);
     case 'int':
@@ -58,7 +61,16 @@ export interface ResolvedKeyOptions {
   readonly format: TimestampKeyFormat | undefined;
   /** Longest string value in UTF-16 code units; `undefined` when unbounded or not a string. */
   readonly maxLength?: number | undefined;
+  /** A `verbatim` string part's fixed width and charset; `undefined` for escaped parts. */
+  readonly verbatim?: VerbatimRules | undefined;
 }
+
+/** The characters of each verbatim charset; none holds ASCII punctuation other than `_`. */
+const CHARSETS: Readonly<Record<VerbatimCharset, RegExp>> = {
+  alnum: /^[A-Za-z0-9]*$/,
+  word: /^[A-Za-z0-9_]*$/,
+  hex: /^[0-9A-Fa-f]*$/,
+};
 
 const KEY_TYPES: readonly KeyPartType[] = ['string', 'uint', 'int', 'bigint', 'timestamp'];
 const FORMATS: readonly TimestampKeyFormat[] = ['iso', 'epoch-s', 'epoch-ms'];
@@ -95,7 +107,7 @@ export function resolveKeyOptions(
       "set @Entity({ separator: '#' }) or another punctuation character",
     );
   }
-  const { type, width, descending = false, format, maxLength } = options ?? ({} as KeyPartOptions);
+  const { type, width, descending = false, format, maxLength, verbatim, charset } = options ?? ({} as KeyPartOptions);
   if (!KEY_TYPES.includes(type)) {
     throw fail(`unknown key part type ${preview(type)}`, `use one of ${KEY_TYPES.map((t) => `'${t}'`).join(', ')}`);
   }
@@ -128,9 +140,20 @@ export function resolveKeyOptions(
         'string components cannot be descending',
         'remove descending, or key on a number or an epoch timestamp',
       );
-    if (width !== undefined) throw fail('string components have no width', 'remove width');
+    if (verbatim !== undefined && typeof verbatim !== 'boolean')
+      throw fail(`verbatim must be true or false, got ${preview(verbatim)}`, 'pass verbatim: true or leave it out');
+    if (verbatim === true) return resolveVerbatim(fail, { type, width, charset, maxLength }, separator);
+    if (width !== undefined)
+      throw fail(
+        'escaped string components have no width',
+        'remove width, or add verbatim: true for fixed-width raw text',
+      );
+    if (charset !== undefined)
+      throw fail('charset applies only to verbatim string key parts', 'add verbatim: true, or remove charset');
     return { type, width: undefined, descending: false, format: undefined, maxLength };
   }
+  if (verbatim !== undefined || charset !== undefined)
+    throw fail(`verbatim and charset apply only to string key parts, not to '${type}'`, 'remove verbatim and charset');
   if (type === 'timestamp' && (format ?? 'iso') === 'iso') {
     if (descending)
       throw fail(
@@ -162,6 +185,52 @@ export function resolveKeyOptions(
     );
   }
   return { type, width: resolved, descending, format: type === 'timestamp' ? format : undefined };
+}
+
+/** Longest verbatim `width`: a wider part cannot fit Bigtable's 4 KiB row key. */
+const MAX_VERBATIM_WIDTH = 4096;
+
+/**
+ * The options of a `verbatim` string part. Whether it is the last key part
+ * (which needs neither width nor charset) is checked by the compile pass,
+ * which sees the whole key.
+ */
+function resolveVerbatim(
+  fail: (problem: string, fix: string) => MetadataError,
+  options: Pick<KeyPartOptions, 'width' | 'charset' | 'maxLength'> & { type: 'string' },
+  separator: string,
+): ResolvedKeyOptions {
+  const { width, charset, maxLength } = options;
+  if (width !== undefined && (!Number.isInteger(width) || width < 1 || width > MAX_VERBATIM_WIDTH)) {
+    throw fail(
+      `width ${preview(width)} is not an integer from 1 to ${MAX_VERBATIM_WIDTH}`,
+      'give the exact length of every value, such as width: 36 for a UUID',
+    );
+  }
+  if (width !== undefined && maxLength !== undefined)
+    throw fail('a verbatim part with a width needs no maxLength', 'remove maxLength; width fixes the length');
+  if (charset !== undefined && !Object.hasOwn(CHARSETS, charset)) {
+    throw fail(
+      `unknown charset ${preview(charset)}`,
+      `use one of ${Object.keys(CHARSETS)
+        .map((c) => `'${c}'`)
+        .join(', ')}`,
+    );
+  }
+  if (charset !== undefined && CHARSETS[charset].test(separator)) {
+    throw fail(
+      `charset '${charset}' holds the key separator ${preview(separator)}, so the part's end could not be found`,
+      "use charset 'alnum', or another separator",
+    );
+  }
+  return {
+    type: 'string',
+    width: undefined,
+    descending: false,
+    format: undefined,
+    maxLength: width ?? maxLength,
+    verbatim: Object.freeze({ width, charset }),
+  };
 }
 
 /**
@@ -259,6 +328,69 @@ function createStringCodec(ctx: KeyCodecContext, separator: string, maxLength: n
           DECODE_FIX,
         );
       return value;
+    },
+  } as const);
+}
+
+/**
+ * `string` key component written verbatim: the value's UTF-8 bytes as they
+ * are, for adopting tables whose keys were written by hand. Empty values and
+ * values holding `%` or the separator are kept; decoding stays unambiguous
+ * because the compile pass allows a verbatim part only as the last key part
+ * (decoding takes the rest of the key), with a `width` (decoding takes that
+ * many code units), or with a `charset` that excludes the separator. Encode
+ * checks the width and charset; lone surrogates are rejected.
+ * @internal
+ */
+function createVerbatimStringCodec(
+  ctx: KeyCodecContext,
+  rules: VerbatimRules,
+  maxLength: number | undefined,
+): KeyComponentCodec {
+  const { width, charset } = rules;
+  const check = (value: string, what: string): string | undefined => {
+    if (width !== undefined && value.length !== width)
+      return `${what} ${value.length} characters, not its width of exactly ${width}`;
+    if (maxLength !== undefined && value.length > maxLength)
+      return `${what} ${value.length} characters, over its maxLength of ${maxLength}`;
+    if (charset !== undefined && !CHARSETS[charset].test(value))
+      return `${what} a character outside its charset '${charset}'`;
+    return undefined;
+  };
+  return Object.freeze({
+    type: 'string',
+    width: undefined,
+    descending: false,
+    format: undefined,
+    maxLength,
+    verbatim: rules,
+    encode(value: unknown): string {
+      if (typeof value !== 'string')
+        throw keyError(ctx, value, 'is not a valid verbatim string key component: expected a string', 'pass a string');
+      const problem = check(value, 'it has');
+      if (problem !== undefined) {
+        throw keyError(
+          ctx,
+          value,
+          `is not a valid verbatim string key component: ${problem}`,
+          'pass a value that fits the width and charset declared in @KeyPart, or change the declaration',
+        );
+      }
+      if (hasLoneSurrogate(value)) {
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid string key component: it has a lone UTF-16 surrogate, which UTF-8 cannot store',
+          'remove the broken character',
+        );
+      }
+      return value;
+    },
+    decode(text: string): unknown {
+      const problem = check(text, 'it has');
+      if (problem !== undefined)
+        throw keyError(ctx, text, `is not a valid verbatim string key component: ${problem}`, DECODE_FIX);
+      return text;
     },
   } as const);
 }

@@ -116,7 +116,10 @@ export function planKeyRange(
   checkNotInverted(range, invalid);
   const isLast = encoded.length === components.length - 1;
   if (schema.key.format === 'ordered-code') return { range: orderedKeyRange(next, prefix, texts, isLast), exact: true };
-  if (codec.type === 'string') return stringKeyRange(prefix, range, isLast, separator);
+  // A verbatim part that is last or fixed-width sorts by its raw UTF-8 bytes, which is code point order
+  // (a width makes the separator after it come only once the values already differ): the digits path is exact.
+  const rawOrder = codec.verbatim !== undefined && (isLast || codec.verbatim.width !== undefined);
+  if (codec.type === 'string' && !rawOrder) return stringKeyRange(prefix, range, isLast, separator);
   const { gt, gte, lt, lte } = codec.descending
     ? { gt: texts.lt, gte: texts.lte, lt: texts.gt, lte: texts.gte }
     : texts;

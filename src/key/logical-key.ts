@@ -122,10 +122,9 @@ export function decodeLogicalKey(schema: KeySchema, text: string): Record<string
   if (last < 0 || separator === '') return decodeSplit(schema, text);
   let start = 0;
   for (let index = 0; index <= last; index++) {
-    const next = text.indexOf(separator, start);
-    const end = index < last ? next : next === -1 ? text.length : -1;
-    if (end < 0) return decodeSplit(schema, text);
     const component = components[index] as KeyComponentSchema;
+    const end = componentEnd(component, text, start, index === last, separator);
+    if (end < 0) return decodeSplit(schema, text);
     if (component.kind === 'literal') {
       const { literal } = component;
       if (end - start !== literal.length || !text.startsWith(literal, start)) return decodeSplit(schema, text);
@@ -141,10 +140,63 @@ export function decodeLogicalKey(schema: KeySchema, text: string): Record<string
   return values;
 }
 
+/**
+ * Where the component that starts at `start` ends: at the next separator, or
+ * the end of the text for the last one. A verbatim part with a width takes
+ * exactly that many code units (then a separator or the end must follow); a
+ * last verbatim part takes the rest of the key, separators included. -1 when
+ * the text does not fit the layout.
+ */
+function componentEnd(
+  component: KeyComponentSchema,
+  text: string,
+  start: number,
+  isLast: boolean,
+  separator: string,
+): number {
+  const verbatim = component.kind === 'property' ? component.codec.verbatim : undefined;
+  if (verbatim?.width !== undefined) {
+    const end = start + verbatim.width;
+    if (end > text.length) return -1;
+    if (isLast) return end === text.length ? end : -1;
+    return text.startsWith(separator, end) ? end : -1;
+  }
+  if (isLast && verbatim !== undefined) return text.length;
+  const next = text.indexOf(separator, start);
+  if (!isLast) return next;
+  return next === -1 ? text.length : -1;
+}
+
+/** The key text cut into its components, by {@link componentEnd} when a part is verbatim, else by `split`. */
+function splitKey(schema: KeySchema, text: string): string[] {
+  const { components, separator } = schema.key;
+  if (!components.some((c) => c.kind === 'property' && c.codec.verbatim !== undefined)) return text.split(separator);
+  const parts: string[] = [];
+  let start = 0;
+  for (const [index, component] of components.entries()) {
+    const end = componentEnd(component, text, start, index === components.length - 1, separator);
+    if (end < 0)
+      throw layoutMismatch(
+        schema,
+        text,
+        `does not split into its key parts: component ${index} (${describeComponent(component)}) does not fit at character ${start}`,
+      );
+    parts.push(text.slice(start, end));
+    start = end + separator.length;
+  }
+  return parts;
+}
+
+function describeComponent(component: KeyComponentSchema): string {
+  if (component.kind === 'literal') return `the literal ${preview(component.literal)}`;
+  const width = component.codec.verbatim?.width;
+  return width === undefined ? component.property : `${component.property}, exactly ${width} characters`;
+}
+
 /** {@link decodeLogicalKey} by `split`, for keys whose layout does not match (it throws the error naming the problem). */
 function decodeSplit(schema: KeySchema, text: string): Record<string, unknown> {
-  const { components, separator } = schema.key;
-  const parts = text.split(separator);
+  const { components } = schema.key;
+  const parts = splitKey(schema, text);
   if (parts.length !== components.length)
     throw layoutMismatch(schema, text, `has ${parts.length} components, expected ${components.length}`);
   const values: Record<string, unknown> = {};

@@ -73,6 +73,7 @@ export function compileKeyPlan(
         : propertyComponent(entity, target, d, d.property, separator, format),
     );
   }
+  checkVerbatimPlacement(entity, components, separator);
   const frozen = Object.freeze(components);
   if (format === 'ordered-code') checkFieldNames(entity, frozen, salt !== undefined);
   return withCompiledKey({
@@ -163,6 +164,25 @@ function checkFieldNames(entity: string, components: readonly KeyComponentSchema
   }
 }
 
+/**
+ * A verbatim part with neither a width nor a charset may hold the separator,
+ * so only the last key part, which decoding gives the rest of the key, can be one.
+ */
+function checkVerbatimPlacement(entity: string, components: readonly KeyComponentSchema[], separator: string): void {
+  const last = components.length - 1;
+  for (const [index, c] of components.entries()) {
+    if (c.kind !== 'property' || index === last) continue;
+    const rules = c.codec.verbatim;
+    if (rules === undefined || rules.width !== undefined || rules.charset !== undefined) continue;
+    throw new MetadataError(
+      entity,
+      c.property,
+      `verbatim key part at position ${index} is not the last key part, and may hold the separator ${preview(separator)}, so the key could not be split back into its parts`,
+      `make it the last key part, give it a width (every value exactly that long), or a charset without ${preview(separator)} such as charset: 'alnum'`,
+    );
+  }
+}
+
 function describe(d: KeyPartDeclaration): string {
   return d.property ?? `the literal ${JSON.stringify(literalOf(d))}`;
 }
@@ -194,6 +214,13 @@ function propertyComponent(
   format: KeyFormat,
 ): KeyComponentSchema {
   const options = d.options as KeyPartOptions;
+  if (format === 'ordered-code' && (options.verbatim !== undefined || options.charset !== undefined))
+    throw new MetadataError(
+      entity,
+      property,
+      "verbatim and charset shape the text of keyFormat 'text' keys; keyFormat 'ordered-code' encodes every part as a struct field",
+      "remove verbatim and charset, or use keyFormat: 'text' to adopt a hand-written table",
+    );
   const codec =
     format === 'ordered-code'
       ? createOrderedKeyCodec(entity, property, options)

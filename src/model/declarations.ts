@@ -112,7 +112,40 @@ export interface KeyPartOptions {
    * which is how `lintEntity()` bounds the row key against Bigtable's 4 KiB.
    */
   maxLength?: number;
+  /**
+   * `string` parts only: write the value's UTF-8 bytes as they are, without
+   * the `%`-escaping of `%` and the separator, so that a hand-written table
+   * (ids holding the separator, empty parts, raw `%`) is read and written byte
+   * for byte. Decoding must stay unambiguous, so a verbatim part is either
+   * the last key part (it takes the rest of the key, separators included), or
+   * has a `width` (exactly that many UTF-16 code units, checked on encode),
+   * or a `charset` that excludes the separator. Text keys only.
+   *
+   * @example
+   * ```ts
+   * // seed 003's `user_id-site-timestamp`, where user ids are UUIDs holding `-`
+   * @KeyPart(0, { type: 'string', verbatim: true, width: 36 }) userId!: string;
+   * @KeyPart(1, { type: 'string', verbatim: true, charset: 'word' }) site!: string;
+   * @KeyPart(2, { type: 'string', verbatim: true }) rest!: string;
+   * ```
+   */
+  verbatim?: boolean;
+  /**
+   * Characters a `verbatim` string part may hold, checked on encode:
+   * `alnum` (`A-Z a-z 0-9`), `word` (`alnum` and `_`) or `hex` (`0-9 a-f A-F`).
+   * It must exclude the key separator.
+   */
+  charset?: VerbatimCharset;
 }
+
+/**
+ * Characters a `verbatim` string key part may hold.
+ * @example
+ * ```ts
+ * @KeyPart(0, { type: 'string', verbatim: true, charset: 'alnum' })
+ * ```
+ */
+export type VerbatimCharset = 'alnum' | 'word' | 'hex';
 
 /**
  * Options of a class-level literal `@KeyPart`.
