@@ -18,6 +18,7 @@ export interface GlobalFlags {
   project?: string;
   emulatorHost?: string;
   timeoutMs?: number;
+  tablePrefix?: string;
   json?: boolean;
 }
 
@@ -76,9 +77,11 @@ export class CliContext {
     }
     const projectId = this.flags.project ?? env.BIGTABLE_PROJECT ?? env.GOOGLE_CLOUD_PROJECT;
     const emulatorHost = this.flags.emulatorHost ?? env.BIGTABLE_EMULATOR_HOST;
+    const tablePrefix = this.flags.tablePrefix ?? env.BIGTABLE_TABLE_PREFIX;
+    const prefix = tablePrefix === undefined || tablePrefix === '' ? {} : { tablePrefix };
     if (emulatorHost !== undefined && emulatorHost !== '') {
-      return projectId === undefined ? { emulatorHost, instance } : { emulatorHost, instance, projectId };
+      return { emulatorHost, instance, ...(projectId === undefined ? {} : { projectId }), ...prefix };
     }
-    return { clientOptions: projectId === undefined ? {} : { projectId }, instance };
+    return { clientOptions: projectId === undefined ? {} : { projectId }, instance, ...prefix };
   }
 }

@@ -47,6 +47,10 @@ export async function runCli(
     .option('--project <id>', 'Google Cloud project (or BIGTABLE_PROJECT, GOOGLE_CLOUD_PROJECT)')
     .option('--emulator-host <host:port>', 'a loopback emulator (or BIGTABLE_EMULATOR_HOST)')
     .option('--timeout-ms <ms>', 'deadline of each Bigtable call', positiveInteger)
+    .option(
+      '--table-prefix <prefix>',
+      "prefix of every table id, as the mapper's tablePrefix (or BIGTABLE_TABLE_PREFIX)",
+    )
     .option('--json', 'print one JSON document on stdout instead of text')
     .showHelpAfterError()
     .exitOverride()

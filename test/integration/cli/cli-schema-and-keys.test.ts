@@ -53,6 +53,15 @@ describe('bigtable-mapper command line', () => {
     expect(text.stdout).toContain('nothing to change');
   });
 
+  it('--table-prefix syncs the prefixed tables, as a mapper with tablePrefix would', async () => {
+    const result = await cli([...connect, '--table-prefix', 'staging_', '--json', 'sync', '--dry-run']);
+    expect(result.code).toBe(0);
+    const tables = (result.json() as { changes: { table: string }[] }).changes.map((c) => c.table);
+    expect(tables.sort()).toEqual(exampleTables.map((t) => `staging_${t}`).sort());
+    const bad = await cli([...connect, '--table-prefix', 'no spaces', 'sync', '--dry-run']);
+    expect(bad.code).toBe(2);
+  });
+
   it('key encode and key decode turn key values and physical keys into each other, salt bucket included', async () => {
     const values = { source: 'web', timestamp: '2026-01-01T00:00:00.000Z' };
     const schema = compileEntity(eventEntity('salted-events'));
