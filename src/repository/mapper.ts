@@ -14,6 +14,9 @@ import {
 import type { PropagateOptions } from '../denormalize/propagate.js';
 import type { SourceReader } from '../denormalize/fill-copies.js';
 import { checkOptionNames } from '../util/option-names.js';
+import { lintEntity } from '../lint/lint-entity.js';
+import { MetadataError, ValidationError } from '../errors/errors.js';
+import { preview } from '../errors/bigtable-mapper-error.js';
 import { Repository } from './repository.js';
 import { checkPrefixedTable, checkTablePrefix, PrefixedDriver } from './table-prefix.js';
 import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../model/timeouts.js';
@@ -60,6 +63,12 @@ export type BigtableMapperOptions = (
    * Characters from `[-_.a-zA-Z0-9]`, not starting with `-` or `.`; with each table id at most 50 characters. Default `''`.
    */
   tablePrefix?: string;
+  /**
+   * Runs `lintEntity()` on every entity as it is registered (docs/key-design-tools.md): `warn` emits each
+   * error and warning finding as a process warning (type `BigtableMapperLint`, code the rule id); `error`
+   * also throws `MetadataError` for the first error finding. Suppressions apply. Default `off`.
+   */
+  lint?: 'off' | 'warn' | 'error';
 };
 
 const SYNC_OPTION_NAMES: readonly string[] = [
@@ -78,6 +87,7 @@ export const MAPPER_OPTION_NAMES: readonly string[] = Object.keys({
   entities: true,
   timeouts: true,
   tablePrefix: true,
+  lint: true,
 } satisfies Record<BigtableMapperOptions extends infer U ? (U extends unknown ? keyof U : never) : never, true>);
 
 /**
@@ -108,6 +118,7 @@ export class BigtableMapper {
   readonly #running = new Set<Promise<unknown>>();
   readonly #context: OperationContext;
   #closed: Promise<void> | undefined;
+  readonly #lint: 'off' | 'warn' | 'error';
 
   /**
    * Creates the driver (unless `driver` is given) and compiles and registers
@@ -127,6 +138,7 @@ export class BigtableMapper {
       track: (settled) => this.#track(settled),
     };
     this.tablePrefix = checkTablePrefix(options.tablePrefix);
+    this.#lint = checkLintMode(options.lint);
     this.#ownsDriver = !('driver' in options);
     this.#base = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
     this.driver = this.tablePrefix === '' ? this.#base : new PrefixedDriver(this.#base, this.tablePrefix);
@@ -145,6 +157,7 @@ export class BigtableMapper {
     const schema = compileEntity(entity);
     if (!this.#entities.has(entity)) {
       checkPrefixedTable(this.tablePrefix, schema.name, schema.table);
+      if (this.#lint !== 'off') reportLintFindings(schema, this.#lint);
       desiredTables([...this.#entities.values(), schema]);
       this.#entities.set(entity, schema);
       for (const copy of schema.denormalized) this.register(copy.source);
@@ -255,5 +268,28 @@ export class BigtableMapper {
     };
     settled.then(forget, forget);
     return settled;
+  }
+}
+
+function checkLintMode(mode: unknown): 'off' | 'warn' | 'error' {
+  if (mode === undefined) return 'off';
+  if (mode === 'off' || mode === 'warn' || mode === 'error') return mode;
+  throw new ValidationError(
+    `BigtableMapper: lint must be 'off', 'warn' or 'error', got ${preview(mode)}. Fix: use one of them.`,
+    {
+      option: 'lint',
+    },
+  );
+}
+
+/** The `lint` option at registration: findings as process warnings, and with `error` the first error finding thrown. */
+function reportLintFindings(schema: EntitySchema, mode: 'warn' | 'error'): void {
+  const findings = lintEntity(schema).filter((f) => f.severity !== 'info');
+  for (const f of findings) {
+    process.emitWarning(`${f.message}. Fix: ${f.fix}`, { type: 'BigtableMapperLint', code: f.code });
+  }
+  const error = findings.find((f) => f.severity === 'error');
+  if (mode === 'error' && error !== undefined) {
+    throw new MetadataError(schema.name, error.property, `fails lint rule ${error.code}: ${error.message}`, error.fix);
   }
 }
