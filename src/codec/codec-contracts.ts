@@ -35,6 +35,7 @@ export interface KeyComponentCodec {
   /**
    * A `verbatim` string part's width and charset (`@KeyPart` `verbatim: true`);
    * `undefined` for every escaped component.
+   * @internal
    */
   readonly verbatim?: VerbatimRules | undefined;
   /** Value → component text (escaped, never holding the separator, unless `verbatim`). */
