@@ -79,7 +79,7 @@ export type KeyFormat = 'text' | 'ordered-code';
  * @KeyPart(1, { type: 'timestamp', format: 'epoch-ms', descending: true })
  * ```
  */
-export type KeyPartType = 'string' | 'uint' | 'int' | 'bigint' | 'timestamp';
+export type KeyPartType = 'string' | 'uint' | 'int' | 'bigint' | 'timestamp' | 'bytes' | 'float' | 'boolean';
 
 /**
  * Text encodings of a `timestamp` key part.
