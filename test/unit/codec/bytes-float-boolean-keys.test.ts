@@ -3,6 +3,7 @@ import { createKeyCodec } from '../../../src/codec/key-codecs.js';
 import { createOrderedKeyCodec, encodeInt64 } from '../../../src/codec/ordered-code.js';
 import { KeyEncodingError, MetadataError } from '../../../src/errors/errors.js';
 import type { KeyPartOptions } from '../../../src/model/declarations.js';
+import { compareKeyValues } from '../../../src/key/key-ranges.js';
 
 const text = (options: KeyPartOptions, separator = '#') => createKeyCodec('Reading', 'part', options, separator);
 const ordered = (options: KeyPartOptions) => createOrderedKeyCodec('Reading', 'part', options);
@@ -153,5 +154,16 @@ describe('boolean key parts', () => {
     expect(codec.fromFieldBytes(encodeInt64(0n))).toBe(false);
     expect(() => codec.fromFieldBytes(encodeInt64(2n))).toThrow(/not 0 or 1/);
     expect(() => codec.fieldBytes(0)).toThrow(KeyEncodingError);
+  });
+});
+
+describe('compareKeyValues', () => {
+  it('orders bytes byte by byte (a prefix first) and booleans false before true', () => {
+    const b = (hex: string): Buffer => Buffer.from(hex, 'hex');
+    expect(compareKeyValues(b('00'), b('0000'))).toBeLessThan(0);
+    expect(compareKeyValues(b('ff'), b('0fff'))).toBeGreaterThan(0);
+    expect(compareKeyValues(new Uint8Array([1, 2]), b('0102'))).toBe(0);
+    expect(compareKeyValues(false, true)).toBeLessThan(0);
+    expect(compareKeyValues(-0.5, -Number.MIN_VALUE)).toBeLessThan(0);
   });
 });

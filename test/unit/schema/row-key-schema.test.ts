@@ -147,7 +147,9 @@ describe("row key schema of keyFormat 'ordered-code' tables", () => {
         { name: 'active', type: 'int64' },
       ],
     });
-    const request = createTableRequest('projects/p/instances/i', 'blobs', [], table?.rowKeySchema);
+    const schema = table?.rowKeySchema;
+    if (schema === undefined) throw new Error('no row key schema');
+    const request = createTableRequest('projects/p/instances/i', 'blobs', [], schema);
     const type = createTableRequestType();
     const wire = type.toObject(type.decode(type.encode(type.fromObject(request)).finish()), { longs: Number }) as {
       table: { rowKeySchema: unknown };
