@@ -21,7 +21,9 @@ export function parseJsonArgument(text: string, what: string): unknown {
 /**
  * Turns JSON key values into the values the key codecs take: ISO text or epoch
  * milliseconds become `Date` for `timestamp` parts, decimal text becomes
- * `bigint` for `bigint` parts. Unknown names are refused with the known ones.
+ * `bigint` for `bigint` parts, hex text (or `base64:` and base64 text) becomes
+ * a `Buffer` for `bytes` parts, and `"true"`/`"false"` become booleans for
+ * `boolean` parts. Unknown names are refused with the known ones.
  */
 export function keyValuesFromJson(schema: EntitySchema, json: unknown, what: string): Record<string, unknown> {
   const values: Record<string, unknown> = {};
@@ -120,7 +122,29 @@ function coerce(codec: KeyComponentCodec, value: unknown, what: string): unknown
         return BigInt(value);
       }
       throw new CliUsageError(`${what} is not an integer`, 'give decimal digits, as a JSON string for large values');
+    case 'bytes':
+      return bytesValue(value, what);
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (value === 'true' || value === 'false') return value === 'true';
+      throw new CliUsageError(`${what} is not a boolean`, 'give true or false');
     default:
       return value;
   }
+}
+
+const HEX_PAIRS = /^(?:[0-9a-fA-F]{2})+$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** A `bytes` key value: hex digit pairs (the key text), or `base64:` and standard base64 (text that is hex could be either, so base64 is marked). */
+function bytesValue(value: unknown, what: string): Buffer {
+  if (typeof value === 'string' && HEX_PAIRS.test(value)) return Buffer.from(value, 'hex');
+  if (typeof value === 'string' && value.startsWith('base64:')) {
+    const text = value.slice('base64:'.length);
+    if (text !== '' && BASE64.test(text)) return Buffer.from(text, 'base64');
+  }
+  throw new CliUsageError(
+    `${what} is not bytes`,
+    'give pairs of hex digits ("00ff"), or base64 after "base64:" ("base64:AP8=")',
+  );
 }

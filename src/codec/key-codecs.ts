@@ -4,6 +4,7 @@ import { MetadataError, KeyEncodingError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { hasLoneSurrogate } from './value-codecs.js';
 import { digitBytesValue, digitsValue } from '../util/ascii-digits.js';
+import { floatFromOrderedBytes, orderedFloatBytes } from './ordered-float.js';
 
 /**
  * Builds the text codec of one row-key component (docs/row-key-design.md). Validates the
@@ -22,8 +23,12 @@ import { digitBytesValue, digitsValue } from '../util/ascii-digits.js';
  * | `bigint` | `value + 2^63`, 20 digits |
  * | `timestamp` `iso` | `toISOString()` |
  * | `timestamp` `epoch-ms` / `epoch-s` | zero-padded, width 13 / 10 (at most 20) |
+ * | `bytes` | lowercase hex (hex digits sort as the bytes they spell) |
+ * | `float` | 16 hex digits of the order-preserving double bits (`codec/ordered-float.ts`) |
+ * | `boolean` | `0` / `1` |
  *
- * Descending numeric and epoch components store `10^width − 1 − v`.
+ * Descending numeric and epoch components store `10^width − 1 − v`; descending
+ * floats and booleans store the complement of their hex digits or digit.
  * @internal
  */
 export function createKeyCodec(
@@ -47,6 +52,12 @@ export function createKeyCodec(
       return createBigintCodec(ctx, resolved);
     case 'timestamp':
       return resolved.format === 'iso' ? createIsoTimestampCodec(ctx) : createEpochTimestampCodec(ctx, resolved);
+    case 'bytes':
+      return createBytesCodec(ctx, resolved.maxLength);
+    case 'float':
+      return createFloatCodec(ctx, resolved.descending);
+    case 'boolean':
+      return createBooleanCodec(ctx, resolved.descending);
   }
 }
 
@@ -59,7 +70,7 @@ export interface ResolvedKeyOptions {
   readonly width: number | undefined;
   readonly descending: boolean;
   readonly format: TimestampKeyFormat | undefined;
-  /** Longest string value in UTF-16 code units; `undefined` when unbounded or not a string. */
+  /** Longest string value in UTF-16 code units (bytes value in bytes); `undefined` when unbounded or neither. */
   readonly maxLength?: number | undefined;
   /** A `verbatim` string part's fixed width and charset; `undefined` for escaped parts. */
   readonly verbatim?: VerbatimRules | undefined;
@@ -72,10 +83,14 @@ const CHARSETS: Readonly<Record<VerbatimCharset, RegExp>> = {
   hex: /^[0-9A-Fa-f]*$/,
 };
 
-const KEY_TYPES: readonly KeyPartType[] = ['string', 'uint', 'int', 'bigint', 'timestamp'];
+const KEY_TYPES: readonly KeyPartType[] = ['string', 'uint', 'int', 'bigint', 'timestamp', 'bytes', 'float', 'boolean'];
 const FORMATS: readonly TimestampKeyFormat[] = ['iso', 'epoch-s', 'epoch-ms'];
 /** Fixed widths: `int` is `value + 2^53` (17 digits), `bigint` is `value + 2^63` (20 digits). */
 const FIXED_WIDTH: Partial<Record<KeyPartType, number>> = { int: 17, bigint: 20 };
+/** Text lengths of the types whose width is not an option: 16 hex digits of a double, one digit of a boolean. */
+const IMPLIED_WIDTH = { float: 16, boolean: 1 } as const;
+/** Longest `bytes` maxLength: its hex text is twice as long and must fit Bigtable's 4 KiB row key. */
+const MAX_KEY_BYTES_LENGTH = 2048;
 /** Default, minimum and maximum digits of the configurable widths. */
 const WIDTH_RULES = {
   uint: { default: 16, min: 1, max: 20, why: 'uint widths go from 1 to 20 digits (16 hold every safe integer)' },
@@ -111,13 +126,17 @@ export function resolveKeyOptions(
   if (!KEY_TYPES.includes(type)) {
     throw fail(`unknown key part type ${preview(type)}`, `use one of ${KEY_TYPES.map((t) => `'${t}'`).join(', ')}`);
   }
-  if (maxLength !== undefined && type !== 'string') {
+  if (maxLength !== undefined && type !== 'string' && type !== 'bytes') {
     throw fail(
-      `maxLength applies only to string key parts, not to '${type}'`,
+      `maxLength applies only to string and bytes key parts, not to '${type}'`,
       type === 'uint' ? 'remove maxLength; width bounds a uint part' : 'remove maxLength',
     );
   }
-  if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_KEY_STRING_LENGTH)) {
+  if (
+    type === 'string' &&
+    maxLength !== undefined &&
+    (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_KEY_STRING_LENGTH)
+  ) {
     throw fail(
       `maxLength ${preview(maxLength)} is not an integer from 1 to ${MAX_KEY_STRING_LENGTH}`,
       `give the longest value the property may hold, such as maxLength: 64 (each character takes at most 3 of the row key's 4096 bytes)`,
@@ -154,6 +173,7 @@ export function resolveKeyOptions(
   }
   if (verbatim !== undefined || charset !== undefined)
     throw fail(`verbatim and charset apply only to string key parts, not to '${type}'`, 'remove verbatim and charset');
+  if (type === 'bytes') return resolveBytes(fail, { width, descending, maxLength }, separator);
   if (type === 'timestamp' && (format ?? 'iso') === 'iso') {
     if (descending)
       throw fail(
@@ -168,6 +188,14 @@ export function resolveKeyOptions(
       );
     }
     return { type, width: undefined, descending: false, format: 'iso' };
+  }
+  if (type === 'float' || type === 'boolean') {
+    if (width !== undefined)
+      throw fail(
+        `${type} components have no width (always ${IMPLIED_WIDTH[type]} ${type === 'float' ? 'hex digits' : 'digit'})`,
+        'remove width',
+      );
+    return { type, width: IMPLIED_WIDTH[type], descending, format: undefined };
   }
   const fixed = FIXED_WIDTH[type];
   if (fixed !== undefined) {
@@ -185,6 +213,40 @@ export function resolveKeyOptions(
     );
   }
   return { type, width: resolved, descending, format: type === 'timestamp' ? format : undefined };
+}
+
+/**
+ * The options of a `bytes` part: no width, no descending (a shorter value is
+ * a prefix of a longer one in either order, so hex cannot be reversed), a
+ * `maxLength` in bytes, and a separator below `0`, so that a value and a
+ * longer value it starts sort as the byte strings do with the separator after
+ * them.
+ */
+function resolveBytes(
+  fail: (problem: string, fix: string) => MetadataError,
+  options: Pick<KeyPartOptions, 'width' | 'descending' | 'maxLength'>,
+  separator: string,
+): ResolvedKeyOptions {
+  const { width, descending, maxLength } = options;
+  if (width !== undefined) throw fail('bytes components have no width', 'remove width, or bound them with maxLength');
+  if (descending)
+    throw fail(
+      "bytes components cannot be descending in keyFormat 'text'",
+      "remove descending, or use keyFormat: 'ordered-code', whose struct fields can be descending",
+    );
+  if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_KEY_BYTES_LENGTH)) {
+    throw fail(
+      `maxLength ${preview(maxLength)} is not an integer from 1 to ${MAX_KEY_BYTES_LENGTH}`,
+      'give the most bytes the property may hold, such as maxLength: 16 (each byte takes 2 hex characters of the row key)',
+    );
+  }
+  if (separator.charCodeAt(0) >= 0x30) {
+    throw fail(
+      `bytes components need a key separator that sorts below the hex digits, not ${preview(separator)}`,
+      "use @Entity({ separator: '#' }) or another punctuation character from '!' to '/'",
+    );
+  }
+  return { type: 'bytes', width: undefined, descending: false, format: undefined, maxLength };
 }
 
 /** Longest verbatim `width`: a wider part cannot fit Bigtable's 4 KiB row key. */
@@ -756,4 +818,128 @@ function createEpochTimestampCodec(ctx: KeyCodecContext, options: ResolvedKeyOpt
       return ms > MAX_DATE_MS_NUMBER ? undefined : new Date(ms);
     },
   });
+}
+
+const HEX_BYTES = /^(?:[0-9a-f]{2})+$/;
+
+/**
+ * `bytes` key component (a `Uint8Array`, `Buffer` included): lowercase hex,
+ * which sorts as the bytes do and never holds `%` or a separator. Empty
+ * values and values over `maxLength` bytes are rejected. Decodes to a `Buffer`.
+ * @internal
+ */
+function createBytesCodec(ctx: KeyCodecContext, maxLength: number | undefined): KeyComponentCodec {
+  return Object.freeze({
+    type: 'bytes',
+    width: undefined,
+    descending: false,
+    format: undefined,
+    maxLength,
+    encode(value: unknown): string {
+      if (!(value instanceof Uint8Array) || value.length === 0)
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid bytes key component: expected a non-empty Uint8Array or Buffer',
+          'pass a non-empty Buffer',
+        );
+      if (maxLength !== undefined && value.length > maxLength)
+        throw keyError(
+          ctx,
+          value,
+          `is not a valid bytes key component: ${value.length} bytes, over its maxLength of ${maxLength}`,
+          'shorten the value, or raise maxLength in @KeyPart if longer values are legitimate',
+        );
+      return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+    },
+    decode(text: string): unknown {
+      if (!HEX_BYTES.test(text) || (maxLength !== undefined && text.length > 2 * maxLength))
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded bytes key component (expected pairs of lowercase hex digits)',
+          DECODE_FIX,
+        );
+      return Buffer.from(text, 'hex');
+    },
+  } as const);
+}
+
+const HEX_COMPLEMENT: Readonly<Record<string, string>> = Object.fromEntries(
+  [...'0123456789abcdef'].map((digit, i) => [digit, (15 - i).toString(16)]),
+);
+
+/** Each hex digit `d` as `f − d`: reverses the order of equal-length hex texts. */
+function complementHex(text: string): string {
+  let out = '';
+  for (const digit of text) out += HEX_COMPLEMENT[digit] ?? digit;
+  return out;
+}
+
+const FLOAT_HEX = /^[0-9a-f]{16}$/;
+
+/**
+ * `float` key component (a finite JS number): the 8 order-preserving bytes of
+ * `orderedFloatBytes` as 16 lowercase hex digits, each digit complemented when
+ * descending. NaN and infinities are rejected; `-0` is stored, and read back,
+ * as `0`.
+ * @internal
+ */
+function createFloatCodec(ctx: KeyCodecContext, descending: boolean): KeyComponentCodec {
+  return Object.freeze({
+    type: 'float',
+    width: IMPLIED_WIDTH.float,
+    descending,
+    format: undefined,
+    encode(value: unknown): string {
+      if (typeof value !== 'number')
+        throw keyError(ctx, value, 'is not a valid float key component: expected a number', 'pass a finite JS number');
+      if (!Number.isFinite(value))
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid float key component: NaN and infinities have no place in key order',
+          'pass a finite number, or key on a separate flag for missing values',
+        );
+      const hex = orderedFloatBytes(value).toString('hex');
+      return descending ? complementHex(hex) : hex;
+    },
+    decode(text: string): unknown {
+      const value = FLOAT_HEX.test(text)
+        ? floatFromOrderedBytes(Buffer.from(descending ? complementHex(text) : text, 'hex'))
+        : undefined;
+      if (value === undefined)
+        throw keyError(
+          ctx,
+          text,
+          'is not a valid encoded float key component (expected 16 lowercase hex digits of a finite number)',
+          DECODE_FIX,
+        );
+      return value;
+    },
+  } as const);
+}
+
+/**
+ * `boolean` key component: `0` for false and `1` for true (`1` and `0` when descending).
+ * @internal
+ */
+function createBooleanCodec(ctx: KeyCodecContext, descending: boolean): KeyComponentCodec {
+  const [falseText, trueText] = descending ? ['1', '0'] : ['0', '1'];
+  return Object.freeze({
+    type: 'boolean',
+    width: IMPLIED_WIDTH.boolean,
+    descending,
+    format: undefined,
+    encode(value: unknown): string {
+      if (typeof value !== 'boolean')
+        throw keyError(ctx, value, 'is not a valid boolean key component: expected true or false', 'pass a boolean');
+      return value ? trueText : falseText;
+    },
+    decode(text: string): unknown {
+      if (text === trueText) return true;
+      if (text === falseText) return false;
+      throw keyError(ctx, text, 'is not a valid encoded boolean key component (expected 0 or 1)', DECODE_FIX);
+    },
+  } as const);
 }

@@ -4,6 +4,7 @@ import { MetadataError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { DECODE_FIX, keyError, type KeyCodecContext } from './key-codecs.js';
 import { hasLoneSurrogate } from './value-codecs.js';
+import { floatFromOrderedBytes, orderedFloatBytes } from './ordered-float.js';
 
 /**
  * The byte encodings of Bigtable's structured row keys (the admin API's
@@ -230,14 +231,14 @@ function canonicalStruct(
  */
 export interface OrderedFieldCodec extends KeyComponentCodec {
   /** The type the row key schema declares for the field. */
-  readonly schemaType: 'string' | 'int64' | 'timestamp';
+  readonly schemaType: 'string' | 'int64' | 'timestamp' | 'bytes';
   /** Value → the field's bytes. Throws `KeyEncodingError`. */
   fieldBytes(value: unknown): Buffer;
   /** The field's bytes → value. Throws `KeyEncodingError`. */
   fromFieldBytes(bytes: Uint8Array): unknown;
 }
 
-const KEY_TYPES: readonly KeyPartType[] = ['string', 'uint', 'int', 'bigint', 'timestamp'];
+const KEY_TYPES: readonly KeyPartType[] = ['string', 'uint', 'int', 'bigint', 'timestamp', 'bytes', 'float', 'boolean'];
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** Microseconds of the largest `Date`. */
 const MAX_DATE_MICROS = 8_640_000_000_000_000_000n;
@@ -246,13 +247,15 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Builds the codec of one `ordered-code` key part: strings as UTF-8,
  * `uint`/`int`/`bigint` as Int64 `OrderedCodeBytes`, timestamps as epoch
- * microseconds in that Int64 encoding. Any type may be descending. `width`
- * and `format` belong to the text format: they throw `MetadataError`.
+ * microseconds in that Int64 encoding, `bytes` as they are, floats as the 8
+ * order-preserving bytes of `orderedFloatBytes` (a BYTES field to GoogleSQL),
+ * booleans as the Int64 0 or 1. Any type may be descending. `width` and
+ * `format` belong to the text format: they throw `MetadataError`.
  * @internal
  */
 export function createOrderedKeyCodec(entity: string, property: string, options: KeyPartOptions): OrderedFieldCodec {
   const fail = (problem: string, fix: string): MetadataError => new MetadataError(entity, property, problem, fix);
-  const { type, width, descending = false, format } = options ?? ({} as KeyPartOptions);
+  const { type, width, descending = false, format, maxLength } = options ?? ({} as KeyPartOptions);
   if (!KEY_TYPES.includes(type))
     throw fail(`unknown key part type ${preview(type)}`, `use one of ${KEY_TYPES.map((t) => `'${t}'`).join(', ')}`);
   if (typeof descending !== 'boolean')
@@ -267,13 +270,25 @@ export function createOrderedKeyCodec(entity: string, property: string, options:
       "format has no meaning in keyFormat 'ordered-code' (timestamps are epoch microseconds)",
       'remove format',
     );
+  if (maxLength !== undefined && type !== 'string' && type !== 'bytes')
+    throw fail(`maxLength applies only to string and bytes key parts, not to '${type}'`, 'remove maxLength');
+  if (
+    type === 'bytes' &&
+    maxLength !== undefined &&
+    (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_KEY_BYTES)
+  )
+    throw fail(
+      `maxLength ${preview(maxLength)} is not an integer from 1 to ${MAX_KEY_BYTES}`,
+      'give the most bytes the property may hold, such as maxLength: 16',
+    );
   const ctx: KeyCodecContext = { entity, property };
-  const field = type === 'string' ? stringField(ctx) : type === 'timestamp' ? timestampField(ctx) : intField(ctx, type);
+  const field = fieldPart(ctx, type, type === 'bytes' ? maxLength : undefined);
   return Object.freeze({
     type,
     width: undefined,
     descending,
     format: undefined,
+    ...(type === 'bytes' ? { maxLength } : {}),
     ...field,
     encode: (value: unknown): string => field.fieldBytes(value).toString('latin1'),
     decode: (text: string): unknown => field.fromFieldBytes(Buffer.from(text, 'latin1')),
@@ -281,6 +296,26 @@ export function createOrderedKeyCodec(entity: string, property: string, options:
 }
 
 type FieldPart = Pick<OrderedFieldCodec, 'schemaType' | 'fieldBytes' | 'fromFieldBytes'>;
+
+/** Longest `bytes` maxLength: Bigtable's row key limit. */
+const MAX_KEY_BYTES = 4096;
+
+function fieldPart(ctx: KeyCodecContext, type: KeyPartType, maxLength: number | undefined): FieldPart {
+  switch (type) {
+    case 'string':
+      return stringField(ctx);
+    case 'timestamp':
+      return timestampField(ctx);
+    case 'bytes':
+      return bytesField(ctx, maxLength);
+    case 'float':
+      return floatField(ctx);
+    case 'boolean':
+      return booleanField(ctx);
+    default:
+      return intField(ctx, type);
+  }
+}
 
 function stringField(ctx: KeyCodecContext): FieldPart {
   return {
@@ -402,6 +437,78 @@ function timestampField(ctx: KeyCodecContext): FieldPart {
           DECODE_FIX,
         );
       return new Date(Number(micros / 1000n));
+    },
+  };
+}
+
+function bytesField(ctx: KeyCodecContext, maxLength: number | undefined): FieldPart {
+  const invalid = (value: Uint8Array): boolean =>
+    value.length === 0 || (maxLength !== undefined && value.length > maxLength);
+  return {
+    schemaType: 'bytes',
+    fieldBytes(value) {
+      if (!(value instanceof Uint8Array) || invalid(value))
+        throw keyError(
+          ctx,
+          value,
+          `is not a valid bytes key component: expected a non-empty Uint8Array or Buffer${maxLength === undefined ? '' : ` of at most ${maxLength} bytes`}`,
+          'pass a non-empty Buffer, or raise maxLength in @KeyPart if longer values are legitimate',
+        );
+      return Buffer.from(value);
+    },
+    fromFieldBytes(bytes) {
+      if (invalid(bytes))
+        throw keyError(
+          ctx,
+          Buffer.from(bytes).toString('hex'),
+          'is not a valid encoded bytes key component (empty or over its maxLength)',
+          DECODE_FIX,
+        );
+      return Buffer.from(bytes);
+    },
+  };
+}
+
+function floatField(ctx: KeyCodecContext): FieldPart {
+  return {
+    schemaType: 'bytes',
+    fieldBytes(value) {
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw keyError(
+          ctx,
+          value,
+          'is not a valid float key component: expected a finite number (NaN and infinities have no place in key order)',
+          'pass a finite JS number',
+        );
+      return orderedFloatBytes(value);
+    },
+    fromFieldBytes(bytes) {
+      const value = floatFromOrderedBytes(bytes);
+      if (value === undefined)
+        throw keyError(
+          ctx,
+          Buffer.from(bytes).toString('hex'),
+          'is not a valid encoded float key component (not the 8 ordered bytes of a finite number)',
+          DECODE_FIX,
+        );
+      return value;
+    },
+  };
+}
+
+function booleanField(ctx: KeyCodecContext): FieldPart {
+  return {
+    schemaType: 'int64',
+    fieldBytes(value) {
+      if (typeof value !== 'boolean')
+        throw keyError(ctx, value, 'is not a valid boolean key component: expected true or false', 'pass a boolean');
+      return encodeInt64(value ? 1n : 0n);
+    },
+    fromFieldBytes(bytes) {
+      const value = fieldInt64(ctx, bytes, 'boolean');
+      if (value !== 0n && value !== 1n)
+        throw keyError(ctx, value, 'is not a valid encoded boolean key component: not 0 or 1', DECODE_FIX);
+      return value === 1n;
     },
   };
 }

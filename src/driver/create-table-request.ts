@@ -56,6 +56,7 @@ const FIELD_TYPES: Readonly<Record<RowKeySchema['fields'][number]['type'], Recor
   string: { stringType: { encoding: { utf8Bytes: {} } } },
   int64: { int64Type: ORDERED_CODE_INT64 },
   timestamp: { timestampType: { encoding: { unixMicrosInt64: ORDERED_CODE_INT64.encoding } } },
+  bytes: { bytesType: { encoding: { raw: {} } } },
 };
 
 /** The admin API's `Type.Struct` of a row key schema, `OrderedCodeBytes` encoded. */

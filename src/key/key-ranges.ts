@@ -316,13 +316,14 @@ function codePointRank(unit: number): number {
 
 /**
  * Logical order of two key-part values of the same type: strings by code
- * point, numbers and bigints numerically, `Date`s by time. Values must
- * already have passed the key part's codec.
+ * point, numbers, booleans and bigints numerically, `Date`s by time, bytes
+ * byte by byte. Values must already have passed the key part's codec.
  * @internal
  */
 export function compareKeyValues(a: unknown, b: unknown): number {
   if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
   if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b);
   const x = a as number | bigint;
   const y = b as number | bigint;
   return x < y ? -1 : x > y ? 1 : 0;

@@ -6,12 +6,16 @@ type PropertyComponent = Extract<KeyComponentSchema, { kind: 'property' }>;
 
 /** Worst-case UTF-8 bytes per UTF-16 code unit of an escaped string component (`%` → `%25`, BMP characters ≤ 3). */
 const BYTES_PER_CODE_UNIT = 3;
+/** Key bytes per value byte of a `bytes` component: two hex digits in text keys, at most an escaped pair in ordered-code. */
+const BYTES_PER_BYTE = 2;
 /** Length of an ISO timestamp component, `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 const ISO_LENGTH = 24;
 
 /**
  * A key whose first property is a time or a number, with no salt: new rows
- * keep landing at one end of the key space, on one tablet.
+ * keep landing at one end of the key space, on one tablet. A leading boolean
+ * splits the key space in two, so at most two tablets share the writes.
+ * Strings and bytes (ids, hashes) pass.
  * @internal
  */
 export const leadingTimestamp: LintRule = {
@@ -25,10 +29,11 @@ export const leadingTimestamp: LintRule = {
     const first = schema.key.components.find((c): c is PropertyComponent => c.kind === 'property');
     if (first === undefined) return [];
     const { type, descending } = first.codec;
-    if (type === 'string') return [];
+    if (type === 'string' || type === 'bytes') return [];
     const time = type === 'timestamp';
     const literals = schema.key.components.filter((c) => c.kind === 'literal' && c.position < first.position);
     const after = literals.length === 0 ? 'starts with' : 'has, right after its constant prefix,';
+    if (type === 'boolean') return [leadingBoolean(schema.name, first, after)];
     const what = time
       ? `${descending ? 'a reversed timestamp' : 'a timestamp'} (${first.property}), so`
       : `a ${type} (${first.property}): if its values are assigned in sequence, like ids or counters,`;
@@ -49,9 +54,22 @@ export const leadingTimestamp: LintRule = {
   },
 };
 
+function leadingBoolean(entity: string, first: PropertyComponent, after: string): LintDraft {
+  return {
+    severity: 'warning',
+    property: first.property,
+    message:
+      `${entity}.${first.property}: the row key ${after} a boolean (${first.property}), which has only two values, so it ` +
+      `splits the rows into no more than two key ranges and does nothing to spread the writes`,
+    fix:
+      `put an identifier with many values first and ${first.property} after it, e.g. @KeyPart(0, { type: 'string', ` +
+      `maxLength: 64 }) deviceId and @KeyPart(${first.position + 1}, { type: 'boolean' }) ${first.property}`,
+  };
+}
+
 /**
- * A string key part without `maxLength`: nothing stops a value from pushing
- * the row key past Bigtable's 4 KiB limit.
+ * A string or bytes key part without `maxLength`: nothing stops a value from
+ * pushing the row key past Bigtable's 4 KiB limit.
  * @internal
  */
 export const unboundedStringKey: LintRule = {
@@ -66,9 +84,9 @@ export const unboundedStringKey: LintRule = {
         severity: 'warning',
         property: c.property,
         message:
-          `${schema.name}.${c.property}: the string key part has no maxLength, so one long value can push the row key ` +
+          `${schema.name}.${c.property}: the ${c.codec.type} key part has no maxLength, so one long value can push the row key ` +
           `over Bigtable's ${MAX_ROW_KEY_BYTES}-byte limit and fail the write, and nothing bounds the key's size`,
-        fix: `declare the longest value: @KeyPart(${c.position}, { type: 'string', maxLength: 64 }) ${c.property}`,
+        fix: `declare the longest value: @KeyPart(${c.position}, { type: '${c.codec.type}', maxLength: ${c.codec.type === 'bytes' ? 32 : 64} }) ${c.property}`,
       }));
   },
 };
@@ -102,9 +120,10 @@ export const keyTooLong: LintRule = {
   },
 };
 
+/** The key parts a `maxLength` bounds: strings and bytes. */
 function stringComponents(schema: LintedSchema): PropertyComponent[] {
   return schema.key.components.filter(
-    (c): c is PropertyComponent => c.kind === 'property' && c.codec.type === 'string',
+    (c): c is PropertyComponent => c.kind === 'property' && (c.codec.type === 'string' || c.codec.type === 'bytes'),
   );
 }
 
@@ -123,6 +142,7 @@ function maxKeyBytes(schema: LintedSchema): number {
   for (const c of components) {
     if (c.kind === 'literal') bytes += Buffer.byteLength(c.literal);
     else if (c.codec.type === 'string') bytes += (c.codec.maxLength ?? Infinity) * BYTES_PER_CODE_UNIT;
+    else if (c.codec.type === 'bytes') bytes += (c.codec.maxLength ?? Infinity) * BYTES_PER_BYTE;
     else bytes += c.codec.width ?? ISO_LENGTH;
   }
   return bytes;

@@ -73,13 +73,15 @@ export interface EntityLintOptions {
 export type KeyFormat = 'text' | 'ordered-code';
 
 /**
- * Row-key component encodings.
+ * Row-key component encodings (docs/row-key-design.md): `bytes` is a
+ * `Uint8Array`/`Buffer` (lowercase hex in text keys), `float` a finite number
+ * (order-preserving double bits; `-0` is stored as `0`), `boolean` `0`/`1`.
  * @example
  * ```ts
  * @KeyPart(1, { type: 'timestamp', format: 'epoch-ms', descending: true })
  * ```
  */
-export type KeyPartType = 'string' | 'uint' | 'int' | 'bigint' | 'timestamp';
+export type KeyPartType = 'string' | 'uint' | 'int' | 'bigint' | 'timestamp' | 'bytes' | 'float' | 'boolean';
 
 /**
  * Text encodings of a `timestamp` key part.
@@ -102,14 +104,18 @@ export interface KeyPartOptions {
   type: KeyPartType;
   /** Digits of zero-padded numeric and epoch encodings. */
   width?: number;
-  /** Newest/largest first (`10^width − 1 − value`). Numbers and epoch timestamps only. */
+  /**
+   * Newest/largest first (`10^width − 1 − value`). In text keys: numbers, floats, booleans and epoch
+   * timestamps; in `ordered-code` keys: any type.
+   */
   descending?: boolean;
   /** Text form of a `timestamp` part. Default `iso`. */
   format?: TimestampKeyFormat;
   /**
-   * `string` parts only: the longest value, in UTF-16 code units (`value.length`);
-   * a longer value throws `KeyEncodingError`. Each unit encodes to at most 3 bytes,
-   * which is how `lintEntity()` bounds the row key against Bigtable's 4 KiB.
+   * `string` and `bytes` parts only: the longest value, in UTF-16 code units (`value.length`)
+   * for strings and in bytes for `bytes`; a longer value throws `KeyEncodingError`. Each string
+   * unit encodes to at most 3 bytes and each byte to 2 hex digits, which is how `lintEntity()`
+   * bounds the row key against Bigtable's 4 KiB.
    */
   maxLength?: number;
   /**

@@ -76,7 +76,7 @@ export interface RowKeyField {
   /** The field name GoogleSQL reads it by. */
   readonly name: string;
   /** Its type. */
-  readonly type: 'string' | 'int64' | 'timestamp';
+  readonly type: 'string' | 'int64' | 'timestamp' | 'bytes';
 }
 
 /**

@@ -65,11 +65,18 @@ export function splitWhere(schema: EntitySchema, where: Readonly<Record<string, 
   return { fixed, range };
 }
 
-/** Key values are primitives or Dates; any other object is refused rather than read as an operator. */
+/** Key values are primitives, Dates, or bytes for a bytes part; any other object is refused rather than read as an operator. */
 function checkEqualityValue(schema: EntitySchema, property: string, value: unknown): void {
   if (value === null || typeof value !== 'object' || value instanceof Date) return;
+  if (value instanceof Uint8Array && isBytesPart(schema, property)) return;
   throw new ValidationError(
-    `${schema.name}.${property}: where.${property} must be a key value (string, number, bigint or Date), got ${Array.isArray(value) ? 'an array' : 'an object'}; plain objects are never read as ranges. Fix: wrap bounds in range({...}), e.g. { ${property}: range({ gte: from, lt: to }) }, or pass the value itself`,
+    `${schema.name}.${property}: where.${property} must be a key value (string, number, bigint, boolean, Date or Buffer), got ${Array.isArray(value) ? 'an array' : 'an object'}; plain objects are never read as ranges. Fix: wrap bounds in range({...}), e.g. { ${property}: range({ gte: from, lt: to }) }, or pass the value itself`,
     { entity: schema.name, property },
+  );
+}
+
+function isBytesPart(schema: EntitySchema, property: string): boolean {
+  return schema.key.components.some(
+    (c) => c.kind === 'property' && c.property === property && c.codec.type === 'bytes',
   );
 }

@@ -67,6 +67,12 @@ function idValue(property: string, type: KeyPartType, count: number, prefix = `$
       return (id) => BigInt(id);
     case 'timestamp':
       return (id) => new Date(id);
+    case 'bytes': {
+      const width = Math.max(1, Math.ceil(Math.log2(Math.max(2, count)) / 8));
+      return (id) => bigEndian(id, width);
+    }
+    case 'boolean':
+      return (id) => id % 2 === 1;
     default:
       return (id) => id;
   }
@@ -81,6 +87,12 @@ function fromJson(type: KeyPartType, value: string | number): unknown {
       return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : toBigInt(value);
     case 'string':
       return String(value);
+    case 'bytes':
+      return typeof value === 'string' && /^(?:[0-9a-fA-F]{2})+$/.test(value) ? Buffer.from(value, 'hex') : value;
+    case 'boolean':
+      return value === 'true' || value === 1 ? true : value === 'false' || value === 0 ? false : value;
+    case 'float':
+      return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
     default:
       return typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
   }
@@ -95,9 +107,24 @@ function fromEpochMs(type: KeyPartType, ms: number): unknown {
       return BigInt(Math.floor(ms));
     case 'string':
       return new Date(ms).toISOString();
+    case 'bytes':
+      return bigEndian(Math.floor(ms), 8);
+    case 'boolean':
+      return Math.floor(ms) % 2 === 1;
     default:
       return Math.floor(ms);
   }
+}
+
+/** A non-negative safe integer as `width` big-endian bytes, so byte order is number order. */
+function bigEndian(n: number, width: number): Buffer {
+  const bytes = Buffer.alloc(width);
+  let rest = n;
+  for (let i = width - 1; i >= 0 && rest > 0; i--) {
+    bytes[i] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+  return bytes;
 }
 
 function toEpochMs(value: string | number): number {

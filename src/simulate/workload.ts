@@ -20,9 +20,14 @@ import { ValidationError } from '../errors/errors.js';
  *
  * Generated values are numbers for numeric key parts, `prefix` + zero-padded
  * digits for string parts (default prefix: the property name and `-`),
- * `Date`s for timestamp parts. Given values (`value`, `values`, `start`) are
- * JSON: ISO text or epoch milliseconds become `Date`s for timestamp parts,
- * numbers or digit strings become `bigint`s for bigint parts.
+ * `Date`s for timestamp parts, big-endian `Buffer`s of the number for bytes
+ * parts (just wide enough for the ids; 8 bytes of epoch milliseconds for
+ * `sequential-time`), and odd/even as `true`/`false` for boolean parts. Given
+ * values (`value`, `values`, `start`) are JSON: ISO text or epoch milliseconds
+ * become `Date`s for timestamp parts, numbers or digit strings become
+ * `bigint`s for bigint parts, hex text becomes a `Buffer` for bytes parts,
+ * `"true"`/`"false"` or 1/0 become booleans and numeric text a number for
+ * boolean and float parts.
  *
  * @example
  * ```ts

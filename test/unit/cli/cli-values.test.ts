@@ -17,6 +17,15 @@ class Sample {
 }
 const schema = compileEntity(Sample);
 
+@Entity({ table: 'cli_values_binary' })
+@Family('f', { gc: { maxVersions: 1 } })
+class BinarySample {
+  @KeyPart(0, { type: 'bytes' }) digest!: Buffer;
+  @KeyPart(1, { type: 'boolean' }) active!: boolean;
+  @KeyPart(2, { type: 'float' }) score!: number;
+}
+const binary = compileEntity(BinarySample);
+
 describe('command-line values', () => {
   it('prints any key bytes as text that parses back to the same bytes', () => {
     fc.assert(
@@ -43,6 +52,23 @@ describe('command-line values', () => {
     expect(() => keyValuesFromJson(schema, { at: 'yesterday' }, 'json')).toThrow(/not a timestamp/);
     expect(() => keyValuesFromJson(schema, { big: 1.5 }, 'json')).toThrow(/not an integer/);
     expect(() => keyValuesFromJson(schema, [], 'json')).toThrow(/must be a JSON object/);
+  });
+
+  it('reads bytes from hex or marked base64, and booleans from true/false', () => {
+    expect(keyValuesFromJson(binary, { digest: '00fF', active: 'true', score: -1.5 }, 'json')).toEqual({
+      digest: Buffer.from([0x00, 0xff]),
+      active: true,
+      score: -1.5,
+    });
+    expect(keyValuesFromJson(binary, { digest: 'base64:AP8=', active: false }, 'json')).toEqual({
+      digest: Buffer.from([0x00, 0xff]),
+      active: false,
+    });
+    for (const digest of ['', 'abc', 'zz', 'AP8=', 'base64:', 'base64:AP8', 'base64:@@@@', 12, [0]])
+      expect(() => keyValuesFromJson(binary, { digest }, 'json')).toThrow(/json\.digest is not bytes/);
+    for (const active of ['yes', 1, 'True', null])
+      expect(() => keyValuesFromJson(binary, { active }, 'json')).toThrow(/json\.active is not a boolean/);
+    expect(whereFromJson(binary, { digest: { gte: '00', lt: 'base64:AQ==' } }).digest).toBeInstanceOf(KeyPartRange);
   });
 
   it('turns bound objects into ranges', () => {

@@ -33,6 +33,25 @@ const isoDates = fc.date({
   noInvalidDate: true,
 });
 const MAX_DATE_MS = 8_640_000_000_000_000n;
+const byBytes = (a: unknown, b: unknown): number => Buffer.compare(a as Uint8Array, b as Uint8Array);
+const byBoolean = (a: unknown, b: unknown): number => Number(a) - Number(b);
+
+/** Byte strings that share prefixes and hold 00 and ff, as Buffers (what the codecs decode to). */
+const byteStrings = fc
+  .array(fc.oneof(fc.constantFrom(0, 1, 0x7f, 0x80, 0xff), fc.integer({ min: 0, max: 255 })), {
+    minLength: 1,
+    maxLength: 10,
+  })
+  .map((bytes) => Buffer.from(bytes));
+
+/** Finite doubles with the edge cases weighted in: ±0 as 0 (the codecs store -0 as 0), subnormals, extremes. */
+const finiteFloats = fc
+  .oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(0, Number.MIN_VALUE, -Number.MIN_VALUE, Number.MAX_VALUE, -Number.MAX_VALUE, 1, -1, 0.5, -0.5),
+    fc.integer({ min: -3, max: 3 }),
+  )
+  .map((n) => (n === 0 ? 0 : n));
 
 /**
  * String units that stress escaping: `%`, separators and escape look-alikes.
@@ -128,6 +147,12 @@ export const KEY_COMBOS: readonly KeyCombo[] = [
     values: epochS(MAX_DATE_MS / 1000n),
     compare: byTime,
   },
+  { name: 'bytes', options: { type: 'bytes' }, values: byteStrings, compare: byBytes },
+  { name: 'bytes maxLength 10', options: { type: 'bytes', maxLength: 10 }, values: byteStrings, compare: byBytes },
+  { name: 'float', options: { type: 'float' }, values: finiteFloats, compare: byNumber },
+  { name: 'float desc', options: { type: 'float', descending: true }, values: finiteFloats, compare: byNumber },
+  { name: 'boolean', options: { type: 'boolean' }, values: fc.boolean(), compare: byBoolean },
+  { name: 'boolean desc', options: { type: 'boolean', descending: true }, values: fc.boolean(), compare: byBoolean },
 ];
 
 /**

@@ -98,7 +98,7 @@ const badOptions: Array<[string, KeyPartOptions, RegExp, string?]> = [
   ['descending explicit iso', { type: 'timestamp', format: 'iso', descending: true }, /epoch format/],
   ['iso width', { type: 'timestamp', width: 24 }, /no width/],
   ['unknown format', { type: 'timestamp', format: 'epoch-us' as 'epoch-ms' }, /unknown timestamp format "epoch-us"/],
-  ['unknown type', { type: 'float' as 'uint' }, /unknown key part type "float"\. Fix: use one of 'string', 'uint'/],
+  ['unknown type', { type: 'double' as 'uint' }, /unknown key part type "double"\. Fix: use one of 'string', 'uint'/],
   ['missing type', {} as KeyPartOptions, /unknown key part type/],
   [
     'non-boolean descending',

@@ -58,12 +58,40 @@ const parts = (descending: readonly boolean[]): Part[] => [
     compare: byTime,
   },
   { options: { type: 'uint', descending: descending[4] }, values: fc.integer({ min: 0, max: 70 }), compare: byNumber },
+  {
+    options: { type: 'bytes', descending: descending[5] },
+    values: fc
+      .constantFrom('00', '0000', '0001', '01', 'ff', 'ff00', 'ffff', '61', '6100')
+      .map((h) => Buffer.from(h, 'hex')),
+    compare: (a, b) => sign(Buffer.compare(a as Buffer, b as Buffer)),
+  },
+  {
+    options: { type: 'float', descending: descending[6] },
+    values: fc.constantFrom(
+      0,
+      -1,
+      1,
+      0.5,
+      -0.5,
+      Number.MIN_VALUE,
+      -Number.MIN_VALUE,
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      1e-300,
+    ),
+    compare: byNumber,
+  },
+  {
+    options: { type: 'boolean', descending: descending[7] },
+    values: fc.boolean(),
+    compare: (a, b) => Number(a) - Number(b),
+  },
 ];
 
 const layouts = fc
   .record({
-    descending: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean()),
-    order: fc.shuffledSubarray([0, 1, 2, 3, 4], { minLength: 1, maxLength: 3 }),
+    descending: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+    order: fc.shuffledSubarray([0, 1, 2, 3, 4, 5, 6, 7], { minLength: 1, maxLength: 3 }),
     literal: fc.boolean(),
   })
   .map(({ descending, order, literal }) => {

@@ -78,7 +78,9 @@ const partArb: fc.Arbitrary<{ spec: (i: number) => KeyPartSpec; combo: KeyCombo 
 /** A layout (separator, 1–4 parts) and a key text for it: a valid encoding, then maybe damaged. */
 const caseArb = fc
   .record({ parts: fc.array(partArb, { minLength: 1, maxLength: 4 }), separator: fc.constantFrom('#', '|', '/') })
-  .chain(({ parts, separator }) => {
+  .chain(({ parts, separator: drawn }) => {
+    // bytes parts need a separator below the hex digits
+    const separator = drawn === '|' && parts.some((p) => p.combo?.options.type === 'bytes') ? '#' : drawn;
     const schema = keySchema(
       'K',
       parts.map((p, i) => p.spec(i)),
@@ -143,7 +145,8 @@ const bytesCaseArb = fc
     ),
     bucket: fc.nat(),
   })
-  .chain(({ parts, separator, salt: saltOptions, bucket }) => {
+  .chain(({ parts, separator: drawn, salt: saltOptions, bucket }) => {
+    const separator = drawn === '|' && parts.some((p) => p.combo?.options.type === 'bytes') ? '#' : drawn;
     const logical = keySchema(
       'K',
       parts.map((p, i) => p.spec(i)),

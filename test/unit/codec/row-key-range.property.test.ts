@@ -53,6 +53,23 @@ const parts = (descending: readonly boolean[]): Part[] => [
     values: fc.integer({ min: 0, max: 8 }).map((s) => new Date(s * 1000)),
     compare: (a, b) => byNumber((a as Date).getTime(), (b as Date).getTime()),
   },
+  {
+    options: { type: 'bytes' },
+    values: fc
+      .constantFrom('00', '0000', '0001', '01', '0a', 'a0', 'ff', 'ff00', 'ffff')
+      .map((h) => Buffer.from(h, 'hex')),
+    compare: (a, b) => Math.sign(Buffer.compare(a as Buffer, b as Buffer)),
+  },
+  {
+    options: { type: 'float', descending: descending[3] },
+    values: fc.constantFrom(0, -1, 1, 0.5, -0.5, 2, -2, Number.MIN_VALUE, -Number.MAX_VALUE),
+    compare: byNumber,
+  },
+  {
+    options: { type: 'boolean', descending: descending[4] },
+    values: fc.boolean(),
+    compare: (a, b) => Number(a) - Number(b),
+  },
 ];
 
 function buildSchema(chosen: readonly Part[], literal: boolean): KeySchema {
@@ -96,8 +113,8 @@ function satisfies(
 
 const scenario = fc
   .record({
-    descending: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
-    order: fc.shuffledSubarray([0, 1, 2, 3], { minLength: 1, maxLength: 3 }),
+    descending: fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+    order: fc.shuffledSubarray([0, 1, 2, 3, 4, 5, 6], { minLength: 1, maxLength: 3 }),
     literal: fc.boolean(),
   })
   .chain(({ descending, order, literal }) => {

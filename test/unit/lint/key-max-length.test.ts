@@ -42,7 +42,7 @@ describe('@KeyPart maxLength', () => {
       );
     }
     expect(() => compileEntity(entityWith({ type: 'uint', maxLength: 4 } as KeyPartOptions))).toThrow(
-      "Session.id: maxLength applies only to string key parts, not to 'uint'. Fix: remove maxLength; width bounds a uint part",
+      "Session.id: maxLength applies only to string and bytes key parts, not to 'uint'. Fix: remove maxLength; width bounds a uint part",
     );
   });
 

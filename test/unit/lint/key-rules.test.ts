@@ -60,6 +60,36 @@ describe('leading-timestamp', () => {
     );
   });
 
+  it('warns on a leading float like any number, and on a leading boolean with its own reason', () => {
+    @Entity({ table: 't' })
+    @Family('d', { gc: { maxVersions: 1 } })
+    class Scored {
+      @KeyPart(0, { type: 'float' }) score!: number;
+    }
+    expect(lintEntity(Scored)).toMatchObject([{ code: 'leading-timestamp', severity: 'warning', property: 'score' }]);
+    @Entity({ table: 't' })
+    @Family('d', { gc: { maxVersions: 1 } })
+    class Flagged {
+      @KeyPart(0, { type: 'boolean' }) active!: boolean;
+      @KeyPart(1, { type: 'string', maxLength: 64 }) id!: string;
+    }
+    const [finding] = lintEntity(Flagged);
+    expect(finding).toMatchObject({ code: 'leading-timestamp', severity: 'warning', property: 'active' });
+    expect(finding?.message).toContain(
+      'Flagged.active: the row key starts with a boolean (active), which has only two values',
+    );
+    expect(finding?.fix).toContain("@KeyPart(1, { type: 'boolean' }) active");
+  });
+
+  it('passes a leading bytes part, like a leading string', () => {
+    @Entity({ table: 't' })
+    @Family('d', { gc: { maxVersions: 1 } })
+    class Blob {
+      @KeyPart(0, { type: 'bytes', maxLength: 32 }) digest!: Buffer;
+    }
+    expect(codes(Blob)).toEqual([]);
+  });
+
   it('accepts a leading timestamp once the key is salted over more than one bucket', () => {
     @Entity({ table: 't' })
     @Salt({ buckets: 8 })
@@ -93,6 +123,32 @@ describe('unbounded-string-key', () => {
       ['unbounded-string-key', 'warning', 'lang'],
     ]);
     expect(findings[0]?.fix).toBe("declare the longest value: @KeyPart(0, { type: 'string', maxLength: 64 }) site");
+  });
+});
+
+describe('unbounded bytes key parts', () => {
+  it('warn without maxLength, and count two key bytes a value byte towards the 4 KiB', () => {
+    @Entity({ table: 't' })
+    @Family('d', { gc: { maxVersions: 1 } })
+    class Blob {
+      @KeyPart(0, { type: 'bytes' }) digest!: Buffer;
+    }
+    expect(lintEntity(Blob)).toMatchObject([
+      {
+        code: 'unbounded-string-key',
+        property: 'digest',
+        fix: "declare the longest value: @KeyPart(0, { type: 'bytes', maxLength: 32 }) digest",
+      },
+    ]);
+    @Entity({ table: 't' })
+    @Family('d', { gc: { maxVersions: 1 } })
+    class Wide {
+      @KeyPart(0, { type: 'bytes', maxLength: 2000 }) a!: Buffer;
+      @KeyPart(1, { type: 'bytes', maxLength: 48 }) b!: Buffer;
+    }
+    // 2000·2 + "#" + 48·2 = 4097
+    expect(lintEntity(Wide)).toMatchObject([{ code: 'key-too-long', severity: 'error' }]);
+    expect(lintEntity(Wide)[0]?.message).toContain('4097 bytes');
   });
 });
 

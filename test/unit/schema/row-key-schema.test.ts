@@ -42,6 +42,13 @@ class Clash {
   note!: string;
 }
 
+@Entity({ table: 'blobs', keyFormat: 'ordered-code' })
+class Blob {
+  @KeyPart(0, { type: 'bytes' }) digest!: Buffer;
+  @KeyPart(1, { type: 'float' }) score!: number;
+  @KeyPart(2, { type: 'boolean' }) active!: boolean;
+}
+
 const READING_SCHEMA = {
   fields: [
     { name: 'salt', type: 'int64' },
@@ -128,6 +135,32 @@ describe("row key schema of keyFormat 'ordered-code' tables", () => {
           encoding: { orderedCodeBytes: {} },
         },
       },
+    });
+  });
+
+  it('declares bytes and float parts as BYTES (Raw) and boolean parts as INT64, through the client protos', () => {
+    const [table] = desiredTables([compileEntity(Blob)]);
+    expect(table?.rowKeySchema).toEqual({
+      fields: [
+        { name: 'digest', type: 'bytes' },
+        { name: 'score', type: 'bytes' },
+        { name: 'active', type: 'int64' },
+      ],
+    });
+    const schema = table?.rowKeySchema;
+    if (schema === undefined) throw new Error('no row key schema');
+    const request = createTableRequest('projects/p/instances/i', 'blobs', [], schema);
+    const type = createTableRequestType();
+    const wire = type.toObject(type.decode(type.encode(type.fromObject(request)).finish()), { longs: Number }) as {
+      table: { rowKeySchema: unknown };
+    };
+    expect(wire.table.rowKeySchema).toEqual({
+      fields: [
+        { fieldName: 'digest', type: { bytesType: { encoding: { raw: {} } } } },
+        { fieldName: 'score', type: { bytesType: { encoding: { raw: {} } } } },
+        { fieldName: 'active', type: { int64Type: { encoding: { orderedCodeBytes: {} } } } },
+      ],
+      encoding: { orderedCodeBytes: {} },
     });
   });
 });
