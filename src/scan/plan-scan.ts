@@ -3,6 +3,8 @@ import type { LogicalKeyRange } from '../model/key-range.js';
 import { planKeyRange, prefixEnd, type KeyRangeCondition } from '../key/key-ranges.js';
 import { ValidationError } from '../errors/errors.js';
 import { scanSaltSegments } from '../key/physical-key.js';
+import { previousLayout } from '../key/previous-layout.js';
+import type { KeySchema } from '../key/logical-key.js';
 import type { KeyRange } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
@@ -112,7 +114,18 @@ function keyCheckOf(range: KeyRangeCondition): KeyCheck {
 }
 
 function physicalSources(
-  schema: EntitySchema,
+  schema: KeySchema,
+  fixed: Readonly<Record<string, unknown>>,
+  logical: LogicalKeyRange,
+): ScanSource[] {
+  const previous = previousLayout(schema);
+  if (previous === undefined) return layoutSources(schema, fixed, logical);
+  const old = layoutSources(previous, fixed, logical).map((s): ScanSource => ({ ...s, layout: 'previous' }));
+  return [...layoutSources(schema, fixed, logical), ...old];
+}
+
+function layoutSources(
+  schema: KeySchema,
   fixed: Readonly<Record<string, unknown>>,
   logical: LogicalKeyRange,
 ): ScanSource[] {
