@@ -160,7 +160,10 @@ function oldRanges(previous: EntitySchema): { segment: string; range: KeyRange }
     const end = prefixEnd(prefix);
     return {
       segment,
-      range: { start: { key: prefix, inclusive: true }, end: end === undefined ? undefined : { key: end, inclusive: false } },
+      range: {
+        start: { key: prefix, inclusive: true },
+        end: end === undefined ? undefined : { key: end, inclusive: false },
+      },
     };
   });
 }
