@@ -182,8 +182,12 @@ async function moveBatch(
         { table: schema.table, rowKey, predicate: undefined, onMatch: [], onNoMatch: cellsOf(row) },
         call,
       );
-      if (existed) count.present++;
-      else count.copied++;
+      if (!existed) {
+        count.copied++;
+        return;
+      }
+      count.present++;
+      await copyMissingColumns(driver, schema.table, rowKey, row, call);
     });
     await Promise.all(copies);
   }
@@ -204,6 +208,35 @@ async function moveBatch(
     );
   }
   count.deleted += rows.length;
+}
+
+/**
+ * A new-layout row exists already, written after the re-salt was declared: it may be partial (an `update`
+ * or `increment` of a row not moved yet). Each column it lacks gets the old row's cells, each with its own
+ * CheckAndMutate, so a column written meanwhile is never overwritten.
+ */
+async function copyMissingColumns(
+  driver: BigtableDriver,
+  table: string,
+  rowKey: Buffer,
+  row: RowData,
+  call: CallOptions,
+): Promise<void> {
+  for (const [family, columns] of Object.entries(row.cells))
+    for (const [qualifier, versions] of Object.entries(columns)) {
+      const predicate: RowFilter = {
+        kind: 'chain',
+        filters: [{ kind: 'family', name: family }, { kind: 'qualifiers', names: [qualifier] }, { kind: 'stripValue' }],
+      };
+      const onNoMatch = versions.map((v): CellMutation => ({
+        kind: 'setCell',
+        family,
+        qualifier,
+        timestampMicros: v.timestampMicros,
+        value: v.value,
+      }));
+      await driver.checkAndMutate({ table, rowKey, predicate, onMatch: [], onNoMatch }, call);
+    }
 }
 
 function cellsOf(row: RowData): CellMutation[] {

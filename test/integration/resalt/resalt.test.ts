@@ -53,6 +53,7 @@ class PlainRow {
   @KeyPart(0, { type: 'string' }) userId!: string;
   @KeyPart(1, { type: 'uint', width: 7 }) seq!: number;
   @Column({ family: 'e', type: 'int' }) n?: number;
+  @Column({ family: 'e', type: 'string' }) note?: string;
 }
 
 @Entity({ table: small })
@@ -62,6 +63,7 @@ class SaltedRow {
   @KeyPart(0, { type: 'string' }) userId!: string;
   @KeyPart(1, { type: 'uint', width: 7 }) seq!: number;
   @Column({ family: 'e', type: 'int' }) n?: number;
+  @Column({ family: 'e', type: 'string' }) note?: string;
 }
 
 const open = (entities: (new () => object)[]) =>
@@ -135,15 +137,18 @@ describe('while a re-salt is declared (previous layout)', () => {
     expect(keys.filter((k) => k.endsWith('#0000001') || k.endsWith('#0000002'))).toEqual([]);
   });
 
-  it('moves unsalted rows to their buckets, never over a newer write', async () => {
+  it('moves unsalted rows to their buckets, never over a newer write, filling the columns a partial one lacks', async () => {
     await salted.getRepository(SaltedRow).save(Object.assign(new SaltedRow(), { userId: 'a', seq: 3, n: 33 }));
+    await salted.getRepository(SaltedRow).update({ userId: 'a', seq: 4 }, { note: 'new' });
     const result = await salted.resalt(SaltedRow, { timeoutMs: 30_000 });
     expect(result.remaining).toBe(0);
-    expect(result.buckets).toEqual([{ segment: '', seen: 3, copied: 2, present: 1, deleted: 3 }]);
+    expect(result.buckets).toEqual([{ segment: '', seen: 3, copied: 1, present: 2, deleted: 3 }]);
     const keys = (await rawKeys(salted, small)).sort();
     const expected = [0, 3, 4, 9].map((i) => `a#${String(i).padStart(7, '0')}`);
     expect(keys).toEqual(expected.map((l) => `${String(bucketOf(l, 8)).padStart(2, '0')}#${l}`).sort());
     expect((await salted.getRepository(SaltedRow).findOne({ userId: 'a', seq: 3 }))?.n).toBe(33);
+    const partial = await salted.getRepository(SaltedRow).findOne({ userId: 'a', seq: 4 });
+    expect([partial?.n, partial?.note]).toEqual([4, 'new']);
   });
 });
 
