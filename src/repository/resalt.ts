@@ -55,6 +55,10 @@ export interface ResaltBucketCount {
 export interface ResaltProgress {
   /** Old rows read so far (this run). */
   readonly seen: number;
+  /** Ranges of the previous layout (its buckets; 1 when it was unsalted). */
+  readonly ranges: number;
+  /** Ranges read to their end. */
+  readonly rangesDone: number;
   /** Per old range. */
   readonly buckets: readonly ResaltBucketCount[];
   /** Resume point: pass it as `resumeFrom` after a crash or an abort. */
@@ -125,8 +129,11 @@ export async function resaltRows(
   const checkpoint: Record<string, string> = { ...checkResume(schema, options.resumeFrom) };
   const ranges = oldRanges(previous as EntitySchema);
   const counts: Counts[] = ranges.map(({ segment }) => ({ segment, seen: 0, copied: 0, present: 0, deleted: 0 }));
+  let rangesDone = 0;
   const progress = (): ResaltProgress => ({
     seen: counts.reduce((n, c) => n + c.seen, 0),
+    ranges: ranges.length,
+    rangesDone,
     buckets: counts.map((c) => ({ ...c })),
     checkpoint: { ...checkpoint },
   });
@@ -148,6 +155,8 @@ export async function resaltRows(
       if (batch.length >= batchSize) await flush();
     }
     if (batch.length > 0) await flush();
+    rangesDone++;
+    options.onProgress?.(progress());
   }
   const remaining = await countOld(driver, schema, ranges, call);
   return { ...progress(), remaining };
