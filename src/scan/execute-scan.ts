@@ -51,9 +51,8 @@ export function executeScan(
   );
   const [only] = sources;
   if (sources.length === 1 && only !== undefined) return takeItems(only(), plan.limit);
+  if (plan.order === 'none') return mergeUnordered(sources, { concurrency: plan.concurrency, limit: plan.limit });
   const resalting = plan.sources.some((s) => s.layout === 'previous');
-  if (plan.order === 'none' && !resalting)
-    return mergeUnordered(sources, { concurrency: plan.concurrency, limit: plan.limit });
   const packer = new RowPacker();
   const packedSources = sources.map(
     (open) => () => mapBatches(open(), (scanned): WaitingRow => ({ ...scanned, row: packer.pack(scanned.row) })),

@@ -42,13 +42,15 @@ export function planScan<T>(
   const { range: logical, exact } = planKeyRange(schema, fixed, range);
   const read = resolveRead(schema, query);
   const limit = checkScanLimit(schema, query.limit);
-  const order = query.order ?? 'key';
-  if (order !== 'key' && order !== 'key-desc' && order !== 'none') {
+  const requested = query.order ?? 'key';
+  if (requested !== 'key' && requested !== 'key-desc' && requested !== 'none') {
     throw new ValidationError(
-      `${schema.name}: order must be 'key', 'key-desc' or 'none', got ${preview(order)}. Fix: pass order: 'key' (logical key order), 'key-desc' (descending) or 'none' (fastest)`,
+      `${schema.name}: order must be 'key', 'key-desc' or 'none', got ${preview(requested)}. Fix: pass order: 'key' (logical key order), 'key-desc' (descending) or 'none' (fastest)`,
       { entity: schema.name, argument: 'order' },
     );
   }
+  // While re-salting, a row can be in both layouts: only a merge in key order can return it once.
+  const order = requested === 'none' && schema.key.salt?.previous !== undefined ? 'key' : requested;
   const concurrency = checkScanConcurrency(schema, query.concurrency);
   const keyCheck = exact || range === undefined ? undefined : keyCheckOf(range);
   let sources = physicalSources(schema, fixed, logical);

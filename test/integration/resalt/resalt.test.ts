@@ -123,6 +123,18 @@ describe('while a re-salt is declared (previous layout)', () => {
       [4, 4],
       [9, 9],
     ]);
+    const desc = await lastValueFrom(rows.scan({ order: 'key-desc' }).pipe(toArray()));
+    expect(desc.map((r) => [r.seq, r.n])).toEqual([
+      [9, 9],
+      [4, 4],
+      [3, 3],
+      [2, 2],
+      [1, 100],
+      [0, 0],
+    ]);
+    const paged = await rows.page({ limit: 2 });
+    const next = await rows.page({ limit: 10, cursor: paged.cursor });
+    expect([...paged.items, ...next.items].map((r) => r.seq)).toEqual([0, 1, 2, 3, 4, 9]);
     const page = await lastValueFrom(rows.scan({ where: { userId: 'a' }, limit: 3, order: 'none' }).pipe(toArray()));
     expect(page.map((r) => r.seq)).toEqual([0, 1, 2]);
   });

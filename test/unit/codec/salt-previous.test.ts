@@ -88,6 +88,11 @@ describe('the two layouts of a re-salted key', () => {
     expect(decodeRowKey(first, Buffer.from('u7#042'))).toEqual(values);
   });
 
+  it("plans order: 'none' as 'key', since only a merge in key order drops a row's second copy", () => {
+    expect(planScan(schema, { order: 'none' }).order).toBe('key');
+    expect(planScan(schema, { order: 'key-desc' }).order).toBe('key-desc');
+  });
+
   it('plans every bucket of both layouts, or one of each when the salted key parts are fixed', () => {
     const all = planScan(schema, {});
     expect(all.sources.filter((s) => s.layout === 'salted')).toHaveLength(16);
