@@ -139,8 +139,7 @@ export async function resaltRows(
   });
   for (const [i, { segment, range }] of ranges.entries()) {
     const count = counts[i] as Counts;
-    const resume = checkpoint[segment];
-    const start = resume === undefined ? range.start : { key: Buffer.from(resume, 'base64url'), inclusive: false };
+    const start = resumePoint(schema, segment, range, checkpoint[segment]);
     let batch: RowData[] = [];
     const flush = async (): Promise<void> => {
       await moveBatch(driver, schema, batch, count, call);
@@ -269,6 +268,26 @@ async function countOld(
     for await (const row of driver.readRows({ table: schema.table, ranges: [range], filter }, call))
       if (layoutOfKey(schema, row.key.toString('utf8')) === 'previous') remaining++;
   return remaining;
+}
+
+/** Where a range resumes: just after its checkpoint key, which must lie inside the range (never skip rows). */
+function resumePoint(
+  schema: EntitySchema,
+  segment: string,
+  range: KeyRange,
+  resume: string | undefined,
+): KeyRange['start'] {
+  if (resume === undefined) return range.start;
+  const key = Buffer.from(resume, 'base64url');
+  const inside =
+    Buffer.compare(key, range.start.key) >= 0 && (range.end === undefined || Buffer.compare(key, range.end.key) < 0);
+  if (!inside) {
+    throw new ValidationError(
+      `${schema.name}: resalt resumeFrom gives old bucket ${preview(segment)} a key outside it. Fix: pass the checkpoint this entity's resalt reported, or omit resumeFrom to start over (safe: copied rows are not copied twice)`,
+      { entity: schema.name, argument: 'resumeFrom', segment },
+    );
+  }
+  return { key, inclusive: false };
 }
 
 function checkBatchSize(schema: EntitySchema, batchSize: unknown): number {
