@@ -33,6 +33,7 @@ export type {
   TimestampKeyFormat,
   VerbatimCharset,
   SaltOptions,
+  PreviousSaltOptions,
   SaltHashPreset,
   SaltHashFunction,
   FamilyOptions,
@@ -117,6 +118,13 @@ export type { CallOptions } from './model/driver.js';
 export { Repository, type CounterValue } from './repository/repository.js';
 export { KeyParts, type EntityKey, type EntityProperty, type KeyProperty } from './metadata/compile-key-plan.js';
 export type { BulkWriteOptions, BulkWriteResult } from './repository/save-many.js';
+export type {
+  ResaltBucketCount,
+  ResaltCheckpoint,
+  ResaltOptions,
+  ResaltProgress,
+  ResaltResult,
+} from './repository/resalt.js';
 export type { Page } from './scan/scan-ops.js';
 export type { PropagateOptions, PropagationProgress } from './denormalize/propagate.js';
 export type { PropagationPlan, PropagationGroup } from './denormalize/plan-propagation.js';

@@ -4,6 +4,7 @@ import { exitCodeOf, ExitCode } from './cli-errors.js';
 import { processIo, type CliIo } from './cli-output.js';
 import { jsonSafe } from './cli-values.js';
 import { addKeyCommands } from './key-commands.js';
+import { addResaltCommands } from './resalt-commands.js';
 import { addSchemaCommands } from './schema-commands.js';
 import { addSimulateCommands } from './simulate-commands.js';
 import { addStudyCommands } from './study-commands.js';
@@ -60,6 +61,7 @@ export async function runCli(
   addKeyCommands(program, run);
   addStudyCommands(program, run);
   addSimulateCommands(program, run);
+  addResaltCommands(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -132,7 +132,7 @@ export function scanSaltSegments(
 export function decodeRowKey(schema: KeySchema, key: Buffer | string): Record<string, unknown> {
   const salt = schema.key.salt;
   if (schema.key.format === 'ordered-code') return decodeOrderedRowKey(schema, key);
-  if (Buffer.isBuffer(key) && salt?.since === undefined) {
+  if (Buffer.isBuffer(key) && salt?.since === undefined && salt?.previous === undefined) {
     const start = salt === undefined ? 0 : saltSegmentLength(salt, key);
     const values = start < 0 ? undefined : decodeKeyBytes(schema, key, start);
     if (values !== undefined) return values;
@@ -140,6 +140,7 @@ export function decodeRowKey(schema: KeySchema, key: Buffer | string): Record<st
   const text = typeof key === 'string' ? key : key.toString();
   if (salt === undefined) return decodeLogicalKey(schema, text);
   const parsed = parseSaltSegment(salt, text);
+  if (salt.previous !== undefined) return decodeResaltedKey(schema, salt, salt.previous, parsed, text);
   if (salt.since === undefined) {
     if (parsed === undefined) {
       throw new KeyEncodingError(
@@ -157,6 +158,30 @@ export function decodeRowKey(schema: KeySchema, key: Buffer | string): Record<st
     if (salted !== undefined) return salted;
   }
   return decodeLogicalKey(schema, text);
+}
+
+/** {@link decodeRowKey} while re-salting: a key of the declared layout, else one of the previous layout. */
+function decodeResaltedKey(
+  schema: KeySchema,
+  salt: SaltSchema,
+  previous: SaltSchema | null,
+  parsed: { bucket: number; rest: string } | undefined,
+  text: string,
+): Record<string, unknown> {
+  const current = parsed === undefined ? undefined : tryDecodeSalted(schema, salt, parsed);
+  if (current !== undefined) return current;
+  if (previous === null) return decodeLogicalKey(schema, text);
+  const old = parseSaltSegment(previous, text);
+  if (old === undefined) {
+    throw new KeyEncodingError(
+      schema.name,
+      '(row key)',
+      text,
+      'starts with the salt segment of neither the declared layout nor the previous one',
+      'check that the table holds only this entity, and that @Salt previous is the layout its old rows were written with',
+    );
+  }
+  return decodeLogicalKey(schema, old.rest);
 }
 
 /** {@link decodeRowKey} of an `ordered-code` key (a string is read as one character per byte). */
@@ -188,8 +213,11 @@ export function isSaltedKey(schema: KeySchema, text: string): boolean {
   return parsed !== undefined && tryDecodeSalted(schema, salt, parsed) !== undefined;
 }
 
-/** The key properties of a salted key's logical part, when its segment is the one they salt to. */
-function tryDecodeSalted(
+/**
+ * The key properties of a salted key's logical part, when its segment is the one they salt to.
+ * @internal
+ */
+export function tryDecodeSalted(
   schema: KeySchema,
   salt: SaltSchema,
   parsed: { bucket: number; rest: string },

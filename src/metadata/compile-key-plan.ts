@@ -142,6 +142,13 @@ function checkKeyFormat(entity: string, keyFormat: unknown, salt: SaltOptions | 
       "@Salt since migrates text keys written before salting, which keyFormat 'ordered-code' never has",
       'remove since from @Salt',
     );
+  if (keyFormat === 'ordered-code' && salt?.previous !== undefined)
+    throw new MetadataError(
+      entity,
+      undefined,
+      "@Salt previous re-salts text keys; keyFormat 'ordered-code' keys are not supported yet",
+      'remove previous from @Salt',
+    );
   return keyFormat;
 }
 

@@ -26,7 +26,7 @@ export function compileSalt(
       'write @Salt({ buckets: 8 })',
     );
   }
-  rejectUnknownKeys(entity, options, ['buckets', 'on', 'hash', 'format', 'since'], '@Salt');
+  rejectUnknownKeys(entity, options, ['buckets', 'on', 'hash', 'format', 'since', 'previous'], '@Salt');
   const { buckets } = options;
   const hash = resolveSaltHash(entity, options.hash, buckets);
   const ordered = [...components].sort((a, b) => a.position - b.position);
@@ -42,7 +42,37 @@ export function compileSalt(
     separator: format.separator,
     allBuckets: hash.allBuckets,
     since: resolveSince(entity, options.since, ordered),
+    previous: resolvePrevious(entity, options, components, separator),
   });
+}
+
+/** The layout a re-salted entity's rows are moved from: compiled like `@Salt` itself, without `since` or its own `previous`. */
+function resolvePrevious(
+  entity: string,
+  options: SaltOptions,
+  components: readonly KeyComponentSchema[],
+  separator: string,
+): SaltSchema | null | undefined {
+  const { previous } = options;
+  if (previous === undefined || previous === null) return previous;
+  if (typeof previous !== 'object') {
+    throw new MetadataError(
+      entity,
+      undefined,
+      `@Salt previous must be the previous layout's options or null, got ${preview(previous)}`,
+      'write previous: { buckets: 4 } (or null when the rows were unsalted)',
+    );
+  }
+  if (options.since !== undefined) {
+    throw new MetadataError(
+      entity,
+      undefined,
+      '@Salt since and previous are two migrations of the same rows',
+      'finish one first: remove since, or remove previous',
+    );
+  }
+  rejectUnknownKeys(entity, previous, ['buckets', 'on', 'hash', 'format'], '@Salt previous');
+  return compileSalt(entity, previous, components, separator);
 }
 
 function resolveFormat(

@@ -81,6 +81,8 @@ export interface SaltSchema {
         readonly from: Date;
       }
     | undefined;
+  /** Online re-salting: the layout rows are moved from (`null`: unsalted); `undefined` when none is declared. */
+  readonly previous?: SaltSchema | null;
 }
 
 /**

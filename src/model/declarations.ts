@@ -218,7 +218,22 @@ export interface SaltOptions {
     /** The cutoff: rows at or after it are salted, older rows keep their unsalted keys. */
     from: Date;
   };
+  /**
+   * Online re-salting: the layout rows were written with before this one (`null`: they were unsalted).
+   * While it is declared, reads and scans consult both layouts (the new one wins), deletes delete in both,
+   * and `mapper.resalt(Entity)` moves the old rows; then remove it.
+   */
+  previous?: PreviousSaltOptions | null;
 }
+
+/**
+ * The previous layout of a salted entity being re-salted (`@Salt({ previous })`).
+ * @example
+ * ```ts
+ * @Salt({ buckets: 16, previous: { buckets: 4, hash: 'md5' } })
+ * ```
+ */
+export type PreviousSaltOptions = Pick<SaltOptions, 'buckets' | 'on' | 'hash' | 'format'>;
 
 /**
  * Max age of cells: `'30d'`, `'12h'`, `'15m'`, `'90s'` or seconds.

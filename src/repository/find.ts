@@ -1,4 +1,5 @@
 import { encodeRowKey } from '../key/physical-key.js';
+import { previousLayout } from '../key/previous-layout.js';
 import type { BigtableDriver, CallOptions, RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { hydrate } from '../scan/hydrate.js';
@@ -30,18 +31,22 @@ export async function findByKeys<T>(
     );
   const read = resolveRead(schema, options);
   // Keys are told apart by their bytes as one character per byte: ordered-code keys are not UTF-8.
-  const encoded = Array.from(keys, (k) => encodeRowKey(schema, asRecord(schema, k)).key.toString('latin1'));
+  const records = Array.from(keys, (k) => asRecord(schema, k));
+  const encoded = records.map((k) => encodeRowKey(schema, k).key.toString('latin1'));
+  // While re-salting, a row not moved yet is under its previous key: read both, the current one wins.
+  const previous = previousLayout(schema);
+  const old = previous === undefined ? [] : records.map((k) => encodeRowKey(previous, k).key.toString('latin1'));
   const now = Date.now() * 1000;
   const filter = planReadFilter(schema, read, now);
-  const unique = [...new Set(encoded)];
+  const unique = [...new Set([...encoded, ...old])];
   const rows = new Map<string, RowData>();
   for (let i = 0; i < unique.length; i += KEYS_PER_READ) {
     const chunk = unique.slice(i, i + KEYS_PER_READ).map((k) => Buffer.from(k, 'latin1'));
     for await (const row of driver.readRows({ table: schema.table, keys: chunk, filter }, call))
       rows.set(row.key.toString('latin1'), row);
   }
-  return encoded.map((k) => {
-    const row = rows.get(k);
+  return encoded.map((k, i) => {
+    const row = rows.get(k) ?? (old[i] === undefined ? undefined : rows.get(old[i]));
     return row === undefined ? undefined : hydrate(schema, row, read, now);
   });
 }

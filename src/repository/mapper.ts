@@ -18,6 +18,7 @@ import { lintEntity } from '../lint/lint-entity.js';
 import { MetadataError, ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { Repository } from './repository.js';
+import { RESALT_OPTION_NAMES, resaltRows, type ResaltOptions, type ResaltResult } from './resalt.js';
 import { checkPrefixedTable, checkTablePrefix, PrefixedDriver } from './table-prefix.js';
 import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../model/timeouts.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
@@ -229,6 +230,31 @@ export class BigtableMapper {
     const [timing, sync] = splitOperationOptions(options);
     return runOperation(this.#context, 'admin', 'BigtableMapper.sync', timing, (call) =>
       syncSchema(this.#base, [...this.#entities.values()], sync, call, this.tablePrefix),
+    );
+  }
+
+  /**
+   * Re-salts an entity online: moves every row of the layout declared in `@Salt({ previous })` to the declared
+   * one, in batches (copy where no new row exists, then delete the old rows), reporting a checkpoint after each
+   * batch. Reads, scans and deletes see both layouts meanwhile; writes go to the new one. Resume after a crash
+   * with `resumeFrom`; re-running is safe. When `remaining` is 0, remove `previous` from `@Salt`.
+   *
+   * @example
+   * ```ts
+   * const result = await mapper.resalt(Event, { timeoutMs: 3_600_000, onProgress: (p) => save(p.checkpoint) });
+   * console.log(result.buckets, result.remaining); // remaining 0: drop `previous`
+   * ```
+   */
+  resalt(entity: Constructor, options: ResaltOptions & OperationOptions = {}): Promise<ResaltResult> {
+    try {
+      checkOptionNames('BigtableMapper.resalt', options, [...OPERATION_OPTION_NAMES, ...RESALT_OPTION_NAMES]);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const schema = this.register(entity);
+    const [timing, resalt] = splitOperationOptions(options);
+    return runOperation(this.#context, 'bulkWrite', `${schema.name}.resalt`, timing, (call) =>
+      resaltRows(this.driver, schema, resalt, call),
     );
   }
 

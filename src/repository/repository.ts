@@ -7,6 +7,7 @@ import { compileSave } from '../mutation/compile-save.js';
 import { compileDelete, compileUpdate } from '../mutation/compile-update.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { encodeRowKey } from '../key/physical-key.js';
+import { previousLayout } from '../key/previous-layout.js';
 import { planScan } from '../scan/plan-scan.js';
 import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../scan/read-options.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
@@ -199,7 +200,13 @@ export class Repository<T extends object> {
    * await repo.delete({ sensorId: 's1', ts });
    * ```
    */
-  delete(key: EntityKey<T>, options?: OperationOptions): Promise<void> {
+  async delete(key: EntityKey<T>, options?: OperationOptions): Promise<void> {
+    // While re-salting, the row may still be (also) under its previous key: delete both, or the old copy resurfaces.
+    const previous = previousLayout(this.schema);
+    if (previous !== undefined)
+      await this.#write('delete', options, async () =>
+        compileDelete({ ...this.schema, key: previous.key }, key as Record<string, unknown>),
+      );
     return this.#write('delete', options, async () => compileDelete(this.schema, key as Record<string, unknown>));
   }
 
@@ -214,7 +221,16 @@ export class Repository<T extends object> {
     keys: Iterable<EntityKey<T>> | AsyncIterable<EntityKey<T>>,
     options?: BulkWriteOptions & OperationOptions,
   ): Promise<BulkWriteResult> {
-    return this.#bulk('deleteMany', keys, (k) => compileDelete(this.schema, k as Record<string, unknown>), options);
+    const previous = previousLayout(this.schema);
+    if (previous === undefined)
+      return this.#bulk('deleteMany', keys, (k) => compileDelete(this.schema, k as Record<string, unknown>), options);
+    const old = { ...this.schema, key: previous.key };
+    return this.#bulk(
+      'deleteMany',
+      bothLayouts(keys),
+      ([k, layout]) => compileDelete(layout === 'previous' ? old : this.schema, k as Record<string, unknown>),
+      options,
+    );
   }
 
   #bulk<I>(
@@ -496,3 +512,11 @@ const standaloneContext: OperationContext = Object.freeze({
   closing: new AbortController().signal,
   track: <R>(settled: Promise<R>): Promise<R> => settled,
 });
+
+/** Each key twice, for its current and its previous layout (deletes while re-salting). */
+async function* bothLayouts<K>(keys: Iterable<K> | AsyncIterable<K>): AsyncIterable<[K, 'current' | 'previous']> {
+  for await (const key of keys) {
+    yield [key, 'current'];
+    yield [key, 'previous'];
+  }
+}

@@ -1,4 +1,5 @@
 import { decodeRowKey, isSaltedKey } from '../key/physical-key.js';
+import { layoutOfKey } from '../key/previous-layout.js';
 import { compareKeyValues } from '../key/key-ranges.js';
 import { compareByteRanges, compareBytesFrom } from '../util/compare-bytes.js';
 import type { BigtableDriver, CallOptions, ReadRowsRequest, RowData } from '../model/driver.js';
@@ -51,19 +52,37 @@ export function executeScan(
   const [only] = sources;
   if (sources.length === 1 && only !== undefined) return takeItems(only(), plan.limit);
   if (plan.order === 'none') return mergeUnordered(sources, { concurrency: plan.concurrency, limit: plan.limit });
+  const resalting = plan.sources.some((s) => s.layout === 'previous');
   const packer = new RowPacker();
   const packedSources = sources.map(
     (open) => () => mapBatches(open(), (scanned): WaitingRow => ({ ...scanned, row: packer.pack(scanned.row) })),
   );
-  const compare = plan.order === 'key-desc' ? comparePackedDescending : comparePacked;
-  return mapBatches(
-    mergeOrdered(packedSources, compare, { limit: plan.limit, readAhead: MERGE_READ_AHEAD }),
+  const byKey = plan.order === 'key-desc' ? comparePackedDescending : comparePacked;
+  // While re-salting, a row not yet moved (or copied but not yet deleted) is in both layouts:
+  // the merge puts the current layout's copy first, and the other is dropped.
+  const previous = new Set(plan.sources.filter((s) => s.layout === 'previous').map((s) => s.id));
+  const compare = resalting
+    ? (a: WaitingRow, b: WaitingRow) => byKey(a, b) || Number(previous.has(a.source)) - Number(previous.has(b.source))
+    : byKey;
+  const merged = mapBatches(
+    mergeOrdered(packedSources, compare, { limit: resalting ? undefined : plan.limit, readAhead: MERGE_READ_AHEAD }),
     (waiting): ScannedRow => ({
       row: packer.unpack(waiting.row),
       source: waiting.source,
       segmentBytes: waiting.segmentBytes,
     }),
   );
+  return resalting ? takeItems(dropSecondCopies(merged), plan.limit) : merged;
+}
+
+/** Drops a row whose logical key equals the one before it (the merge delivers the current layout's first). */
+function dropSecondCopies(rows: BatchStream<ScannedRow>): BatchStream<ScannedRow> {
+  let last: ScannedRow | undefined;
+  return mapBatches(rows, (scanned) => {
+    if (last !== undefined && compareLogical(last, scanned) === 0) return undefined;
+    last = scanned;
+    return scanned;
+  });
 }
 
 /**
@@ -114,8 +133,10 @@ function openSource(
   // start like its segment (e.g. '01#…' for a first key part '01'). Each source
   // keeps only its own layout. Rows dropped here (that, or a key check) would
   // count against a server-side limit, so none is sent then.
-  const mixedLayouts = schema.key.salt?.since !== undefined;
+  const resalting = schema.key.salt?.previous !== undefined;
+  const mixedLayouts = resalting || schema.key.salt?.since !== undefined;
   const wantSalted = source.layout === 'salted';
+  const wantLayout = source.layout === 'previous' ? 'previous' : 'current';
   const { keyCheck } = plan;
   const limit = mixedLayouts || keyCheck !== undefined ? undefined : plan.limit;
   const request: ReadRowsRequest = { table: plan.table, ranges: [source.range], limit, filter: plan.filter };
@@ -126,7 +147,9 @@ function openSource(
   return mapBatches(
     toBatchStream(rows),
     (row) => {
-      if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) return undefined;
+      if (resalting) {
+        if (layoutOfKey(schema, row.key.toString('utf8')) !== wantLayout) return undefined;
+      } else if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) return undefined;
       if (keyCheck !== undefined && !insideKeyCheck(keyCheck, decodeRowKey(schema, row.key)[keyCheck.property]))
         return undefined;
       state.lastYielded = row.key;

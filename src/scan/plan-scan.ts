@@ -3,6 +3,8 @@ import type { LogicalKeyRange } from '../model/key-range.js';
 import { planKeyRange, prefixEnd, type KeyRangeCondition } from '../key/key-ranges.js';
 import { ValidationError } from '../errors/errors.js';
 import { scanSaltSegments } from '../key/physical-key.js';
+import { previousLayout } from '../key/previous-layout.js';
+import type { KeySchema } from '../key/logical-key.js';
 import type { KeyRange } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
@@ -40,13 +42,15 @@ export function planScan<T>(
   const { range: logical, exact } = planKeyRange(schema, fixed, range);
   const read = resolveRead(schema, query);
   const limit = checkScanLimit(schema, query.limit);
-  const order = query.order ?? 'key';
-  if (order !== 'key' && order !== 'key-desc' && order !== 'none') {
+  const requested = query.order ?? 'key';
+  if (requested !== 'key' && requested !== 'key-desc' && requested !== 'none') {
     throw new ValidationError(
-      `${schema.name}: order must be 'key', 'key-desc' or 'none', got ${preview(order)}. Fix: pass order: 'key' (logical key order), 'key-desc' (descending) or 'none' (fastest)`,
+      `${schema.name}: order must be 'key', 'key-desc' or 'none', got ${preview(requested)}. Fix: pass order: 'key' (logical key order), 'key-desc' (descending) or 'none' (fastest)`,
       { entity: schema.name, argument: 'order' },
     );
   }
+  // While re-salting, a row can be in both layouts: only a merge in key order can return it once.
+  const order = requested === 'none' && schema.key.salt?.previous !== undefined ? 'key' : requested;
   const concurrency = checkScanConcurrency(schema, query.concurrency);
   const keyCheck = exact || range === undefined ? undefined : keyCheckOf(range);
   let sources = physicalSources(schema, fixed, logical);
@@ -112,7 +116,18 @@ function keyCheckOf(range: KeyRangeCondition): KeyCheck {
 }
 
 function physicalSources(
-  schema: EntitySchema,
+  schema: KeySchema,
+  fixed: Readonly<Record<string, unknown>>,
+  logical: LogicalKeyRange,
+): ScanSource[] {
+  const previous = previousLayout(schema);
+  if (previous === undefined) return layoutSources(schema, fixed, logical);
+  const old = layoutSources(previous, fixed, logical).map((s): ScanSource => ({ ...s, layout: 'previous' }));
+  return [...layoutSources(schema, fixed, logical), ...old];
+}
+
+function layoutSources(
+  schema: KeySchema,
   fixed: Readonly<Record<string, unknown>>,
   logical: LogicalKeyRange,
 ): ScanSource[] {

@@ -22,8 +22,11 @@ export interface ScanSource {
   readonly segment: string;
   /** The salt segment's bytes (empty when unsalted). */
   readonly prefix: Buffer;
-  /** `salted`: one salt bucket; `unsalted`: an unsalted entity, or the rows a forward-only salt (`since`) left unsalted. */
-  readonly layout: 'salted' | 'unsalted';
+  /**
+   * `salted`: one salt bucket; `unsalted`: an unsalted entity, or the rows a forward-only salt (`since`) left unsalted;
+   * `previous`: a range of the previous layout of an entity being re-salted (`@Salt({ previous })`).
+   */
+  readonly layout: 'salted' | 'unsalted' | 'previous';
   /** Physical key range read (salt segment included). */
   readonly range: KeyRange;
 }
@@ -115,7 +118,7 @@ export class PlannedSource extends PrintsBytesAsText implements ScanSource {
   readonly id: number;
   readonly segment: string;
   readonly prefix: Buffer;
-  readonly layout: 'salted' | 'unsalted';
+  readonly layout: 'salted' | 'unsalted' | 'previous';
   readonly range: KeyRange;
 
   constructor(source: ScanSource) {
