@@ -62,8 +62,18 @@ function describe(schema: EntitySchema, key: Buffer, values: Record<string, unkn
     key: printableBytes(key),
     hex: key.toString('hex'),
     bucket,
-    values: jsonSafe(values) as Record<string, unknown>,
+    values: jsonSafe(hexBytes(values)) as Record<string, unknown>,
   };
+}
+
+/** `bytes` key values as hex, the form `key encode` reads back. */
+function hexBytes(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [
+      name,
+      value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value,
+    ]),
+  );
 }
 
 function render(d: KeyDescription): string {

@@ -116,6 +116,18 @@ describe('bigtable-mapper command line', () => {
     expect(decoded.json()).toEqual(e);
   });
 
+  it('key encode and key decode read back the bytes, float and boolean values they print', async () => {
+    const module = ['-e', 'test/integration/cli/ordered.entities.ts', '--json', 'key'];
+    const values = { digest: '00ff10', score: -2.5, active: true };
+    const encoded = await cli([...module, 'encode', 'TypedKeys', JSON.stringify(values)]);
+    expect(encoded.code).toBe(0);
+    const e = encoded.json() as { key: string; values: unknown };
+    expect(e.values).toEqual(values);
+    const again = await cli([...module, 'encode', 'TypedKeys', JSON.stringify(e.values)]);
+    expect(again.json()).toEqual(e);
+    expect((await cli([...module, 'decode', 'TypedKeys', e.key])).json()).toEqual(e);
+  });
+
   it('plan shows one readable range per salt bucket', async () => {
     const result = await cli([
       '-e',

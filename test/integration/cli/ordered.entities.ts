@@ -9,3 +9,13 @@ export class OrderedReading {
   @KeyPart(1, { type: 'timestamp', descending: true }) at!: Date;
   @Column({ family: 'd', type: 'float' }) value?: number;
 }
+
+/** Key parts of every non-text type, for the command line's JSON round trip. */
+@Entity({ table: 'cli-typed-keys' })
+@Family('d', { gc: { maxVersions: 1 } })
+export class TypedKeys {
+  @KeyPart(0, { type: 'bytes', maxLength: 16 }) digest!: Buffer;
+  @KeyPart(1, { type: 'float' }) score!: number;
+  @KeyPart(2, { type: 'boolean' }) active!: boolean;
+  @Column({ family: 'd', type: 'string' }) note?: string;
+}
