@@ -8,6 +8,7 @@ import { compileDelete, compileUpdate } from '../mutation/compile-update.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { encodeRowKey } from '../key/physical-key.js';
 import { previousLayout } from '../key/previous-layout.js';
+import { moveRow } from './resalt.js';
 import { planScan } from '../scan/plan-scan.js';
 import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../scan/read-options.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
@@ -114,6 +115,20 @@ export class Repository<T extends object> {
     return runOperation(this.#context, kind, name, options, run);
   }
 
+  /**
+   * While re-salting (`@Salt` `previous`), moves the row from its previous key first (`moveRow`), so a
+   * change that reads or clears what is there (`update`, `replace`, `increment`, `saveIf`) applies to the
+   * whole row, and the re-salt cannot bring back what it cleared.
+   */
+  async #moveFirst(key: Record<string, unknown>, call: CallOptions): Promise<void> {
+    const previous = previousLayout(this.schema);
+    if (previous === undefined) return;
+    const oldKey = encodeRowKey({ ...this.schema, key: previous.key }, key).key;
+    if (oldKey.equals(encodeRowKey(this.schema, key).key)) return;
+    for await (const row of this.#driver.readRows({ table: this.schema.table, keys: [oldKey] }, call))
+      await moveRow(this.#driver, this.schema, row, call);
+  }
+
   #write(
     operation: string,
     options: OperationOptions | undefined,
@@ -175,9 +190,10 @@ export class Repository<T extends object> {
    * ```
    */
   replace(entity: T, options?: OperationOptions): Promise<void> {
-    return this.#write('replace', options, async () =>
-      compileSave(this.schema, await withCopies(this.schema, entity, this.#sources), { mode: 'replace' }),
-    );
+    return this.#write('replace', options, async (call) => {
+      await this.#moveFirst(entity as Record<string, unknown>, call);
+      return compileSave(this.schema, await withCopies(this.schema, entity, this.#sources), { mode: 'replace' });
+    });
   }
 
   /**
@@ -188,9 +204,10 @@ export class Repository<T extends object> {
    * ```
    */
   update(key: EntityKey<T>, partial: { [K in keyof T]?: T[K] | null }, options?: OperationOptions): Promise<void> {
-    return this.#write('update', options, async () =>
-      compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>),
-    );
+    return this.#write('update', options, async (call) => {
+      await this.#moveFirst(key as Record<string, unknown>, call);
+      return compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>);
+    });
   }
 
   /**
@@ -307,9 +324,10 @@ export class Repository<T extends object> {
     by: number | bigint = 1,
     options?: OperationOptions,
   ): Promise<CounterValue<T[K]>> {
-    return this.#run('write', 'increment', options, OPERATION_OPTION_NAMES, (call) =>
-      incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call),
-    ) as Promise<CounterValue<T[K]>>;
+    return this.#run('write', 'increment', options, OPERATION_OPTION_NAMES, async (call) => {
+      await this.#moveFirst(key as Record<string, unknown>, call);
+      return incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call);
+    }) as Promise<CounterValue<T[K]>>;
   }
 
   /**
@@ -321,6 +339,7 @@ export class Repository<T extends object> {
    */
   saveIf(entity: T, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
     return this.#run('write', 'saveIf', options, OPERATION_OPTION_NAMES, async (call) => {
+      await this.#moveFirst(entity as Record<string, unknown>, call);
       const { request, appliesOnMatch } = compileCondition(
         this.schema,
         compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)),

@@ -1,4 +1,4 @@
-import { DriverError, ValidationError } from '../errors/errors.js';
+import { ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { decodeRowKey, encodeRowKey } from '../key/physical-key.js';
 import { layoutOfKey, previousLayout } from '../key/previous-layout.js';
@@ -41,7 +41,7 @@ export interface ResaltBucketCount {
   readonly copied: number;
   /** Rows whose new-layout row already existed (a concurrent write, or an earlier run): left as they were. */
   readonly present: number;
-  /** Old-layout rows deleted after their move. */
+  /** Old-layout rows this run deleted after their move (not those a concurrent delete or move removed first). */
   readonly deleted: number;
 }
 
@@ -107,8 +107,8 @@ interface Counts {
 
 /**
  * Moves every row of a re-salted entity's previous layout to its declared one: reads each old range in key
- * order, copies each row's cells (timestamps kept) to its new key only when no row is there (CheckAndMutate:
- * a concurrent write to the new layout always wins), deletes the batch's old rows, then reports a checkpoint.
+ * order and moves each row ({@link moveRow}: a concurrent write to the new layout always wins, a concurrent
+ * delete is never undone), then reports a checkpoint after each batch.
  * Re-running, or resuming from a checkpoint, is safe: a copied row is not copied again.
  * @internal
  */
@@ -184,44 +184,49 @@ async function moveBatch(
   call: CallOptions,
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += COPY_CONCURRENCY) {
-    const copies = rows.slice(i, i + COPY_CONCURRENCY).map(async (row) => {
-      const rowKey = encodeRowKey(schema, decodeRowKey(schema, row.key)).key;
-      const existed = await driver.checkAndMutate(
-        { table: schema.table, rowKey, predicate: undefined, onMatch: [], onNoMatch: cellsOf(row) },
-        call,
-      );
-      if (!existed) {
-        count.copied++;
-        return;
-      }
-      count.present++;
-      await copyMissingColumns(driver, schema.table, rowKey, row, call);
+    const moves = rows.slice(i, i + COPY_CONCURRENCY).map(async (row) => {
+      const { existed, removed } = await moveRow(driver, schema, row, call);
+      if (existed) count.present++;
+      else count.copied++;
+      if (removed) count.deleted++;
     });
-    await Promise.all(copies);
+    await Promise.all(moves);
   }
-  const deletes = rows.map((row) => ({
-    table: schema.table,
-    rowKey: row.key,
-    rowKeyText: row.key.toString('utf8'),
-    mutations: [{ kind: 'deleteFromRow' as const }],
-    idempotent: true,
-  }));
-  const failures = await driver.mutateRows(schema.table, deletes, call);
-  if (failures.length > 0) {
-    const first = failures[0];
-    throw new DriverError(
-      `${schema.name}.resalt: deleting ${failures.length} moved old rows (run resalt again from the last checkpoint; copied rows are not copied twice)`,
-      first?.cause ?? first?.message,
-      first?.grpcCode,
-    );
-  }
-  count.deleted += rows.length;
+}
+
+/**
+ * Moves one row of the previous layout to its new key: copies its cells where no new row is (or the
+ * columns a partial new row lacks; a column written meanwhile is never overwritten), then deletes the old
+ * row only if it is still there. When it is gone, a delete or another move came after the row was read, so
+ * what the copy wrote is taken back: each copied column whose newest cell is still the copied one. The
+ * write paths (`update`, `replace`, `increment`, `saveIf`) move a row this way before they change it.
+ * @internal
+ */
+export async function moveRow(
+  driver: BigtableDriver,
+  schema: EntitySchema,
+  row: RowData,
+  call: CallOptions,
+): Promise<{ existed: boolean; removed: boolean }> {
+  const rowKey = encodeRowKey(schema, decodeRowKey(schema, row.key)).key;
+  const cells = cellsOf(row);
+  const existed = await driver.checkAndMutate(
+    { table: schema.table, rowKey, predicate: undefined, onMatch: [], onNoMatch: cells },
+    call,
+  );
+  const copied = existed ? await copyMissingColumns(driver, schema.table, rowKey, row, call) : cells;
+  const removed = await driver.checkAndMutate(
+    { table: schema.table, rowKey: row.key, predicate: undefined, onMatch: [{ kind: 'deleteFromRow' }], onNoMatch: [] },
+    call,
+  );
+  if (!removed) await takeBack(driver, schema.table, rowKey, copied, call);
+  return { existed, removed };
 }
 
 /**
  * A new-layout row exists already, written after the re-salt was declared: it may be partial (an `update`
  * or `increment` of a row not moved yet). Each column it lacks gets the old row's cells, each with its own
- * CheckAndMutate, so a column written meanwhile is never overwritten.
+ * CheckAndMutate, so a column written meanwhile is never overwritten. Resolves to the cells written.
  */
 async function copyMissingColumns(
   driver: BigtableDriver,
@@ -229,7 +234,8 @@ async function copyMissingColumns(
   rowKey: Buffer,
   row: RowData,
   call: CallOptions,
-): Promise<void> {
+): Promise<CellMutation[]> {
+  const written: CellMutation[] = [];
   for (const [family, columns] of Object.entries(row.cells))
     for (const [qualifier, versions] of Object.entries(columns)) {
       const predicate: RowFilter = {
@@ -243,8 +249,44 @@ async function copyMissingColumns(
         timestampMicros: v.timestampMicros,
         value: v.value,
       }));
-      await driver.checkAndMutate({ table, rowKey, predicate, onMatch: [], onNoMatch }, call);
+      const present = await driver.checkAndMutate({ table, rowKey, predicate, onMatch: [], onNoMatch }, call);
+      if (!present) written.push(...onNoMatch);
     }
+  return written;
+}
+
+/** Deletes each column the copy wrote whose newest cell is still the newest copied one (a later write stays). */
+async function takeBack(
+  driver: BigtableDriver,
+  table: string,
+  rowKey: Buffer,
+  copied: readonly CellMutation[],
+  call: CallOptions,
+): Promise<void> {
+  const newest = new Map<string, { family: string; qualifier: string; micros: number }>();
+  for (const cell of copied) {
+    if (cell.kind !== 'setCell') continue;
+    const id = `${cell.family}\u0000${cell.qualifier}`;
+    const seen = newest.get(id);
+    if (seen === undefined || cell.timestampMicros > seen.micros)
+      newest.set(id, { family: cell.family, qualifier: cell.qualifier, micros: cell.timestampMicros });
+  }
+  for (const { family, qualifier, micros } of newest.values()) {
+    const predicate: RowFilter = {
+      kind: 'chain',
+      filters: [
+        { kind: 'family', name: family },
+        { kind: 'qualifiers', names: [qualifier] },
+        { kind: 'cellsPerColumn', limit: 1 },
+        { kind: 'timestampRange', startMicros: micros, endMicros: micros + 1000 },
+        { kind: 'stripValue' },
+      ],
+    };
+    await driver.checkAndMutate(
+      { table, rowKey, predicate, onMatch: [{ kind: 'deleteFromColumn', family, qualifier }], onNoMatch: [] },
+      call,
+    );
+  }
 }
 
 function cellsOf(row: RowData): CellMutation[] {

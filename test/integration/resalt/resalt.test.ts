@@ -149,12 +149,13 @@ describe('while a re-salt is declared (previous layout)', () => {
     expect(keys.filter((k) => k.endsWith('#0000001') || k.endsWith('#0000002'))).toEqual([]);
   });
 
-  it('moves unsalted rows to their buckets, never over a newer write, filling the columns a partial one lacks', async () => {
+  it('moves unsalted rows to their buckets, never over a newer write; an update moves its row first', async () => {
     await salted.getRepository(SaltedRow).save(Object.assign(new SaltedRow(), { userId: 'a', seq: 3, n: 33 }));
     await salted.getRepository(SaltedRow).update({ userId: 'a', seq: 4 }, { note: 'new' });
     const result = await salted.resalt(SaltedRow, { timeoutMs: 30_000 });
     expect(result.remaining).toBe(0);
-    expect(result.buckets).toEqual([{ segment: '', seen: 3, copied: 1, present: 2, deleted: 3 }]);
+    // Row 4 was moved by the update itself (a change that can clear columns moves its row first): left are 0 and 3.
+    expect(result.buckets).toEqual([{ segment: '', seen: 2, copied: 1, present: 1, deleted: 2 }]);
     const keys = (await rawKeys(salted, small)).sort();
     const expected = [0, 3, 4, 9].map((i) => `a#${String(i).padStart(7, '0')}`);
     expect(keys).toEqual(expected.map((l) => `${String(bucketOf(l, 8)).padStart(2, '0')}#${l}`).sort());
