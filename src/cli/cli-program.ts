@@ -1,8 +1,8 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { CliContext, type GlobalFlags, type Run } from './cli-context.js';
 import { exitCodeOf, ExitCode } from './cli-errors.js';
 import { processIo, type CliIo } from './cli-output.js';
-import { jsonSafe } from './cli-values.js';
+import { jsonSafe, positiveInteger } from './cli-values.js';
 import { addKeyCommands } from './key-commands.js';
 import { addResaltCommands } from './resalt-commands.js';
 import { addSchemaCommands } from './schema-commands.js';
@@ -74,12 +74,6 @@ export async function runCli(
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), ...value.split(',').filter((v) => v !== '')];
-}
-
-function positiveInteger(value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
-  return n;
 }
 
 function errorJson(error: unknown): Record<string, unknown> {

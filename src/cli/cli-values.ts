@@ -2,9 +2,33 @@ import type { KeyComponentCodec } from '../codec/codec-contracts.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { range } from '../scan/scan-query.js';
 import { printableBytes } from '../util/printable-bytes.js';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { InvalidArgumentError } from 'commander';
 import { CliUsageError } from './cli-errors.js';
 
 const BOUNDS = new Set(['gt', 'gte', 'lt', 'lte']);
+
+/** Files the command reads are bounded: a workload, a report or a list of keys, not a data set. */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** A file named on the command line (relative to `cwd`), as text; refused when unreadable or over 64 MiB. */
+export async function readTextFile(cwd: string, file: string, what: string): Promise<string> {
+  try {
+    const buffer = await readFile(resolve(cwd, file));
+    if (buffer.length > MAX_FILE_BYTES) throw new Error(`over ${MAX_FILE_BYTES} bytes`);
+    return buffer.toString('utf8');
+  } catch (error) {
+    throw new CliUsageError(`cannot read ${what} ${file}: ${(error as Error).message}`, 'give a readable file');
+  }
+}
+
+/** A flag's value that must be a positive safe integer (commander reports the error with the flag's name). */
+export function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
 
 /** Parses a JSON argument; the error names the flag and shows where the JSON broke. */
 export function parseJsonArgument(text: string, what: string): unknown {

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ClusterModel } from '../simulate/cluster-model.js';
 import type { LayoutAlternative } from '../simulate/layouts.js';
@@ -10,12 +8,9 @@ import { heatmapFromSimulation } from '../heatmap/heatmap-data.js';
 import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { formatTable } from './cli-output.js';
-import { parseJsonArgument } from './cli-values.js';
+import { parseJsonArgument, readTextFile } from './cli-values.js';
 import { writeHeatmap } from './heatmap-file.js';
 import { heatmapOfDocument } from './heatmap-sources.js';
-
-/** JSON documents read from files are bounded: a workload or a report, not a data set. */
-const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
 /** `simulate` (the hotspot simulator over a workload) and `heatmap` (pictures of simulate or census output). */
 export function addSimulateCommands(program: Command, run: Run): void {
@@ -166,15 +161,7 @@ async function jsonOrFile(ctx: CliContext, value: string, what: string): Promise
 }
 
 async function jsonFile(ctx: CliContext, file: string, what: string): Promise<unknown> {
-  let text: string;
-  try {
-    const buffer = await readFile(resolve(ctx.io.cwd, file));
-    if (buffer.length > MAX_DOCUMENT_BYTES) throw new Error(`over ${MAX_DOCUMENT_BYTES} bytes`);
-    text = buffer.toString('utf8');
-  } catch (error) {
-    throw new CliUsageError(`cannot read ${what} ${file}: ${(error as Error).message}`, 'give a readable JSON file');
-  }
-  return parseJsonArgument(text, `${what} ${file}`);
+  return parseJsonArgument(await readTextFile(ctx.io.cwd, file, what), `${what} ${file}`);
 }
 
 function asObject(value: unknown, what: string): Record<string, unknown> {

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { bucketStudy, type BucketStudy } from '../lint/bucket-study.js';
@@ -10,7 +8,7 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { formatTable } from './cli-output.js';
-import { keyValuesFromJson } from './cli-values.js';
+import { keyValuesFromJson, positiveInteger, readTextFile } from './cli-values.js';
 import { writeHeatmap } from './heatmap-file.js';
 import { heatmapOfCensus } from './heatmap-sources.js';
 import { keyValuesOf, readEntityRows, rowBytes } from './table-reader.js';
@@ -50,7 +48,7 @@ export function addStudyCommands(program: Command, run: Run): void {
     .option(
       '--sample <n>',
       `read up to n rows' keys from the table, spread over its salt buckets (at most ${MAX_SAMPLE})`,
-      count,
+      positiveInteger,
     )
     .option('--counts <list>', 'bucket counts to try', list, [5, 10, 20, 50])
     .action(
@@ -64,7 +62,7 @@ export function addStudyCommands(program: Command, run: Run): void {
           declared === undefined || flags.counts.includes(declared) ? flags.counts : [...flags.counts, declared];
         const keys =
           flags.keys !== undefined
-            ? readKeysFile(schema, resolve(ctx.io.cwd, flags.keys))
+            ? await readKeysFile(schema, ctx.io.cwd, flags.keys)
             : await sampleKeys(ctx, entity, schema, flags.sample!);
         const study = bucketStudy(schema, keys, counts);
         ctx.out.result({ ...study, declaredBuckets: declared }, (s) => renderStudy(s, declared));
@@ -77,8 +75,8 @@ export function addStudyCommands(program: Command, run: Run): void {
     .command('census')
     .description('read the table and count rows and bytes per salt bucket and per key prefix, with the evenness ratio')
     .argument('<entity>', 'entity class name or table id')
-    .option('--prefix-components <n>', 'leading key components that make a prefix group', count, 1)
-    .option('--max-prefixes <n>', 'distinct prefixes told apart', count, 1000)
+    .option('--prefix-components <n>', 'leading key components that make a prefix group', positiveInteger, 1)
+    .option('--max-prefixes <n>', 'distinct prefixes told apart', positiveInteger, 1000)
     .option('--heatmap <file>', 'also draw the census as a heatmap (.svg, .html or .png)')
     .action(
       run(
@@ -109,12 +107,6 @@ export function addStudyCommands(program: Command, run: Run): void {
     );
 }
 
-function count(value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
 function list(value: string): number[] {
   const counts = value.split(',').map((v) => Number(v.trim()));
   if (counts.length === 0 || counts.some((n) => !Number.isSafeInteger(n) || n < 1 || n > 1000)) {
@@ -123,13 +115,8 @@ function list(value: string): number[] {
   return counts;
 }
 
-function readKeysFile(schema: EntitySchema, path: string): Record<string, unknown>[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new CliUsageError(`cannot read --keys ${path}: ${(error as Error).message}`, 'give a readable file');
-  }
+async function readKeysFile(schema: EntitySchema, cwd: string, path: string): Promise<Record<string, unknown>[]> {
+  const text = await readTextFile(cwd, path, '--keys');
   const trimmed = text.trim();
   const parse = (json: string, where: string): unknown => {
     try {
