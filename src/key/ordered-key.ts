@@ -10,6 +10,7 @@ import {
   type OrderedFieldCodec,
 } from '../codec/ordered-code.js';
 import { describeKeyLayout, type KeySchema } from './logical-key.js';
+import { printableBytes } from '../util/printable-bytes.js';
 
 /**
  * The row-key layout of `keyFormat: 'ordered-code'`: the key is an
@@ -167,11 +168,5 @@ function layoutMismatch(schema: KeySchema, key: Uint8Array, problem: string): Va
  * @internal
  */
 export function displayKey(key: Uint8Array): string {
-  let out = '';
-  for (const byte of key) {
-    if (byte === 0x5c) out += '\\\\';
-    else if (byte >= 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
-    else out += `\\x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
+  return printableBytes(key, 'upper');
 }
