@@ -3,7 +3,7 @@ import { MetadataKeys } from '../metadata/keys.js';
 import { appendOwn } from '../metadata/store.js';
 import { decorateClass } from './decorator-call.js';
 import type { MapperClassDecorator } from './decorator-types.js';
-import { assertFamilyName } from './identifiers.js';
+import { assertFamilyName, assertNotResaltFamily } from './identifiers.js';
 
 /**
  * Declares a column family of the entity's table, with its garbage-collection
@@ -21,6 +21,7 @@ export function Family(name: string, options: FamilyOptions = {}): MapperClassDe
   return (...args: unknown[]) =>
     decorateClass('@Family', args, ({ entity, holder }) => {
       assertFamilyName(entity, name);
+      assertNotResaltFamily(entity, name);
       const declaration: FamilyDeclaration = { name, options: { ...options } };
       appendOwn(MetadataKeys.families, holder, declaration);
     });

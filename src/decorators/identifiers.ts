@@ -1,4 +1,5 @@
 import { MetadataError } from '../errors/errors.js';
+import { RESALT_FAMILY } from '../metadata/resalt-mark.js';
 
 const TABLE_ID = /^[_a-zA-Z0-9][-_.a-zA-Z0-9]{0,49}$/;
 const FAMILY_NAME = /^[-_.a-zA-Z0-9]{1,64}$/;
@@ -26,6 +27,17 @@ export function assertFamilyName(entity: string, name: unknown): asserts name is
       'use 1-64 characters from [-_.a-zA-Z0-9]',
     );
   }
+}
+
+/** Refuses the family the library keeps the move marks of a re-salt in. @internal */
+export function assertNotResaltFamily(entity: string, name: string): void {
+  if (name !== RESALT_FAMILY) return;
+  throw new MetadataError(
+    entity,
+    undefined,
+    `family name "${RESALT_FAMILY}" is reserved: it holds the move marks while an entity is re-salted`,
+    'choose another family name',
+  );
 }
 
 /** Checks a key separator: one ASCII punctuation character other than `%`. @internal */

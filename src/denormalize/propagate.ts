@@ -6,7 +6,10 @@ import { compileColumnValue } from '../mutation/compile-cells.js';
 import type { CellMutation } from '../model/mutation.js';
 import { ownCells } from '../scan/own-cells.js';
 import { keyPropertyComponent } from '../metadata/compile-key-plan.js';
-import { decodeRowKey } from '../key/physical-key.js';
+import { decodeRowKey, encodeRowKey } from '../key/physical-key.js';
+import { layoutOfKey } from '../key/previous-layout.js';
+import { dataCellsFilter, marksWrites } from '../metadata/resalt-mark.js';
+import { moveFromPreviousLayout } from '../write/move-row.js';
 import { PartialWriteError, type WriteFailure } from '../errors/operation-errors.js';
 import { ValidationError } from '../errors/errors.js';
 import { executeScan } from '../scan/execute-scan.js';
@@ -23,7 +26,11 @@ import { writeCopies, type CopyUpdate } from '../write/write-copies.js';
  * `condition(test: newer copy cells, pass: blockAll, fail: passAll)`.
  * @internal
  */
-export function copyPredicate(columns: readonly ColumnSchema[], versionMicros: number): RowFilter {
+export function copyPredicate(
+  columns: readonly ColumnSchema[],
+  versionMicros: number,
+  families?: readonly { readonly name: string }[],
+): RowFilter {
   const copies: RowFilter = {
     kind: 'interleave',
     filters: columns.map((c) => ({
@@ -38,7 +45,9 @@ export function copyPredicate(columns: readonly ColumnSchema[], versionMicros: n
     kind: 'chain',
     filters: [copies, { kind: 'timestampRange', startMicros: versionMicros, endMicros: undefined }],
   };
-  return { kind: 'condition', test: newerCopies, pass: { kind: 'blockAll' }, fail: { kind: 'passAll' } };
+  // While re-salting (`families` given), a tombstone's mark alone is no row.
+  const exists: RowFilter = families === undefined ? { kind: 'passAll' } : dataCellsFilter(families);
+  return { kind: 'condition', test: newerCopies, pass: { kind: 'blockAll' }, fail: exists };
 }
 
 /**
@@ -233,10 +242,14 @@ async function* groupUpdates(
   report: () => void,
 ): AsyncGenerator<CopyUpdate> {
   const columns = group.copies.map((d) => schema.columnsByProperty[d.property]).filter((c) => c !== undefined);
-  const predicate = copyPredicate(columns, versionMicros);
+  const predicate = copyPredicate(columns, versionMicros, marksWrites(schema) ? schema.families : undefined);
   const values: Record<string, unknown> = {};
   for (const d of group.copies) values[d.property] = source[d.field];
   let index = 0;
+  const moveFirst = async (key: Record<string, unknown>): Promise<Buffer> => {
+    await moveFromPreviousLayout(driver, schema, [key], call ?? {});
+    return encodeRowKey(schema, key).key;
+  };
   for await (const rows of executeScan(driver, schema, group.scan, undefined, call)) {
     for (const { row } of rows) {
       counts.scanned += 1;
@@ -245,7 +258,9 @@ async function* groupUpdates(
       if (group.strategy.kind === 'full-scan' && !rowMatches(schema, group.match, key, row)) continue;
       const mutations = copyMutations(schema, columns, values, row, versionMicros);
       if (mutations.length === 0) continue;
-      const request = { table: schema.table, rowKey: row.key, predicate, onMatch: mutations, onNoMatch: [] };
+      // A row not moved yet is moved first: the old row is only ever read and deleted, never changed.
+      const rowKey = layoutOfKey(schema, row.key.toString('utf8')) === 'previous' ? await moveFirst(key) : row.key;
+      const request = { table: schema.table, rowKey, predicate, onMatch: mutations, onNoMatch: [] };
       yield { index: index++, key, rowKeyText: row.key.toString('utf8'), request };
     }
   }

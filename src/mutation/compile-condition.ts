@@ -1,4 +1,5 @@
 import type { CheckAndMutateRequest } from '../model/driver.js';
+import { dataCellsFilter, marksWrites } from '../metadata/resalt-mark.js';
 import type { RowFilter } from '../model/row-filter.js';
 import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
@@ -61,7 +62,10 @@ export function compileCondition<T>(
   let predicate: RowFilter;
   let appliesOnMatch: boolean;
   if ('rowExists' in condition) {
-    predicate = { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] };
+    // While re-salting, a tombstone's mark is no cell of the entity's: the row does not exist.
+    predicate = marksWrites(schema)
+      ? dataCellsFilter(schema.families)
+      : { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] };
     appliesOnMatch = condition.rowExists === true;
   } else {
     const column = schema.columnsByProperty[condition.column];

@@ -5,6 +5,7 @@ import { pushColumnCells, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
 import { checkRowSize } from './request-limits.js';
+import { marksWrites, resaltMark } from '../metadata/resalt-mark.js';
 
 /** Options of the write compilers. @internal */
 export interface CompileWriteOptions {
@@ -22,6 +23,7 @@ export interface CompileWriteOptions {
  * Compiles `save(entity)`: one atomic row mutation writing every defined
  * column with an explicit timestamp (so a retry writes the same cells).
  * `mode: 'replace'` first deletes the row's other cells in the same mutation.
+ * While re-salting, the write also carries the move mark ({@link resaltMark}).
  * @internal
  */
 export function compileSave<T>(
@@ -48,6 +50,7 @@ export function compileSave<T>(
   }
   const mutations: CellMutation[] =
     options.mode === 'replace' ? [{ kind: 'deleteFromRow' }, ...cells.filter((c) => c.kind === 'setCell')] : cells;
+  if (marksWrites(schema)) mutations.push(resaltMark(now * 1000));
   if (mutations.length > MAX_MUTATIONS_PER_REQUEST) {
     throw new ValidationError(
       `${schema.name} ${JSON.stringify(text)}: ${mutations.length} cell mutations exceed Bigtable's ${MAX_MUTATIONS_PER_REQUEST} per row write. Fix: write fewer versions per save`,

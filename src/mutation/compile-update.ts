@@ -6,6 +6,7 @@ import { compileColumnValue, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { asRecord, type CompileWriteOptions } from './compile-save.js';
 import { checkRowSize } from './request-limits.js';
+import { marksWrites, resaltMark } from '../metadata/resalt-mark.js';
 
 /**
  * Compiles `update(key, partial)`: writes only the given columns; `null`
@@ -21,7 +22,8 @@ export function compileUpdate<T>(
   const { key: rowKey, text } = encodeRowKey(schema, asRecord(schema, key));
   const changes = asRecord(schema, partial);
   const mutations: CellMutation[] = [];
-  const micros = rowTimestampMicros(schema, changes, options.now ?? Date.now());
+  const now = options.now ?? Date.now();
+  const micros = rowTimestampMicros(schema, changes, now);
   for (const [property, value] of Object.entries(changes)) {
     if (schema.key.properties.includes(property)) {
       if (value === undefined || sameKeyValue(value, key[property])) continue;
@@ -46,21 +48,29 @@ export function compileUpdate<T>(
       { entity: schema.name, rowKey: text },
     );
   }
+  if (marksWrites(schema)) mutations.push(resaltMark(now * 1000));
   checkRowSize(schema.name, text, rowKey, mutations);
   return deepFreeze({ table: schema.table, rowKey, rowKeyText: text, mutations, idempotent: true });
 }
 
 /**
- * Compiles `delete(key)`: removes the whole row.
+ * Compiles `delete(key)`: removes the whole row. While re-salting, the move mark stays in the row as a
+ * tombstone ({@link resaltMark}), so a move that read the old row before cannot bring it back.
  * @internal
  */
-export function compileDelete<T>(schema: EntitySchema<T>, key: Record<string, unknown>): CompiledMutation {
+export function compileDelete<T>(
+  schema: EntitySchema<T>,
+  key: Record<string, unknown>,
+  options: CompileWriteOptions = {},
+): CompiledMutation {
   const { key: rowKey, text } = encodeRowKey(schema, asRecord(schema, key));
+  const mutations: CellMutation[] = [{ kind: 'deleteFromRow' }];
+  if (marksWrites(schema)) mutations.push(resaltMark((options.now ?? Date.now()) * 1000));
   return deepFreeze({
     table: schema.table,
     rowKey,
     rowKeyText: text,
-    mutations: [{ kind: 'deleteFromRow' }],
+    mutations,
     idempotent: true,
   });
 }

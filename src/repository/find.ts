@@ -7,6 +7,7 @@ import { planReadFilter } from '../scan/read-filter.js';
 import { resolveRead, type ReadOptions } from '../scan/read-options.js';
 import { asRecord } from '../mutation/compile-save.js';
 import { ValidationError } from '../errors/errors.js';
+import { isMarkOnly, withMark } from '../metadata/resalt-mark.js';
 
 const KEYS_PER_READ = 1000;
 
@@ -37,7 +38,9 @@ export async function findByKeys<T>(
   const previous = previousLayout(schema);
   const old = previous === undefined ? [] : records.map((k) => encodeRowKey(previous, k).key.toString('latin1'));
   const now = Date.now() * 1000;
-  const filter = planReadFilter(schema, read, now);
+  // While re-salting, the mark is read too: a new row that holds only the mark is a tombstone that hides the old row.
+  const filter =
+    previous === undefined ? planReadFilter(schema, read, now) : withMark(planReadFilter(schema, read, now));
   const unique = [...new Set([...encoded, ...old])];
   const rows = new Map<string, RowData>();
   for (let i = 0; i < unique.length; i += KEYS_PER_READ) {
@@ -47,6 +50,6 @@ export async function findByKeys<T>(
   }
   return encoded.map((k, i) => {
     const row = rows.get(k) ?? (old[i] === undefined ? undefined : rows.get(old[i]));
-    return row === undefined ? undefined : hydrate(schema, row, read, now);
+    return row === undefined || isMarkOnly(row) ? undefined : hydrate(schema, row, read, now);
   });
 }

@@ -8,7 +8,7 @@ import { compileDelete, compileUpdate } from '../mutation/compile-update.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { encodeRowKey } from '../key/physical-key.js';
 import { previousLayout } from '../key/previous-layout.js';
-import { moveRow } from './resalt.js';
+import { moveFromPreviousLayout, movedFirst } from '../write/move-row.js';
 import { planScan } from '../scan/plan-scan.js';
 import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../scan/read-options.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
@@ -116,17 +116,12 @@ export class Repository<T extends object> {
   }
 
   /**
-   * While re-salting (`@Salt` `previous`), moves the row from its previous key first (`moveRow`), so a
-   * change that reads or clears what is there (`update`, `replace`, `increment`, `saveIf`) applies to the
-   * whole row, and the re-salt cannot bring back what it cleared.
+   * While re-salting (`@Salt` `previous`), moves the row from its previous key first (`moveRow`), so every
+   * write (`save`, `update`, `replace`, `increment`, `saveIf`) applies to the whole row, as it would before
+   * or after the migration, and the re-salt cannot bring back what it cleared.
    */
   async #moveFirst(key: Record<string, unknown>, call: CallOptions): Promise<void> {
-    const previous = previousLayout(this.schema);
-    if (previous === undefined) return;
-    const oldKey = encodeRowKey({ ...this.schema, key: previous.key }, key).key;
-    if (oldKey.equals(encodeRowKey(this.schema, key).key)) return;
-    for await (const row of this.#driver.readRows({ table: this.schema.table, keys: [oldKey] }, call))
-      await moveRow(this.#driver, this.schema, row, call);
+    await moveFromPreviousLayout(this.#driver, this.schema, [key], call);
   }
 
   #write(
@@ -177,9 +172,10 @@ export class Repository<T extends object> {
    * ```
    */
   save(entity: T, options?: OperationOptions): Promise<void> {
-    return this.#write('save', options, async () =>
-      compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)),
-    );
+    return this.#write('save', options, async (call) => {
+      await this.#moveFirst(entity as Record<string, unknown>, call);
+      return compileSave(this.schema, await withCopies(this.schema, entity, this.#sources));
+    });
   }
 
   /**
@@ -218,13 +214,13 @@ export class Repository<T extends object> {
    * ```
    */
   async delete(key: EntityKey<T>, options?: OperationOptions): Promise<void> {
-    // While re-salting, the row may still be (also) under its previous key: delete both, or the old copy resurfaces.
+    await this.#write('delete', options, async () => compileDelete(this.schema, key as Record<string, unknown>));
+    // While re-salting, the new row is now a tombstone that no move can fill again; the old row, if any, goes too.
     const previous = previousLayout(this.schema);
     if (previous !== undefined)
       await this.#write('delete', options, async () =>
         compileDelete({ ...this.schema, key: previous.key }, key as Record<string, unknown>),
       );
-    return this.#write('delete', options, async () => compileDelete(this.schema, key as Record<string, unknown>));
   }
 
   /**
@@ -238,21 +234,18 @@ export class Repository<T extends object> {
     keys: Iterable<EntityKey<T>> | AsyncIterable<EntityKey<T>>,
     options?: BulkWriteOptions & OperationOptions,
   ): Promise<BulkWriteResult> {
-    const previous = previousLayout(this.schema);
-    if (previous === undefined)
-      return this.#bulk('deleteMany', keys, (k) => compileDelete(this.schema, k as Record<string, unknown>), options);
-    const old = { ...this.schema, key: previous.key };
+    // While re-salting, each new row becomes a tombstone that hides the old row until the re-salt removes it.
     return this.#bulk(
       'deleteMany',
-      bothLayouts(keys),
-      ([k, layout]) => compileDelete(layout === 'previous' ? old : this.schema, k as Record<string, unknown>),
+      () => keys,
+      (k) => compileDelete(this.schema, k as Record<string, unknown>),
       options,
     );
   }
 
   #bulk<I>(
     operation: string,
-    input: Iterable<I> | AsyncIterable<I>,
+    input: (call: CallOptions) => Iterable<I> | AsyncIterable<I>,
     compile: (item: I) => CompiledMutation,
     options: (BulkWriteOptions & OperationOptions) | undefined,
   ): Promise<BulkWriteResult> {
@@ -268,7 +261,7 @@ export class Repository<T extends object> {
       'bulkWrite',
       name,
       timing,
-      (call) => writeMany(this.#driver, this.schema.name, this.schema.table, input, compile, bulk, call),
+      (call) => writeMany(this.#driver, this.schema.name, this.schema.table, input(call), compile, bulk, call),
       { settleFirst: true },
     );
   }
@@ -299,11 +292,14 @@ export class Repository<T extends object> {
       return Promise.reject(err);
     }
     const compileOptions = { now: Date.now(), frozen: false };
-    const input = bulkWithCopies(this.schema, entities, this.#sources);
+    let input: ReturnType<typeof bulkWithCopies<T>> | undefined;
     return this.#bulk(
       'saveMany',
-      input.entities,
-      (e) => compileSave(this.schema, input.take(e), compileOptions),
+      (call) => {
+        input = bulkWithCopies(this.schema, movedFirst(this.#driver, this.schema, entities, call), this.#sources);
+        return input.entities;
+      },
+      (e) => compileSave(this.schema, (input as ReturnType<typeof bulkWithCopies<T>>).take(e), compileOptions),
       options,
     );
   }
@@ -531,11 +527,3 @@ const standaloneContext: OperationContext = Object.freeze({
   closing: new AbortController().signal,
   track: <R>(settled: Promise<R>): Promise<R> => settled,
 });
-
-/** Each key twice, for its current and its previous layout (deletes while re-salting). */
-async function* bothLayouts<K>(keys: Iterable<K> | AsyncIterable<K>): AsyncIterable<[K, 'current' | 'previous']> {
-  for await (const key of keys) {
-    yield [key, 'current'];
-    yield [key, 'previous'];
-  }
-}

@@ -1,19 +1,17 @@
 import { ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
-import { decodeRowKey, encodeRowKey } from '../key/physical-key.js';
 import { layoutOfKey, previousLayout } from '../key/previous-layout.js';
 import { scanSaltSegments } from '../key/physical-key.js';
 import { prefixEnd } from '../key/key-ranges.js';
 import type { BigtableDriver, CallOptions, KeyRange, RowData } from '../model/driver.js';
-import type { CellMutation } from '../model/mutation.js';
 import type { RowFilter } from '../model/row-filter.js';
+import { RESALT_FAMILY } from '../metadata/resalt-mark.js';
+import { COPY_CONCURRENCY, moveRow } from '../write/move-row.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 
 /** Rows copied, then deleted, per step; also the checkpoint interval. */
 const DEFAULT_BATCH_SIZE = 500;
 const MAX_BATCH_SIZE = 10_000;
-/** Conditional copies in flight at once. */
-const COPY_CONCURRENCY = 16;
 
 /**
  * Where a re-salt stands: per range of the previous layout (its salt segment, `''` when it was unsalted),
@@ -108,7 +106,8 @@ interface Counts {
 /**
  * Moves every row of a re-salted entity's previous layout to its declared one: reads each old range in key
  * order and moves each row ({@link moveRow}: a concurrent write to the new layout always wins, a concurrent
- * delete is never undone), then reports a checkpoint after each batch.
+ * delete is never undone), then reports a checkpoint after each batch. The table must hold the mark
+ * family (`mapper.sync()` creates it while a previous layout is declared).
  * Re-running, or resuming from a checkpoint, is safe: a copied row is not copied again.
  * @internal
  */
@@ -126,6 +125,7 @@ export async function resaltRows(
     );
   }
   const batchSize = checkBatchSize(schema, options.batchSize);
+  await checkMarkFamily(driver, schema, call);
   const checkpoint: Record<string, string> = { ...checkResume(schema, options.resumeFrom) };
   const ranges = oldRanges(previous as EntitySchema);
   const counts: Counts[] = ranges.map(({ segment }) => ({ segment, seen: 0, copied: 0, present: 0, deleted: 0 }));
@@ -161,6 +161,15 @@ export async function resaltRows(
   return { ...progress(), remaining };
 }
 
+async function checkMarkFamily(driver: BigtableDriver, schema: EntitySchema, call: CallOptions): Promise<void> {
+  const families = await driver.getFamilies(schema.table, call);
+  if (families === undefined || families.some((f) => f.name === RESALT_FAMILY)) return;
+  throw new ValidationError(
+    `${schema.name}: table "${schema.table}" has no "${RESALT_FAMILY}" family, where writes mark the rows they touch while re-salting. Fix: run mapper.sync() (it creates the family while @Salt declares previous), then deploy the new layout, then resalt`,
+    { entity: schema.name, table: schema.table },
+  );
+}
+
 function oldRanges(previous: EntitySchema): { segment: string; range: KeyRange }[] {
   const all: KeyRange = { start: { key: Buffer.alloc(0), inclusive: true }, end: undefined };
   if (previous.key.salt === undefined) return [{ segment: '', range: all }];
@@ -192,110 +201,6 @@ async function moveBatch(
     });
     await Promise.all(moves);
   }
-}
-
-/**
- * Moves one row of the previous layout to its new key: copies its cells where no new row is (or the
- * columns a partial new row lacks; a column written meanwhile is never overwritten), then deletes the old
- * row only if it is still there. When it is gone, a delete or another move came after the row was read, so
- * what the copy wrote is taken back: each copied column whose newest cell is still the copied one. The
- * write paths (`update`, `replace`, `increment`, `saveIf`) move a row this way before they change it.
- * @internal
- */
-export async function moveRow(
-  driver: BigtableDriver,
-  schema: EntitySchema,
-  row: RowData,
-  call: CallOptions,
-): Promise<{ existed: boolean; removed: boolean }> {
-  const rowKey = encodeRowKey(schema, decodeRowKey(schema, row.key)).key;
-  const cells = cellsOf(row);
-  const existed = await driver.checkAndMutate(
-    { table: schema.table, rowKey, predicate: undefined, onMatch: [], onNoMatch: cells },
-    call,
-  );
-  const copied = existed ? await copyMissingColumns(driver, schema.table, rowKey, row, call) : cells;
-  const removed = await driver.checkAndMutate(
-    { table: schema.table, rowKey: row.key, predicate: undefined, onMatch: [{ kind: 'deleteFromRow' }], onNoMatch: [] },
-    call,
-  );
-  if (!removed) await takeBack(driver, schema.table, rowKey, copied, call);
-  return { existed, removed };
-}
-
-/**
- * A new-layout row exists already, written after the re-salt was declared: it may be partial (an `update`
- * or `increment` of a row not moved yet). Each column it lacks gets the old row's cells, each with its own
- * CheckAndMutate, so a column written meanwhile is never overwritten. Resolves to the cells written.
- */
-async function copyMissingColumns(
-  driver: BigtableDriver,
-  table: string,
-  rowKey: Buffer,
-  row: RowData,
-  call: CallOptions,
-): Promise<CellMutation[]> {
-  const written: CellMutation[] = [];
-  for (const [family, columns] of Object.entries(row.cells))
-    for (const [qualifier, versions] of Object.entries(columns)) {
-      const predicate: RowFilter = {
-        kind: 'chain',
-        filters: [{ kind: 'family', name: family }, { kind: 'qualifiers', names: [qualifier] }, { kind: 'stripValue' }],
-      };
-      const onNoMatch = versions.map((v): CellMutation => ({
-        kind: 'setCell',
-        family,
-        qualifier,
-        timestampMicros: v.timestampMicros,
-        value: v.value,
-      }));
-      const present = await driver.checkAndMutate({ table, rowKey, predicate, onMatch: [], onNoMatch }, call);
-      if (!present) written.push(...onNoMatch);
-    }
-  return written;
-}
-
-/** Deletes each column the copy wrote whose newest cell is still the newest copied one (a later write stays). */
-async function takeBack(
-  driver: BigtableDriver,
-  table: string,
-  rowKey: Buffer,
-  copied: readonly CellMutation[],
-  call: CallOptions,
-): Promise<void> {
-  const newest = new Map<string, { family: string; qualifier: string; micros: number }>();
-  for (const cell of copied) {
-    if (cell.kind !== 'setCell') continue;
-    const id = `${cell.family}\u0000${cell.qualifier}`;
-    const seen = newest.get(id);
-    if (seen === undefined || cell.timestampMicros > seen.micros)
-      newest.set(id, { family: cell.family, qualifier: cell.qualifier, micros: cell.timestampMicros });
-  }
-  for (const { family, qualifier, micros } of newest.values()) {
-    const predicate: RowFilter = {
-      kind: 'chain',
-      filters: [
-        { kind: 'family', name: family },
-        { kind: 'qualifiers', names: [qualifier] },
-        { kind: 'cellsPerColumn', limit: 1 },
-        { kind: 'timestampRange', startMicros: micros, endMicros: micros + 1000 },
-        { kind: 'stripValue' },
-      ],
-    };
-    await driver.checkAndMutate(
-      { table, rowKey, predicate, onMatch: [{ kind: 'deleteFromColumn', family, qualifier }], onNoMatch: [] },
-      call,
-    );
-  }
-}
-
-function cellsOf(row: RowData): CellMutation[] {
-  const cells: CellMutation[] = [];
-  for (const [family, columns] of Object.entries(row.cells))
-    for (const [qualifier, versions] of Object.entries(columns))
-      for (const v of versions)
-        cells.push({ kind: 'setCell', family, qualifier, timestampMicros: v.timestampMicros, value: v.value });
-  return cells;
 }
 
 async function countOld(

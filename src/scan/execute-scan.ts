@@ -9,6 +9,7 @@ import { mergeOrdered, mergeUnordered, type OpenStream } from '../stream/merge.j
 import { toBatchStream } from '../stream/row-source.js';
 import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
 import { RowPacker, type PackedRow } from './packed-row.js';
+import { isMarkOnly } from '../metadata/resalt-mark.js';
 
 /** A row read by a scan, with where it came from. @internal */
 export interface ScannedRow {
@@ -75,13 +76,16 @@ export function executeScan(
   return resalting ? takeItems(dropSecondCopies(merged), plan.limit) : merged;
 }
 
-/** Drops a row whose logical key equals the one before it (the merge delivers the current layout's first). */
+/**
+ * Drops a row whose logical key equals the one before it (the merge delivers the current layout's first),
+ * then the tombstones: a new row holding only the move mark hides the old row and is not an entity.
+ */
 function dropSecondCopies(rows: BatchStream<ScannedRow>): BatchStream<ScannedRow> {
   let last: ScannedRow | undefined;
   return mapBatches(rows, (scanned) => {
     if (last !== undefined && compareLogical(last, scanned) === 0) return undefined;
     last = scanned;
-    return scanned;
+    return isMarkOnly(scanned.row) ? undefined : scanned;
   });
 }
 
@@ -149,7 +153,9 @@ function openSource(
     (row) => {
       if (resalting) {
         if (layoutOfKey(schema, row.key.toString('utf8')) !== wantLayout) return undefined;
-      } else if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) return undefined;
+      } else if (isMarkOnly(row))
+        return undefined; // a tombstone a finished re-salt left
+      else if (mixedLayouts && isSaltedKey(schema, row.key.toString('utf8')) !== wantSalted) return undefined;
       if (keyCheck !== undefined && !insideKeyCheck(keyCheck, decodeRowKey(schema, row.key)[keyCheck.property]))
         return undefined;
       state.lastYielded = row.key;

@@ -1,5 +1,6 @@
 import type { ActualFamily, RowKeySchema } from '../model/driver.js';
-import type { EntitySchema } from '../metadata/entity-schema.js';
+import type { EntitySchema, FamilySchema } from '../metadata/entity-schema.js';
+import { marksWrites, RESALT_FAMILY } from '../metadata/resalt-mark.js';
 import { MetadataError } from '../errors/errors.js';
 import { describeGcRule, gcRulesEqual } from '../metadata/gc-rule.js';
 import { describeRowKeySchema, rowKeySchemaOf } from './row-key-schema.js';
@@ -45,7 +46,7 @@ export function desiredTables(schemas: readonly EntitySchema[]): DesiredTable[] 
         ordered: schema.key.format === 'ordered-code',
       });
     }
-    for (const family of schema.families) {
+    for (const family of familiesOf(schema)) {
       const known = entry.families.get(family.name);
       if (!known) {
         entry.families.set(family.name, { family: { name: family.name, gc: family.gc }, entity: schema.name });
@@ -124,4 +125,10 @@ function conflict(table: string, family: string, first: FamilyOwner, second: Fam
  */
 export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The entity's families, and while it is re-salted the family of its move marks (one version kept). */
+function familiesOf(schema: EntitySchema): readonly FamilySchema[] {
+  if (!marksWrites(schema)) return schema.families;
+  return [...schema.families, { name: RESALT_FAMILY, gc: { kind: 'maxVersions', count: 1 } }];
 }
