@@ -78,6 +78,7 @@ beforeAll(async () => {
   before = open([OldEvent, PlainRow]);
   await before.sync();
   mapper = open([Event]);
+  await mapper.sync();
   const result = await before.getRepository(OldEvent).saveMany(
     (function* () {
       for (let i = 0; i < ROWS; i++) yield Object.assign(new OldEvent(), { userId: userOf(i), seq: i, n: i });
@@ -97,6 +98,7 @@ describe('while a re-salt is declared (previous layout)', () => {
     const plain = before.getRepository(PlainRow);
     await plain.saveMany([0, 1, 2, 3, 4].map((i) => Object.assign(new PlainRow(), { userId: 'a', seq: i, n: i })));
     salted = open([SaltedRow]);
+    await salted.sync();
   });
   afterAll(() => closeMapper(salted, []));
 
@@ -139,14 +141,19 @@ describe('while a re-salt is declared (previous layout)', () => {
     expect(page.map((r) => r.seq)).toEqual([0, 1, 2]);
   });
 
-  it('deletes a row in both layouts, so the old copy does not resurface', async () => {
+  it('deletes a row by leaving a tombstone in the new layout that hides the old row, so it does not resurface', async () => {
     const rows = salted.getRepository(SaltedRow);
     await rows.delete({ userId: 'a', seq: 1 });
     expect(await rows.findOne({ userId: 'a', seq: 1 })).toBeUndefined();
     await rows.deleteMany([{ userId: 'a', seq: 2 }]);
     expect(await rows.findOne({ userId: 'a', seq: 2 })).toBeUndefined();
+    expect((await lastValueFrom(rows.scan().pipe(toArray()))).map((r) => r.seq)).toEqual([0, 3, 4, 9]);
+    expect(await rows.findOne({ userId: 'a', seq: 2 }, { select: ['note'] })).toBeUndefined();
+    // The tombstones are new-layout keys; deleteMany leaves the old row 2 to the re-salt (it is hidden meanwhile).
     const keys = await rawKeys(salted, small);
-    expect(keys.filter((k) => k.endsWith('#0000001') || k.endsWith('#0000002'))).toEqual([]);
+    expect(keys.filter((k) => k.endsWith('#0000001') || k.endsWith('#0000002')).sort()).toEqual(
+      [physical('a#0000001', 8), physical('a#0000002', 8), 'a#0000002'].sort(),
+    );
   });
 
   it('moves unsalted rows to their buckets, never over a newer write; an update moves its row first', async () => {
@@ -154,10 +161,11 @@ describe('while a re-salt is declared (previous layout)', () => {
     await salted.getRepository(SaltedRow).update({ userId: 'a', seq: 4 }, { note: 'new' });
     const result = await salted.resalt(SaltedRow, { timeoutMs: 30_000 });
     expect(result.remaining).toBe(0);
-    // Row 4 was moved by the update itself (a change that can clear columns moves its row first): left are 0 and 3.
+    // Rows 3 and 4 were moved by the save and the update themselves (every write moves its row first): left
+    // are 0 (copied) and 2 (deleted meanwhile: its tombstone is present, so nothing is copied).
     expect(result.buckets).toEqual([{ segment: '', seen: 2, copied: 1, present: 1, deleted: 2 }]);
     const keys = (await rawKeys(salted, small)).sort();
-    const expected = [0, 3, 4, 9].map((i) => `a#${String(i).padStart(7, '0')}`);
+    const expected = [0, 1, 2, 3, 4, 9].map((i) => `a#${String(i).padStart(7, '0')}`);
     expect(keys).toEqual(expected.map((l) => `${String(bucketOf(l, 8)).padStart(2, '0')}#${l}`).sort());
     expect((await salted.getRepository(SaltedRow).findOne({ userId: 'a', seq: 3 }))?.n).toBe(33);
     const partial = await salted.getRepository(SaltedRow).findOne({ userId: 'a', seq: 4 });
@@ -219,7 +227,9 @@ describe(`re-salting ${ROWS} rows from 4 to 16 buckets`, () => {
     expect(resumed.seen).toBeLessThanOrEqual(ROWS - (first?.seen ?? 0) + 1000);
     for (const b of resumed.buckets) {
       expect(b.copied + b.present, b.segment).toBe(b.seen);
-      expect(b.deleted, b.segment).toBe(b.seen);
+      // A concurrent save moves its row first, and may delete an old row this run has just read.
+      expect(b.deleted, b.segment).toBeLessThanOrEqual(b.seen);
+      expect(b.deleted, b.segment).toBeGreaterThanOrEqual(b.seen * 0.9);
     }
     expect(resumed.buckets.map((b) => b.segment)).toEqual(['00#', '01#', '02#', '03#']);
 
