@@ -7,8 +7,11 @@ import { fromAsyncIterable, type RowSource } from '../../src/stream/row-source.j
  * there until the schedule picks it; the picked call runs alone, atomically, on the inner driver. Running
  * every schedule ({@link everySchedule}) explores every interleaving of the actors' driver calls.
  */
+/** One for every scheduler: each live AsyncLocalStorage slows every later async step down. */
+const currentActor = new AsyncLocalStorage<string>();
+
 export class StepScheduler {
-  readonly #actor = new AsyncLocalStorage<string>();
+  readonly #actor = currentActor;
   readonly #waiting = new Map<string, { label: string; release: () => void }>();
   readonly #running = new Set<string>();
   /** The calls in the order they ran, as `actor:label`. */
