@@ -125,3 +125,95 @@ describe('save while re-salting', () => {
     expect(keys.filter((k) => !/^\d\d#/.test(k))).toEqual([]);
   });
 });
+
+const mixed = uniqueTableId('resalt-mixed');
+
+@Entity({ table: mixed })
+@Salt({ buckets: 4 })
+@Family('e')
+class Four {
+  @KeyPart(0, { type: 'string' }) id!: string;
+  @Column({ family: 'e', type: 'string' }) name?: string | null;
+  @Column({ family: 'e', type: 'int' }) count?: number | null;
+}
+
+@Entity({ table: mixed })
+@Salt({ buckets: 16, previous: { buckets: 4 } })
+@Family('e')
+class Sixteen {
+  @KeyPart(0, { type: 'string' }) id!: string;
+  @Column({ family: 'e', type: 'string' }) name?: string | null;
+  @Column({ family: 'e', type: 'int' }) count?: number | null;
+}
+
+describe('re-salting from 4 to 16 buckets, two runs at once, under saves, updates, increments and deletes', () => {
+  const ROWS = 2000;
+  const id = (i: number) => `r${String(i).padStart(5, '0')}`;
+  /** Each row gets one kind of change, so its serial outcome does not depend on the order of the moves. */
+  const change = (i: number) => (['none', 'save', 'update', 'increment', 'delete'] as const)[i % 5];
+  let four: BigtableMapper;
+  let sixteen: BigtableMapper;
+
+  beforeAll(async () => {
+    four = open([Four]);
+    await four.sync();
+    sixteen = open([Sixteen]);
+    await sixteen.sync();
+    await four
+      .getRepository(Four)
+      .saveMany(Array.from({ length: ROWS }, (_, i) => ({ id: id(i), name: id(i), count: i })));
+  }, 60_000);
+
+  afterAll(async () => {
+    await closeMapper(sixteen, []);
+    await closeMapper(four, [mixed]);
+  });
+
+  it('ends with the table the serial outcome gives, every row in the new layout once', async () => {
+    const repo = sixteen.getRepository(Sixteen);
+    const second = open([Sixteen]);
+    const changes = async (): Promise<void> => {
+      const saves = [];
+      for (let i = 0; i < ROWS; i++) if (change(i) === 'save') saves.push({ id: id(i), name: 'saved', count: null });
+      const others = async (from: number): Promise<void> => {
+        for (let i = from; i < ROWS; i += 4) {
+          if (change(i) === 'update') await repo.update({ id: id(i) }, { name: null });
+          if (change(i) === 'increment') await repo.increment({ id: id(i) }, 'count', 1000);
+          if (change(i) === 'delete') await repo.delete({ id: id(i) });
+        }
+      };
+      await Promise.all([repo.saveMany(saves, { batchSize: 50 }), others(0), others(1), others(2), others(3)]);
+    };
+    const [a, b] = await Promise.all([sixteen.resalt(Sixteen, { batchSize: 100 }), second.resalt(Sixteen), changes()]);
+    await second.close();
+    expect(a.ranges + b.ranges).toBe(8);
+    expect((await sixteen.resalt(Sixteen)).remaining).toBe(0);
+
+    const expected = (i: number) => {
+      switch (change(i)) {
+        case 'save':
+          return { id: id(i), name: 'saved' };
+        case 'update':
+          return { id: id(i), count: i };
+        case 'increment':
+          return { id: id(i), name: id(i), count: i + 1000 };
+        case 'delete':
+          return undefined;
+        default:
+          return { id: id(i), name: id(i), count: i };
+      }
+    };
+    const found = await repo.findMany(Array.from({ length: ROWS }, (_, i) => ({ id: id(i) })));
+    expect(found.map((e) => (e === undefined ? undefined : { ...e }))).toEqual(
+      Array.from({ length: ROWS }, (_, i) => expected(i)),
+    );
+    const scanned = [];
+    for await (const e of repo.iterate()) scanned.push({ ...e });
+    expect(scanned).toEqual(found.filter((e) => e !== undefined).map((e) => ({ ...e })));
+    const keys = await rawKeys(sixteen, mixed);
+    const newKeys = new Set(
+      Array.from({ length: ROWS }, (_, i) => encodeRowKey(compileEntity(Sixteen), { id: id(i) }).text),
+    );
+    expect(keys.filter((k) => !newKeys.has(k))).toEqual([]);
+  }, 120_000);
+});
