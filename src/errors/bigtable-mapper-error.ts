@@ -72,10 +72,15 @@ export class BigtableMapperError extends Error {
   }
 }
 
-/** Short, safe preview of a value for error messages. */
+/**
+ * Short, safe preview of a value for error messages. Numbers JSON cannot
+ * spell print as JavaScript does (`NaN`, `Infinity`, `-Infinity`), also
+ * inside arrays and objects, never as JSON's `null`.
+ */
 export function preview(value: unknown): string {
   let text: string;
   if (typeof value === 'string') text = JSON.stringify(value);
+  else if (typeof value === 'number') text = String(value);
   else if (typeof value === 'bigint') text = `${value}n`;
   else if (value instanceof Date)
     text = Number.isNaN(value.getTime()) ? 'Invalid Date' : `Date(${value.toISOString()})`;
@@ -84,10 +89,30 @@ export function preview(value: unknown): string {
   else if (typeof value === 'function') text = `function ${value.name || '(anonymous)'}`;
   else {
     try {
-      text = JSON.stringify(value) ?? String(value);
+      text = stringifyWithNonFinite(value) ?? String(value);
     } catch {
       text = Object.prototype.toString.call(value);
     }
   }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * `JSON.stringify`, with `NaN`, `Infinity` and `-Infinity` nested in the
+ * value written as those words instead of `null`: they are swapped for a
+ * marker string (a fresh random tag behind an invisible separator, which no
+ * real value holds in practice), then the quoted markers for the words.
+ */
+function stringifyWithNonFinite(value: unknown): string | undefined {
+  const tag = `\u2063nonfinite-${Math.random().toString(36).slice(2)}:`;
+  let marked = false;
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v !== 'number' || Number.isFinite(v)) return v;
+    marked = true;
+    return `${tag}${String(v)}`;
+  }) as string | undefined;
+  if (!marked || text === undefined) return text;
+  let out = text;
+  for (const word of ['-Infinity', 'Infinity', 'NaN']) out = out.split(JSON.stringify(`${tag}${word}`)).join(word);
+  return out;
 }

@@ -84,8 +84,9 @@ export function planKeyRange(
 ): PlannedKeyRange {
   const { components, separator } = schema.key;
   const { encoded, next } = encodeKeyPrefix(schema, fixed);
+  const part = range === undefined ? schema.name : `${schema.name}.${range.property}`;
   const invalid = (problem: string, fix: string): ValidationError =>
-    new ValidationError(`${schema.name}: ${problem} (key order ${describeKeyLayout(schema)}). Fix: ${fix}.`, {
+    new ValidationError(`${part}: ${problem} (key order ${describeKeyLayout(schema)}). Fix: ${fix}.`, {
       entity: schema.name,
       property: range?.property,
     });

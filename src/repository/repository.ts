@@ -276,7 +276,10 @@ export class Repository<T extends object> {
    * Throws a `PartialWriteError` that accounts for every entity: each failed
    * one with its gRPC code (a missing source included), those not attempted
    * because the input threw, the call was aborted or its deadline passed
-   * (the error's `cause`), and the persisted rest.
+   * (the error's `cause`), and the persisted rest. When 3 batches in a row fail as a whole with
+   * UNAVAILABLE (or the endpoint accepts no connection), the backend is taken to be down: nothing more is
+   * sent, and the error's `cause` is the last of those errors. While re-salting, each chunk of 500 entities
+   * moves its rows from their previous keys first.
    * @example
    * ```ts
    * await repo.saveMany(readings, { batchSize: 500, concurrency: 2, timeoutMs: 120_000 });

@@ -57,7 +57,11 @@ export const BULK_WRITE_OPTION_NAMES: readonly string[] = Object.keys(RANGES);
  * aborts it too), it stops reading and sending, lets the calls in flight
  * settle (the driver cancels them on abort), and rejects with a
  * `PartialWriteError` whose `cause` is that error and which lists what was
- * persisted, failed and not attempted. Otherwise it throws one
+ * persisted, failed and not attempted. It stops the same way when the
+ * backend is down: once 3 batches in a row (`DEAD_BACKEND_BATCHES`, `write/dead-backend-breaker.ts`)
+ * failed as a whole with UNAVAILABLE or could not connect, the rest is never
+ * sent and the `cause` is the last of those errors (a batch the server
+ * answered starts the count again). Otherwise it throws one
  * `PartialWriteError` listing every failure, or resolves the count written.
  * @internal
  */

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/errors.js';
 import type { KeyRangeCondition } from '../key/key-ranges.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { KeyPartRange } from './scan-query.js';
+import { KeyPartRange, rangeProblem } from './scan-query.js';
 
 /** A `where` split into a fixed key prefix and an optional range on the next key part. */
 interface SplitWhere {
@@ -45,6 +45,7 @@ export function splitWhere(schema: EntitySchema, where: Readonly<Record<string, 
     const value = where[property];
     if (value === undefined) break;
     if (value instanceof KeyPartRange) {
+      checkRange(schema, property, value);
       range = { property, gt: value.gt, gte: value.gte, lt: value.lt, lte: value.lte };
       break;
     }
@@ -63,6 +64,17 @@ export function splitWhere(schema: EntitySchema, where: Readonly<Record<string, 
     );
   }
   return { fixed, range };
+}
+
+/** A range built from bad bounds: its problem, now that the key part it is on is known. */
+function checkRange(schema: EntitySchema, property: string, value: KeyPartRange<unknown>): void {
+  const problem = rangeProblem(value);
+  if (problem === undefined) return;
+  throw new ValidationError(`${schema.name}.${property}: range() ${problem.problem}. Fix: ${problem.fix}`, {
+    entity: schema.name,
+    property,
+    ...(problem.bound === undefined ? {} : { bound: problem.bound }),
+  });
 }
 
 /** Key values are primitives, Dates, or bytes for a bytes part; any other object is refused rather than read as an operator. */

@@ -124,13 +124,44 @@ export class KeyPartRange<V = unknown> {
 }
 
 /**
+ * What is wrong with the bounds given to a `range()` call. `range()` cannot
+ * know which key part it is for, so it keeps the problem, and the scan that
+ * puts the range on a key part throws it as a `ValidationError` naming
+ * `Entity.property`.
+ * @internal
+ */
+export interface RangeProblem {
+  /** What is wrong, e.g. `gives both gt and gte`. */
+  readonly problem: string;
+  /** How to fix it. */
+  readonly fix: string;
+  /** The offending bound's name, when one bound is to blame. */
+  readonly bound?: string;
+}
+
+const PROBLEMS = new WeakMap<KeyPartRange<unknown>, RangeProblem>();
+
+/**
+ * The problem of a range built from bad bounds, or `undefined` for a good one.
+ * @internal
+ */
+export function rangeProblem(value: KeyPartRange<unknown>): RangeProblem | undefined {
+  return PROBLEMS.get(value);
+}
+
+/**
  * Builds the range condition of one key part for a scan's `where`: at most one
  * lower bound (`gt` or `gte`) and one upper bound (`lt` or `lte`), in logical
  * order (bounds on a descending key part are flipped for you). A bound left
- * out is open. Each bound must have the key part's own type; an inverted range
- * (lower above upper, or equal with an exclusive end) is rejected when the scan
- * is planned. Throws `ValidationError` for anything but an object of those four
- * bounds.
+ * out is open. Each bound must have the key part's own type.
+ *
+ * `range()` itself never throws: it does not know which key part it is for.
+ * Bad bounds (not an object, an unknown bound, both `gt` and `gte` or both
+ * `lt` and `lte`), an inverted range (lower above upper, or equal with an
+ * exclusive end) and a bound of the wrong type are rejected when the scan is
+ * planned, before anything is sent, with an error naming `Entity.property`
+ * and the fix. A range built from bad bounds can never be read as an open
+ * range: reading its bounds throws.
  *
  * String key parts compare by Unicode code point (UTF-8 byte order), and a
  * string range returns exactly the values inside it, whatever characters they hold.
@@ -142,29 +173,45 @@ export class KeyPartRange<V = unknown> {
  * ```
  */
 export function range<V>(bounds: RangeCondition<V>): KeyPartRange<V> {
-  if (bounds === null || typeof bounds !== 'object' || Array.isArray(bounds)) {
-    throw new ValidationError(
-      `range(): expected an object of bounds such as { gte: from, lt: to }, got ${bounds === null ? 'null' : Array.isArray(bounds) ? 'an array' : typeof bounds}. Fix: pass { gt | gte, lt | lte }`,
-      { argument: 'range' },
-    );
+  const made = Object.create(KeyPartRange.prototype) as KeyPartRange<V>;
+  const problem = boundsProblem(bounds);
+  if (problem === undefined) {
+    const fields = made as { -readonly [B in keyof KeyPartRange<V>]: KeyPartRange<V>[B] };
+    fields.gt = bounds.gt;
+    fields.gte = bounds.gte;
+    fields.lt = bounds.lt;
+    fields.lte = bounds.lte;
+  } else {
+    const refuse = (): never => {
+      throw new ValidationError(`range() ${problem.problem}. Fix: ${problem.fix}`, {
+        argument: 'range',
+        ...(problem.bound === undefined ? {} : { bound: problem.bound }),
+      });
+    };
+    for (const name of BOUND_NAMES) Object.defineProperty(made, name, { get: refuse, enumerable: true });
+    PROBLEMS.set(made as KeyPartRange<unknown>, problem);
   }
-  const unknown = Reflect.ownKeys(bounds).filter(
+  return Object.freeze(made) as KeyPartRange<V>;
+}
+
+function boundsProblem(bounds: unknown): RangeProblem | undefined {
+  if (bounds === null || typeof bounds !== 'object' || Array.isArray(bounds)) {
+    return {
+      problem: `takes an object of bounds such as { gte: from, lt: to }, got ${bounds === null ? 'null' : Array.isArray(bounds) ? 'an array' : typeof bounds}`,
+      fix: 'pass range({ gt | gte, lt | lte }), e.g. range({ gte: from, lt: to })',
+    };
+  }
+  const unknown = Reflect.ownKeys(bounds).find(
     (key) => typeof key !== 'string' || !(BOUND_NAMES as readonly string[]).includes(key),
   );
-  if (unknown.length > 0) {
-    throw new ValidationError(`range(): unknown bound ${String(unknown[0])}. Fix: use only gt, gte, lt and lte`, {
-      argument: 'range',
-      bound: String(unknown[0]),
-    });
+  if (unknown !== undefined) {
+    const name = typeof unknown === 'string' ? JSON.stringify(unknown) : String(unknown);
+    return { problem: `has an unknown bound ${name}`, fix: 'use only gt, gte, lt and lte', bound: String(unknown) };
   }
-  if (bounds.gt !== undefined && bounds.gte !== undefined)
-    throw new ValidationError('range(): gives both gt and gte. Fix: give only one lower bound', { argument: 'range' });
-  if (bounds.lt !== undefined && bounds.lte !== undefined)
-    throw new ValidationError('range(): gives both lt and lte. Fix: give only one upper bound', { argument: 'range' });
-  const made = Object.create(KeyPartRange.prototype) as { -readonly [B in keyof KeyPartRange<V>]: KeyPartRange<V>[B] };
-  made.gt = bounds.gt;
-  made.gte = bounds.gte;
-  made.lt = bounds.lt;
-  made.lte = bounds.lte;
-  return Object.freeze(made) as KeyPartRange<V>;
+  const given = bounds as RangeCondition<unknown>;
+  if (given.gt !== undefined && given.gte !== undefined)
+    return { problem: 'gives both gt and gte', fix: 'give only one lower bound' };
+  if (given.lt !== undefined && given.lte !== undefined)
+    return { problem: 'gives both lt and lte', fix: 'give only one upper bound' };
+  return undefined;
 }

@@ -4,6 +4,7 @@ import { DeadlineExceededError } from '../errors/operation-errors.js';
 import type { WriteFailure } from '../errors/operation-errors.js';
 import { abortError } from '../util/operation-signal.js';
 import { takeMutations, type WriteBatchReader } from './write-batches.js';
+import { DEAD_BACKEND_BATCHES, DeadBackendBreaker } from './dead-backend-breaker.js';
 
 /**
  * Sends a reader's batches with `concurrency` MutateRows calls in flight,
@@ -18,9 +19,14 @@ import { takeMutations, type WriteBatchReader } from './write-batches.js';
  * or sent, the calls in flight settle (a cancelled call's rows go to
  * `onFailure`), and then it rejects with the input's error, the signal's
  * typed error or a `DeadlineExceededError`. A call that finds the table
- * missing stops it the same way, with that `TableNotFoundError`. The rows
- * read but never sent are then in `reader.dropped`. An abort or deadline that left nothing unsent or
- * cancelled is no stop.
+ * missing stops it the same way, with that `TableNotFoundError`. So does a
+ * dead backend: once {@link DEAD_BACKEND_BATCHES} calls in a row, in the
+ * order they settle, failed as a whole with UNAVAILABLE or on an endpoint
+ * that accepts no connection ({@link DeadBackendBreaker}), no further batch
+ * is sent and it rejects with the last of those errors; a call the server
+ * answered, or that failed any other way, ends the run. The rows read but
+ * never sent are then in `reader.dropped`. An abort, deadline or dead
+ * backend that left nothing unsent or cancelled is no stop.
  * @internal
  */
 export async function sendBatches<T>(
@@ -37,11 +43,13 @@ export async function sendBatches<T>(
   const startedAt = Date.now();
   const aborted = (): boolean => signal?.aborted === true;
   // The deadline is checked as well as the signal: a call cut at the deadline can settle before the signal's timer fires.
+  const cut = (): boolean => aborted() || (deadline !== undefined && Date.now() >= deadline);
   let inputError: { error: unknown } | undefined;
   // A missing table fails every batch the same way: the first one stops the write.
   let tableMissing: TableNotFoundError | undefined;
-  const stopped = (): boolean =>
-    tableMissing !== undefined || aborted() || (deadline !== undefined && Date.now() >= deadline);
+  // A dead backend fails every batch after its full retries: a few in a row stop the write.
+  const breaker = new DeadBackendBreaker(DEAD_BACKEND_BATCHES);
+  const stopped = (): boolean => tableMissing !== undefined || breaker.open || cut();
   let cancelled = false;
   async function worker(): Promise<void> {
     for (;;) {
@@ -69,7 +77,8 @@ export async function sendBatches<T>(
           takeMutations(batch),
           call,
         );
-        if (failed.length > 0 && stopped()) cancelled = true;
+        breaker.answered();
+        if (failed.length > 0 && cut()) cancelled = true;
         for (const f of failed)
           onFailure({
             index: indices[f.index] as number,
@@ -82,7 +91,12 @@ export async function sendBatches<T>(
         onWritten(indices.length - failed.length);
       } catch (err) {
         if (err instanceof TableNotFoundError) tableMissing ??= err;
-        else if (stopped()) cancelled = true;
+        else if (cut()) cancelled = true;
+        else {
+          breaker.failed(err);
+          // Stop reading at once: a worker waiting for the input sends nothing once it returns.
+          if (breaker.open) reader.stop();
+        }
         const grpcCode = err instanceof DriverError ? err.grpcCode : extractGrpcCode(err);
         const message = err instanceof Error ? err.message : String(err);
         for (const [i, index] of indices.entries())
@@ -93,9 +107,12 @@ export async function sendBatches<T>(
   await Promise.all(Array.from({ length: concurrency }, worker));
   if (inputError !== undefined) throw inputError.error;
   if (tableMissing !== undefined) throw tableMissing;
-  if (!stopped() || !(cancelled || reader.dropped.length > 0 || !reader.exhausted)) return;
-  const operation = `bulk write to "${table}"`;
-  throw signal !== undefined && aborted()
-    ? abortError(signal, operation)
-    : new DeadlineExceededError(operation, (deadline as number) - startedAt, 'total');
+  const unsent = reader.dropped.length > 0 || !reader.exhausted;
+  if (cut() && (cancelled || unsent)) {
+    const operation = `bulk write to "${table}"`;
+    throw signal !== undefined && aborted()
+      ? abortError(signal, operation)
+      : new DeadlineExceededError(operation, (deadline as number) - startedAt, 'total');
+  }
+  if (breaker.open && unsent) throw breaker.cause;
 }

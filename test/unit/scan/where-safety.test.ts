@@ -41,12 +41,20 @@ describe('where: ranges only through range()', () => {
     expect(p.sources[0]?.range.end?.key.toString()).toBe('t1#1970-01-01T00:00:01.000Z');
   });
 
-  it('range() rejects unknown or doubled bounds and non-object input', () => {
-    expect(() => range({ gte: 1, gt: 2 } as never)).toThrow(ValidationError);
-    expect(() => range({ lt: 1, lte: 2 } as never)).toThrow(ValidationError);
-    expect(() => range({ from: 1 } as never)).toThrow(ValidationError);
-    expect(() => range(null as never)).toThrow(ValidationError);
-    expect(() => range(JSON.parse('{"__proto__":{"gte":1}}') as never)).toThrow(ValidationError);
+  it('a range() of unknown or doubled bounds or non-object input is rejected when planned, naming the key part', () => {
+    for (const bounds of [
+      { gte: 1, gt: 2 },
+      { lt: 1, lte: 2 },
+      { from: 1 },
+      null,
+      JSON.parse('{"__proto__":{"gte":1}}') as unknown,
+    ]) {
+      const bad = range(bounds as never);
+      expect(() => plan({ where: { tenantId: 't1', at: bad } })).toThrow(ValidationError);
+      expect(() => plan({ where: { tenantId: 't1', at: bad } })).toThrow(/^Order\.at: range\(\) .*Fix: /);
+      // never readable as an open range
+      expect(() => bad.gte).toThrow(ValidationError);
+    }
   });
 
   it('an inverted range is a ValidationError, not an empty result', () => {
