@@ -16,16 +16,21 @@ const INT64_MAX = 2n ** 63n - 1n;
  * fails it with `DeadlineExceededError` of kind `'attempt'`), with the
  * method's call settings plus the attempt's gRPC deadline and cancelling
  * signal; client failures become `DriverError` (`TableNotFoundError` for a
- * missing table).
+ * missing table). An attempt past its attempt timeout retires the channel it
+ * went out on, so the next call goes out on a new one.
  */
 async function sendOnce<T>(
+  rpc: DataRpc,
   operation: string,
   table: string,
   call: CallOptions | undefined,
   send: (gax: GaxCallOptions) => Promise<T>,
 ): Promise<T> {
   try {
-    return await boundedCall(operation, call, send, { retryAttemptTimeouts: false });
+    return await boundedCall(operation, call, send, {
+      retryAttemptTimeouts: false,
+      retireChannel: (gax) => rpc.retireChannel?.(gax),
+    });
   } catch (err) {
     if (err instanceof BigtableMapperError) throw err;
     throw driverFailure(operation, table, err);
@@ -54,7 +59,7 @@ export async function checkAndMutateRow(
     trueMutations: request.onMatch.map(toRawMutation),
     falseMutations: request.onNoMatch.map(toRawMutation),
   };
-  const response = await sendOnce(operation, table.id, call, (gax) => rpc.checkAndMutateRow(message, gax));
+  const response = await sendOnce(rpc, operation, table.id, call, (gax) => rpc.checkAndMutateRow(message, gax));
   return response.predicateMatched === true;
 }
 
@@ -98,7 +103,7 @@ export async function incrementCells(
       incrementAmount: rule.amount.toString(),
     })),
   };
-  const response = await sendOnce(operation, table, call, (gax) => rpc.readModifyWriteRow(message, gax));
+  const response = await sendOnce(rpc, operation, table, call, (gax) => rpc.readModifyWriteRow(message, gax));
   try {
     return fromProtoRow(response.row, rowKey);
   } catch (err) {

@@ -76,14 +76,18 @@ class LazyAttemptBound implements AttemptBound {
  * {@link DeadlineExceededError} (`'attempt'` or `'total'`, whichever bound
  * was nearer). With `retryAttemptTimeouts` (idempotent calls only) an attempt
  * cut by its attempt timeout is sent again while the deadline allows.
- * Other failures are rethrown as the client raised them.
+ * An attempt that ran past its attempt timeout (cut by the local timer, or
+ * failed with the gRPC deadline it carried) is handed to `retireChannel`, by
+ * the gax options it was sent with, before anything else is sent: its
+ * connection may have gone silent, and the next attempt, or call, should
+ * not go out on it. Other failures are rethrown as the client raised them.
  * @internal
  */
 export async function boundedCall<T>(
   operation: string,
   call: CallOptions | undefined,
   attempt: (gax: GaxCallOptions) => Promise<T>,
-  policy: { readonly retryAttemptTimeouts: boolean },
+  policy: { readonly retryAttemptTimeouts: boolean; readonly retireChannel?: (gax: GaxCallOptions) => void },
 ): Promise<T> {
   const startedAt = Date.now();
   const deadline = call?.deadline;
@@ -94,7 +98,7 @@ export async function boundedCall<T>(
       throw new DeadlineExceededError(operation, totalMs, 'total');
     const bound = attemptBound(call, operation, totalMs);
     try {
-      return await runAttempt(operation, attempt, bound, call?.signal);
+      return await runAttempt(operation, attempt, bound, call?.signal, policy.retireChannel);
     } catch (err) {
       if (!(bound?.byAttempt === true && policy.retryAttemptTimeouts && err === bound.error)) throw err;
     }
@@ -106,8 +110,20 @@ function runAttempt<T>(
   attempt: (gax: GaxCallOptions) => Promise<T>,
   bound: AttemptBound | undefined,
   signal: AbortSignal | undefined,
+  retireChannel: ((gax: GaxCallOptions) => void) | undefined,
 ): Promise<T> {
   const cancel = new AbortController();
+  const gax: GaxCallOptions =
+    bound === undefined ? { signal: cancel.signal } : { timeout: bound.ms, signal: cancel.signal };
+  /** The attempt ran past its own timeout: its channel goes out of service. */
+  const silent = (): void => {
+    if (bound?.byAttempt !== true) return;
+    try {
+      retireChannel?.(gax);
+    } catch {
+      // The next call then goes out on the same channel: slower to recover, still bounded.
+    }
+  };
   return new Promise<T>((resolve, reject) => {
     const cleanup = (): void => {
       clearTimeout(timer);
@@ -119,11 +135,17 @@ function runAttempt<T>(
       reject(error);
     };
     const onAbort = (): void => cut(abortError(signal as AbortSignal, operation));
-    const timer = bound === undefined ? undefined : setTimeout(() => cut(bound.error), bound.ms);
+    const timer =
+      bound === undefined
+        ? undefined
+        : setTimeout(() => {
+            silent();
+            cut(bound.error);
+          }, bound.ms);
     signal?.addEventListener('abort', onAbort, { once: true });
     let pending: Promise<T>;
     try {
-      pending = attempt(bound === undefined ? { signal: cancel.signal } : { timeout: bound.ms, signal: cancel.signal });
+      pending = attempt(gax);
     } catch (err) {
       cleanup();
       reject(err);
@@ -137,7 +159,10 @@ function runAttempt<T>(
       (err: unknown) => {
         cleanup();
         // The gRPC deadline we set may beat the local timer by a hair: it is the same bound.
-        reject(bound !== undefined && extractGrpcCode(err) === GRPC_DEADLINE_EXCEEDED ? bound.error : err);
+        if (bound !== undefined && extractGrpcCode(err) === GRPC_DEADLINE_EXCEEDED) {
+          silent();
+          reject(bound.error);
+        } else reject(err);
       },
     );
   });

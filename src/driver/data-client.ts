@@ -9,6 +9,7 @@ import type { RowFilterMessage } from './row-filter-message.js';
 import type { ProtoRow } from './client-row.js';
 import type { GaxCallOptions } from './bounded-call.js';
 import { READ_FEATURE_FLAGS, REVERSED_READ_FEATURE_FLAGS } from './feature-flags.js';
+import { DataChannels, type ChannelLease } from './data-channels.js';
 
 /**
  * A table as the data calls address it: its id (in error messages), its full
@@ -66,6 +67,15 @@ export interface ReadModifyWriteRowMessage {
  * @internal
  */
 export interface DataRpc {
+  /**
+   * Called by the attempt timers when an attempt went silent (cut by its
+   * idle or attempt timeout), with what identifies the attempt: the stream
+   * `readRows` or `mutateRows` returned, or the `gax` options of a unary
+   * call. The channel it went out on takes no new call: the next attempt goes
+   * out on a new one. Optional: an RPC with one fixed channel (a test fake)
+   * leaves it out.
+   */
+  retireChannel?(attempt: object): void;
   readRows(message: ReadRowsMessage, attempt: number): ReadAttemptStream;
   mutateRows(message: MutateRowsMessage, attempt: number): MutateAttemptStream;
   checkAndMutateRow(
@@ -87,6 +97,15 @@ export type GeneratedDataClient = Pick<
   'readRows' | 'mutateRows' | 'checkAndMutateRow' | 'readModifyWriteRow' | 'getProjectId' | 'close'
 >;
 
+/**
+ * The gRPC channel option that gives a channel subchannels (so TCP
+ * connections) of its own instead of those of the process-wide pool, which
+ * any channel with equal options shares: without it a replacement client,
+ * created with the options of the first, would get the first one's
+ * connections back.
+ */
+const OWN_CONNECTIONS = { 'grpc.use_local_subchannel_pool': 1 } as const;
+
 /** The placeholder the client puts in resource names when it was given no project id. */
 const PROJECT_ID_TOKEN = '{{projectId}}';
 const CLOSED_MESSAGE = 'The client has already been closed.';
@@ -102,6 +121,13 @@ const ABORTED = 10;
  * retries); unary calls with the method's call settings plus `gax`. After
  * `close()` every call fails at once with the client's closed error (gRPC 10).
  *
+ * When an attempt went silent ({@link DataRpc.retireChannel}), the client it
+ * went out on is retired and a new `v2.BigtableClient` takes the next calls
+ * ({@link DataChannels}): same options, plus `grpc.use_local_subchannel_pool`
+ * so that its channels open new TCP connections, and the credentials of the
+ * first client (no second credentials lookup). The retired client is closed
+ * once its last call has ended.
+ *
  * Resource names come from the `Bigtable` client (`table.name`); when it was
  * given no project id they hold `{{projectId}}`, which {@link resolveProjectId}
  * replaces with the id the credentials name, as the client does (not on an
@@ -111,7 +137,11 @@ const ABORTED = 10;
 export class DataClient implements DataRpc {
   readonly #bigtable: Bigtable;
   readonly #createClient: (options: Bigtable['options']['BigtableClient']) => GeneratedDataClient;
-  #client: GeneratedDataClient | undefined;
+  readonly #channels: DataChannels<GeneratedDataClient>;
+  /** The lease of each call in flight, by its stream (streaming calls) or its gax options (unary calls). */
+  readonly #leases = new WeakMap<object, ChannelLease<GeneratedDataClient>>();
+  /** The credentials of the first client, handed to its replacements. */
+  #auth: unknown;
   #projectId: string | undefined;
   #closed = false;
 
@@ -123,6 +153,17 @@ export class DataClient implements DataRpc {
   ) {
     this.#bigtable = bigtable;
     this.#createClient = createClient;
+    this.#channels = new DataChannels((generation) => this.#newClient(generation));
+  }
+
+  /** Generated clients created so far: 1 after the first call, one more for each retired one. */
+  get clientsCreated(): number {
+    return this.#channels.created;
+  }
+
+  /** Generated clients open: the current one and the retired ones still carrying calls. */
+  get clientsOpen(): number {
+    return this.#channels.open;
   }
 
   /** Whether resource names still hold `{{projectId}}` that {@link resolveProjectId} must replace. */
@@ -140,7 +181,12 @@ export class DataClient implements DataRpc {
   async resolveProjectId(): Promise<void> {
     if (!this.needsProjectId) return;
     try {
-      this.#projectId = await this.#api().getProjectId();
+      const lease = this.#channels.lease();
+      try {
+        this.#projectId = await lease.client.getProjectId();
+      } finally {
+        lease.release();
+      }
     } catch (err) {
       throw new DriverError('resolve the project id', err);
     }
@@ -156,18 +202,28 @@ export class DataClient implements DataRpc {
   readRows(message: ReadRowsMessage, attempt: number): ReadAttemptStream {
     if (this.#closed) return closedStream();
     const features = message.reversed === true ? REVERSED_READ_FEATURE_FLAGS : READ_FEATURE_FLAGS;
-    return this.#api().readRows(message as unknown as protos.google.bigtable.v2.IReadRowsRequest, {
-      otherArgs: { headers: { 'bigtable-attempt': attempt, 'bigtable-features': features } },
-      retryRequestOptions: streamRetriesOff(),
-    }) as unknown as ReadAttemptStream;
+    return this.#streamOnLease(
+      (client) =>
+        client.readRows(message as unknown as protos.google.bigtable.v2.IReadRowsRequest, {
+          otherArgs: { headers: { 'bigtable-attempt': attempt, 'bigtable-features': features } },
+          retryRequestOptions: streamRetriesOff(),
+        }) as unknown as ReadAttemptStream,
+    );
   }
 
   mutateRows(message: MutateRowsMessage, attempt: number): MutateAttemptStream {
     if (this.#closed) return closedStream();
-    return this.#api().mutateRows(message as protos.google.bigtable.v2.IMutateRowsRequest, {
-      otherArgs: { headers: { 'bigtable-attempt': attempt } },
-      retryRequestOptions: streamRetriesOff(),
-    }) as unknown as MutateAttemptStream;
+    return this.#streamOnLease(
+      (client) =>
+        client.mutateRows(message as protos.google.bigtable.v2.IMutateRowsRequest, {
+          otherArgs: { headers: { 'bigtable-attempt': attempt } },
+          retryRequestOptions: streamRetriesOff(),
+        }) as unknown as MutateAttemptStream,
+    );
+  }
+
+  retireChannel(attempt: object): void {
+    this.#leases.get(attempt)?.retire();
   }
 
   checkAndMutateRow(
@@ -179,10 +235,16 @@ export class DataClient implements DataRpc {
         reject(closedError());
         return;
       }
-      this.#api().checkAndMutateRow(
-        message as protos.google.bigtable.v2.ICheckAndMutateRowRequest,
-        gax,
-        (err, response) => (err ? reject(err) : resolve(response ?? {})),
+      this.#unary(gax, reject, (client, release) =>
+        client.checkAndMutateRow(
+          message as protos.google.bigtable.v2.ICheckAndMutateRowRequest,
+          gax,
+          (err, response) => {
+            release();
+            if (err) reject(err);
+            else resolve(response ?? {});
+          },
+        ),
       );
     });
   }
@@ -196,25 +258,82 @@ export class DataClient implements DataRpc {
         reject(closedError());
         return;
       }
-      this.#api().readModifyWriteRow(
-        message as protos.google.bigtable.v2.IReadModifyWriteRowRequest,
-        gax,
-        (err, response) => (err ? reject(err) : resolve((response ?? {}) as { row?: ProtoRow | null })),
+      this.#unary(gax, reject, (client, release) =>
+        client.readModifyWriteRow(
+          message as protos.google.bigtable.v2.IReadModifyWriteRowRequest,
+          gax,
+          (err, response) => {
+            release();
+            if (err) reject(err);
+            else resolve((response ?? {}) as { row?: ProtoRow | null });
+          },
+        ),
       );
     });
   }
 
-  /** Closes the generated client's channels, when one was created; later calls fail at once. */
+  /** Closes the channels of every generated client created (current and retired); later calls fail at once. */
   async close(): Promise<void> {
     this.#closed = true;
-    const client = this.#client;
-    this.#client = undefined;
-    await client?.close();
+    await this.#channels.close();
   }
 
-  #api(): GeneratedDataClient {
-    this.#client ??= this.#createClient(this.#bigtable.options.BigtableClient);
-    return this.#client;
+  /** Generation 0 with the `Bigtable` client's data options as they are; replacements on connections of their own. */
+  #newClient(generation: number): GeneratedDataClient {
+    const options = this.#bigtable.options.BigtableClient;
+    if (generation === 0) {
+      const client = this.#createClient(options);
+      this.#auth = (client as { auth?: unknown }).auth;
+      return client;
+    }
+    const own: Record<string, unknown> = { ...options, ...OWN_CONNECTIONS };
+    if (this.#auth !== undefined) own['auth'] = this.#auth;
+    return this.#createClient(own as Bigtable['options']['BigtableClient']);
+  }
+
+  /** Opens a stream on the current client, held until the stream ends, fails or closes (a cancel destroys it). */
+  #streamOnLease<S extends ReadAttemptStream | MutateAttemptStream>(open: (client: GeneratedDataClient) => S): S {
+    const lease = this.#channels.lease();
+    let stream: S;
+    try {
+      stream = open(lease.client);
+    } catch (err) {
+      lease.release();
+      throw err;
+    }
+    this.#leases.set(stream, lease);
+    const release = (): void => lease.release();
+    const events = stream as unknown as { on(event: string, listener: () => void): unknown };
+    events.on('end', release);
+    events.on('error', release);
+    events.on('close', release);
+    return stream;
+  }
+
+  /**
+   * Starts a unary call on the current client, held (and found again by its
+   * `gax` options) until the call's callback runs `release`; a failure to
+   * start it rejects through `reject`.
+   */
+  #unary(
+    gax: GaxCallOptions,
+    reject: (error: unknown) => void,
+    send: (client: GeneratedDataClient, release: () => void) => unknown,
+  ): void {
+    let lease: ChannelLease<GeneratedDataClient>;
+    try {
+      lease = this.#channels.lease();
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    this.#leases.set(gax, lease);
+    try {
+      send(lease.client, () => lease.release());
+    } catch (err) {
+      lease.release();
+      reject(err);
+    }
   }
 }
 

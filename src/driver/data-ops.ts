@@ -44,6 +44,7 @@ export async function mutateOneRow(
       entries,
       idempotent: () => mutation.idempotent,
       open: attemptOpener(rpc, table),
+      retireChannel: (stream) => rpc.retireChannel?.(stream),
       call,
     })
   )[0];
@@ -113,6 +114,7 @@ async function sendEntries(
     entries,
     idempotent: (position) => idempotent[position] === true,
     open: attemptOpener(rpc, table),
+    retireChannel: (stream) => rpc.retireChannel?.(stream),
     call,
   });
   return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));

@@ -280,6 +280,7 @@ export class GoogleCloudDriver implements BigtableDriver {
               options,
               operation,
               () => this.#dataProbe.ready(options, operation),
+              (stream) => data.retireChannel(stream),
             );
     return openReadRows(open, operation, this.#reads, request.table);
   }

@@ -80,6 +80,12 @@ export interface MutateRowsRequest<E> {
   readonly open: (entries: readonly E[], attempt: number) => MutateAttemptStream;
   readonly call?: CallOptions | undefined;
   readonly retry?: WriteRetryPolicy | undefined;
+  /**
+   * Hears each attempt cut by `attemptTimeoutMs` (a silent or too long
+   * attempt), before the next one is opened: the channel it went out on
+   * should take no new call.
+   */
+  readonly retireChannel?: ((stream: MutateAttemptStream) => void) | undefined;
 }
 
 const PENDING = 0;
@@ -115,6 +121,8 @@ type AttemptEnd =
  * - The deadline or the signal cuts a running attempt (its stream is
  *   cancelled): the entries without a status fail with code 4 or 1 and the
  *   typed error as `cause`.
+ * - An attempt cut by `attemptTimeoutMs` is handed to `retireChannel` before
+ *   it is cancelled, so that the next attempt goes out on another connection.
  *
  * Rejects with the typed abort or deadline error when the signal aborted or
  * the deadline passed before the first attempt (nothing sent), and with
@@ -193,6 +201,7 @@ export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promi
       call,
       operation,
       totalMs,
+      request.retireChannel,
     );
 
     const unseen = sent.filter((_, i) => seen[i] === 0 && state[sent[i] as number] === PENDING);
@@ -258,9 +267,10 @@ function cutFailure(position: number, error: BigtableMapperError): EntryFailure 
 
 /**
  * Runs one attempt to its end: the stream ends or fails, or the attempt is
- * cut by `attemptTimeoutMs` (retryable), the deadline or the signal (not
- * retryable); a cut cancels the stream. Responses go to `onResponse` as they
- * arrive, so statuses received before a failure count.
+ * cut by `attemptTimeoutMs` (retryable; the stream goes to `retireChannel`
+ * first), the deadline or the signal (not retryable); a cut cancels the
+ * stream. Responses go to `onResponse` as they arrive, so statuses received
+ * before a failure count.
  */
 function runAttempt(
   open: () => MutateAttemptStream,
@@ -268,6 +278,7 @@ function runAttempt(
   call: CallOptions | undefined,
   operation: string,
   totalMs: number,
+  retireChannel: ((stream: MutateAttemptStream) => void) | undefined,
 ): Promise<AttemptEnd> {
   return new Promise<AttemptEnd>((resolve) => {
     let settled = false;
@@ -279,7 +290,10 @@ function runAttempt(
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      if (end.kind === 'cut' && stream !== undefined) abortRead(stream);
+      if (end.kind === 'cut' && stream !== undefined) {
+        if (end.retryable) retireQuietly(retireChannel, stream);
+        abortRead(stream);
+      }
       resolve(end);
     };
     const onAbort = (): void =>
@@ -309,4 +323,16 @@ function runAttempt(
 /** The server's RetryInfo delay among status details (0 when there is none). */
 function serverDelayMs(details: unknown): number {
   return retryDelayInDetails(details) ?? 0;
+}
+
+/** Hands a silent attempt's stream to `retireChannel`; a failure there only leaves the channel in service. */
+function retireQuietly(
+  retireChannel: ((stream: MutateAttemptStream) => void) | undefined,
+  stream: MutateAttemptStream,
+): void {
+  try {
+    retireChannel?.(stream);
+  } catch {
+    // The next attempt then goes out on the same channel: slower to recover, still bounded.
+  }
 }

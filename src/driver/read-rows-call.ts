@@ -86,6 +86,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * end past it is not started. When `signal` aborts, the running attempt is
  * cancelled and the read fails with `abortError(signal)`. One unref'd timer
  * per attempt watches all three bounds; a response only records its time.
+ *
+ * An attempt cut for silence or length is handed to `retireChannel` before
+ * it is cancelled: its connection may carry no data any more while still
+ * answering keepalive pings (an HTTP/2 flow-control wedge), so the next
+ * attempt must go out on another one.
  * @internal
  */
 export class ReadRowsCall implements RowFeed {
@@ -95,6 +100,7 @@ export class ReadRowsCall implements RowFeed {
   readonly #call: CallOptions;
   readonly #operation: string;
   readonly #ready: (() => Promise<void>) | undefined;
+  readonly #retireChannel: ((stream: ReadAttemptStream) => void) | undefined;
   #sink: RowSink | undefined;
   #stream: ReadAttemptStream | undefined;
   #attempts = 0;
@@ -133,6 +139,8 @@ export class ReadRowsCall implements RowFeed {
   /**
    * `ready`, when given, is awaited before the first attempt (the driver's
    * endpoint probe): its rejection fails the read without any attempt.
+   * `retireChannel`, when given, hears each attempt cut by the idle or
+   * attempt timeout, before the next attempt is opened.
    */
   constructor(
     plan: ReadPlan,
@@ -141,6 +149,7 @@ export class ReadRowsCall implements RowFeed {
     call: CallOptions = {},
     operation = 'readRows',
     ready?: () => Promise<void>,
+    retireChannel?: (stream: ReadAttemptStream) => void,
   ) {
     this.#plan = plan;
     this.#open = open;
@@ -148,6 +157,7 @@ export class ReadRowsCall implements RowFeed {
     this.#call = call;
     this.#operation = operation;
     this.#ready = ready;
+    this.#retireChannel = retireChannel;
   }
 
   start(sink: RowSink): void {
@@ -271,11 +281,18 @@ export class ReadRowsCall implements RowFeed {
     merger.lastKey = scanned;
   }
 
-  /** Cancels the running attempt and treats `error` as its failure. */
+  /** Cancels the running attempt, silent or too long (its channel is retired), and treats `error` as its failure. */
   #cut(error: DeadlineExceededError): void {
     const stream = this.#stream;
     this.#stream = undefined;
-    if (stream !== undefined) abortRead(stream);
+    if (stream !== undefined) {
+      try {
+        this.#retireChannel?.(stream);
+      } catch {
+        // The next attempt then goes out on the same channel: slower to recover, still bounded.
+      }
+      abortRead(stream);
+    }
     this.#failed(error);
   }
 

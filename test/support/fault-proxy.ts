@@ -51,6 +51,51 @@ export interface FaultProxy {
   refuseNew(refuse: boolean): void;
   /** Destroys every connection and stops listening. */
   close(): Promise<void>;
+  /**
+   * Arms a stall of the HTTP/2 streams only (see {@link DataStallOptions}): a
+   * window during which DATA frames going one way are dropped while every
+   * other frame passes and the TCP connections stay open.
+   */
+  stallData(options: DataStallOptions): void;
+  /** HTTP/2 DATA frames dropped by {@link stallData} windows so far. */
+  readonly droppedDataFrames: number;
+  /** What each connection accepted so far carried, in the order they were accepted. */
+  connectionStats(): ConnectionStats[];
+}
+
+/**
+ * A stall of the HTTP/2 streams while the connection keeps working: once
+ * `afterBytes` more bytes went `direction` on a connection, every DATA frame
+ * going `direction` on every connection (open or opened meanwhile) is dropped
+ * whole for `forMs` milliseconds. Every other frame (HEADERS, SETTINGS, PING
+ * and its ack, WINDOW_UPDATE, RST_STREAM, GOAWAY) passes, so the framing stays
+ * intact, keepalive pings are answered and no side sees an error.
+ *
+ * The dropped bytes are never delivered, so the receiver never returns their
+ * flow-control credit: a connection that lost a window's worth of DATA (64 KiB
+ * by default) can send no DATA on any stream ever again, although its pings
+ * still pass. That is the shape of an HTTP/2 flow-control wedge; only a new
+ * connection works after the window. `pass()` ends a pending or running
+ * window and, since the framing is intact, resets no connection for it.
+ */
+export interface DataStallOptions {
+  /** Bytes that pass first (counted per connection from this call, as in {@link FaultAfterOptions}). */
+  afterBytes: number;
+  /** How long DATA frames are dropped, from the first frame that starts past `afterBytes`. */
+  forMs: number;
+  direction: FaultDirection;
+}
+
+/** What one connection through the proxy carried. */
+export interface ConnectionStats {
+  /** HTTP/2 requests the client sent on it (HEADERS frames going to the server). */
+  readonly requests: number;
+  /** Of those, the requests sent after the connection lost its first DATA frame to {@link FaultProxy.stallData}. */
+  readonly requestsAfterDrop: number;
+  /** DATA frames {@link FaultProxy.stallData} dropped on it. */
+  readonly droppedDataFrames: number;
+  /** Whether the connection is still open (neither side closed it). */
+  readonly open: boolean;
 }
 
 interface FaultRule {
@@ -64,9 +109,91 @@ interface Connection {
   readonly client: Socket;
   readonly server: Socket;
   readonly sent: Record<FaultDirection, number>;
+  /** Where each direction is in its HTTP/2 frames. */
+  readonly frames: Record<FaultDirection, FrameCursor>;
+  readonly stats: { requests: number; requestsAfterDrop: number; droppedDataFrames: number; open: boolean };
   stalled: boolean;
   droppedBytes: boolean;
   ended: boolean;
+}
+
+/** The HTTP/2 client connection preface, sent once before the client's first frame. */
+const CLIENT_PREFACE_BYTES = 24;
+const FRAME_HEADER_BYTES = 9;
+const DATA_FRAME = 0;
+const HEADERS_FRAME = 1;
+
+/**
+ * Follows the HTTP/2 frames of one direction of a connection (length and type
+ * from each 9-byte frame header) so that whole DATA frames can be dropped.
+ * While nothing may be dropped every byte passes at once; while something may
+ * be, a frame header is held back until it is complete, then its frame passes
+ * or is dropped whole.
+ */
+class FrameCursor {
+  #preface: number;
+  #header: Buffer = Buffer.alloc(0);
+  #headerPassed = false;
+  #payloadLeft = 0;
+  #dropping = false;
+
+  constructor(preface: number) {
+    this.#preface = preface;
+  }
+
+  /**
+   * The bytes of `chunk` to forward. `mayDrop(offset)` is asked at each frame
+   * start (its offset in `chunk`); `drop(type)` decides for a complete header
+   * when it may; `seen(type)` hears every frame that passes.
+   */
+  filter(
+    chunk: Buffer,
+    mayDrop: (offset: number) => boolean,
+    drop: (type: number) => boolean,
+    seen: (type: number) => void,
+  ): Buffer[] {
+    const out: Buffer[] = [];
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.#preface > 0) {
+        const n = Math.min(this.#preface, chunk.length - at);
+        out.push(chunk.subarray(at, at + n));
+        this.#preface -= n;
+        at += n;
+        continue;
+      }
+      if (this.#payloadLeft > 0) {
+        const n = Math.min(this.#payloadLeft, chunk.length - at);
+        if (!this.#dropping) out.push(chunk.subarray(at, at + n));
+        this.#payloadLeft -= n;
+        at += n;
+        continue;
+      }
+      if (this.#header.length === 0) this.#headerPassed = !mayDrop(at);
+      const n = Math.min(FRAME_HEADER_BYTES - this.#header.length, chunk.length - at);
+      const part = chunk.subarray(at, at + n);
+      if (this.#headerPassed) out.push(part);
+      this.#header = Buffer.concat([this.#header, part]);
+      at += n;
+      if (this.#header.length < FRAME_HEADER_BYTES) continue;
+      const type = this.#header[3] as number;
+      this.#dropping = !this.#headerPassed && drop(type);
+      if (!this.#dropping) {
+        if (!this.#headerPassed) out.push(this.#header);
+        seen(type);
+      }
+      this.#payloadLeft = this.#header.readUIntBE(0, 3);
+      this.#header = Buffer.alloc(0);
+    }
+    return out;
+  }
+}
+
+/** A {@link DataStallOptions} window: armed per connection, then running until `endsAt`. */
+interface DataStall {
+  readonly options: DataStallOptions;
+  readonly firesAt: Map<Connection, number>;
+  endsAt: number | undefined;
 }
 
 /**
@@ -90,10 +217,49 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let stallAll = false;
   let refusing = false;
   let opened = 0;
+  let dataStall: DataStall | undefined;
+  let droppedDataFrames = 0;
+  const accepted: Connection[] = [];
+
+  /** Whether a DATA frame going `direction` on `conn` now is dropped (starts an armed window once its byte count is reached). */
+  const dropsData = (conn: Connection, direction: FaultDirection, at: number): boolean => {
+    const stall = dataStall;
+    if (stall === undefined || stall.options.direction !== direction || conn.droppedBytes) return false;
+    if (stall.endsAt === undefined) {
+      const firesAt = stall.firesAt.get(conn);
+      if (firesAt === undefined || at < firesAt) return false;
+      stall.endsAt = Date.now() + stall.options.forMs;
+    }
+    if (Date.now() < stall.endsAt) return true;
+    dataStall = undefined;
+    return false;
+  };
 
   const dropConnection = (conn: Connection): void => {
     connections.delete(conn);
+    conn.stats.open = false;
     for (const rule of rules) rule.firesAt.delete(conn);
+    dataStall?.firesAt.delete(conn);
+  };
+
+  /** `part` as it goes `direction`: whole DATA frames dropped during a data stall, requests counted. */
+  const framed = (conn: Connection, direction: FaultDirection, part: Buffer): Buffer[] => {
+    const start = conn.sent[direction] - part.length;
+    return conn.frames[direction].filter(
+      part,
+      (offset) => dropsData(conn, direction, start + offset),
+      (type) => {
+        if (type !== DATA_FRAME) return false;
+        droppedDataFrames += 1;
+        conn.stats.droppedDataFrames += 1;
+        return true;
+      },
+      (type) => {
+        if (direction !== 'toServer' || type !== HEADERS_FRAME) return;
+        conn.stats.requests += 1;
+        if (conn.stats.droppedDataFrames > 0) conn.stats.requestsAfterDrop += 1;
+      },
+    );
   };
 
   const reset = (conn: Connection): void => {
@@ -143,7 +309,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       const part = rest.subarray(0, Math.min(room, rest.length));
       if (part.length > 0) {
         conn.sent[direction] += part.length;
-        if (!to.write(part) && !from.isPaused()) {
+        let full = false;
+        for (const piece of framed(conn, direction, part)) if (!to.write(piece)) full = true;
+        if (full && !from.isPaused()) {
           from.pause();
           to.once('drain', () => from.resume());
         }
@@ -174,12 +342,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       client,
       server: upstream,
       sent: { toClient: 0, toServer: 0 },
+      frames: { toClient: new FrameCursor(0), toServer: new FrameCursor(CLIENT_PREFACE_BYTES) },
+      stats: { requests: 0, requestsAfterDrop: 0, droppedDataFrames: 0, open: true },
       stalled: false,
       droppedBytes: false,
       ended: false,
     };
     connections.add(conn);
+    accepted.push(conn);
     for (const rule of rules) arm(rule, conn);
+    dataStall?.firesAt.set(conn, dataStall.options.afterBytes);
     client.setNoDelay(true);
     upstream.setNoDelay(true);
     client.on('data', (chunk: Buffer) => forward(conn, 'toServer', chunk));
@@ -217,10 +389,26 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     get connectionsOpened() {
       return opened;
     },
+    get droppedDataFrames() {
+      return droppedDataFrames;
+    },
+    connectionStats() {
+      return accepted.map((conn) => ({ ...conn.stats }));
+    },
+    stallData(options) {
+      if (!Number.isSafeInteger(options.afterBytes) || options.afterBytes < 0)
+        throw new Error(`fault proxy: afterBytes must be a non-negative integer, got ${options.afterBytes}`);
+      if (!Number.isSafeInteger(options.forMs) || options.forMs <= 0)
+        throw new Error(`fault proxy: forMs must be a positive integer, got ${options.forMs}`);
+      const stall: DataStall = { options: { ...options }, firesAt: new Map(), endsAt: undefined };
+      for (const conn of connections) stall.firesAt.set(conn, conn.sent[options.direction] + options.afterBytes);
+      dataStall = stall;
+    },
     pass() {
       stallAll = false;
       refusing = false;
       rules = [];
+      dataStall = undefined;
       for (const conn of [...connections]) {
         if (conn.droppedBytes) reset(conn);
         conn.stalled = false;

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Bigtable } from '@google-cloud/bigtable';
 import {
@@ -24,7 +25,12 @@ describe('the bigtable-features header', () => {
 
   it('goes out with every ReadRows attempt, next to bigtable-attempt', () => {
     const options: { otherArgs?: { headers?: Record<string, unknown> } }[] = [];
-    const generated = { readRows: (_message: unknown, sent: (typeof options)[number]) => options.push(sent) };
+    const generated = {
+      readRows: (_message: unknown, sent: (typeof options)[number]) => {
+        options.push(sent);
+        return new PassThrough({ objectMode: true });
+      },
+    };
     const data = new DataClient(
       new Bigtable({ projectId: 'p', apiEndpoint: '127.0.0.1:1', metricsEnabled: false }),
       () => generated as unknown as GeneratedDataClient,
@@ -39,7 +45,12 @@ describe('the bigtable-features header', () => {
   it('a reversed read also announces reverse_scans (field 1), which the server requires for reversed: true', () => {
     expect(REVERSED_READ_FEATURE_FLAGS).toBe('CAEgAQ==');
     const options: { otherArgs?: { headers?: Record<string, unknown> } }[] = [];
-    const generated = { readRows: (_message: unknown, sent: (typeof options)[number]) => options.push(sent) };
+    const generated = {
+      readRows: (_message: unknown, sent: (typeof options)[number]) => {
+        options.push(sent);
+        return new PassThrough({ objectMode: true });
+      },
+    };
     const data = new DataClient(
       new Bigtable({ projectId: 'p', apiEndpoint: '127.0.0.1:1', metricsEnabled: false }),
       () => generated as unknown as GeneratedDataClient,
