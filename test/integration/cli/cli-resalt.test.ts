@@ -47,6 +47,10 @@ describe('bigtable-mapper resalt', () => {
       Object.assign(new OldNote(), { author: `a${i % 7}`, seq: i, text: `note ${i}` }),
     );
     await mapper.getRepository(OldNote).saveMany(notes);
+    // As the guide says: sync the new layout (it adds the mark family) before the re-salt.
+    const resalting = new BigtableMapper({ emulatorHost: emulatorHost(), instance, entities: [ResaltedNote] });
+    await resalting.sync();
+    await resalting.close();
     const checkpoint = join(dir, 'checkpoint.json');
 
     const run = await cli([
