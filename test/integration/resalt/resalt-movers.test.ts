@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigtableMapper, Column, Entity, Family, KeyPart, Salt, TableNotFoundError } from '../../../src/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { encodeRowKey } from '../../../src/key/physical-key.js';
-import type { BigtableDriver, CheckAndMutateRequest } from '../../../src/model/driver.js';
+import type { BigtableDriver } from '../../../src/model/driver.js';
+import { holdingCheckAndMutate } from '../../support/held-calls.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { closeMapper, rawKeys } from '../../fixtures/entities.js';
 
@@ -35,24 +36,8 @@ const open = (entities: (new () => object)[]) =>
 const oldKey = (id: string) => encodeRowKey(compileEntity(Plain), { id }).key.toString('latin1');
 
 /** A driver on which the delete of an old row waits for `hooks[id]` (another actor, run to its end) first. */
-function holdingOldDeletes(inner: BigtableDriver, hooks: Record<string, () => Promise<unknown>>): BigtableDriver {
-  const pending = new Map(Object.entries(hooks).map(([id, hook]) => [oldKey(id), hook]));
-  return new Proxy(inner, {
-    get(target, property) {
-      if (property === 'checkAndMutate')
-        return async (request: CheckAndMutateRequest, options?: object) => {
-          const hook = pending.get(request.rowKey.toString('latin1'));
-          if (hook !== undefined) {
-            pending.delete(request.rowKey.toString('latin1'));
-            await hook();
-          }
-          return target.checkAndMutate(request, options);
-        };
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
+const holdingOldDeletes = (inner: BigtableDriver, hooks: Record<string, () => Promise<unknown>>): BigtableDriver =>
+  holdingCheckAndMutate(inner, new Map(Object.entries(hooks).map(([id, hook]) => [oldKey(id), hook])));
 
 let before: BigtableMapper;
 let user: BigtableMapper;

@@ -9,7 +9,8 @@ import {
   compileEntity,
   encodeRowKey,
 } from '../../../src/index.js';
-import type { BigtableDriver, CheckAndMutateRequest } from '../../../src/model/driver.js';
+import type { BigtableDriver } from '../../../src/model/driver.js';
+import { holdingCheckAndMutate } from '../../support/held-calls.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { closeMapper, rawKeys } from '../../fixtures/entities.js';
 
@@ -37,24 +38,11 @@ const open = (entities: (new () => object)[]) =>
 const newKey = (id: string) => encodeRowKey(compileEntity(Salted), { id }).key;
 
 /** The driver the re-salt runs on: runs `hooks[id]` (a concurrent user's change) just before the re-salt's first copy of that row. */
-function interleaving(inner: BigtableDriver, hooks: Record<string, () => Promise<unknown>>): BigtableDriver {
-  const pending = new Map(Object.entries(hooks).map(([id, hook]) => [newKey(id).toString('latin1'), hook]));
-  return new Proxy(inner, {
-    get(target, property) {
-      if (property === 'checkAndMutate')
-        return async (request: CheckAndMutateRequest, options?: object) => {
-          const hook = pending.get(request.rowKey.toString('latin1'));
-          if (hook !== undefined) {
-            pending.delete(request.rowKey.toString('latin1'));
-            await hook();
-          }
-          return target.checkAndMutate(request, options);
-        };
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
+const interleaving = (inner: BigtableDriver, hooks: Record<string, () => Promise<unknown>>): BigtableDriver =>
+  holdingCheckAndMutate(
+    inner,
+    new Map(Object.entries(hooks).map(([id, hook]) => [newKey(id).toString('latin1'), hook])),
+  );
 
 let before: BigtableMapper;
 let user: BigtableMapper;
