@@ -1,4 +1,9 @@
-import { connect as connectHttp2, createServer as createHttp2Server, type ClientHttp2Session } from 'node:http2';
+import {
+  connect as connectHttp2,
+  createServer as createHttp2Server,
+  type ClientHttp2Session,
+  type ServerHttp2Session,
+} from 'node:http2';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BigtableMapper, type Repository } from '../../../src/index.js';
 import { createGoogleCloudDriver, type GoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
@@ -181,6 +186,8 @@ describe("the proxy's data stall (a self-check over a plain HTTP/2 server)", () 
   it('drops DATA frames only: pings pass during the stall, and a connection that lost a window stays wedged after it', async () => {
     const body = Buffer.alloc(200_000, 7);
     const server = createHttp2Server();
+    const serverSessions: ServerHttp2Session[] = [];
+    server.on('session', (s) => serverSessions.push(s));
     server.on('stream', (stream) => {
       stream.respond({ ':status': 200 });
       stream.end(body);
@@ -231,6 +238,8 @@ describe("the proxy's data stall (a self-check over a plain HTTP/2 server)", () 
     } finally {
       for (const opened of sessions) opened.destroy();
       await http2Proxy.close();
+      // Node 24's server.close() waits for its sessions, and a wedged one never ends by itself.
+      for (const s of serverSessions) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   }, 30_000);
