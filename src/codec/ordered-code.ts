@@ -273,22 +273,24 @@ export function createOrderedKeyCodec(entity: string, property: string, options:
   if (maxLength !== undefined && type !== 'string' && type !== 'bytes')
     throw fail(`maxLength applies only to string and bytes key parts, not to '${type}'`, 'remove maxLength');
   if (
-    type === 'bytes' &&
+    (type === 'bytes' || type === 'string') &&
     maxLength !== undefined &&
     (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_KEY_BYTES)
   )
     throw fail(
       `maxLength ${preview(maxLength)} is not an integer from 1 to ${MAX_KEY_BYTES}`,
-      'give the most bytes the property may hold, such as maxLength: 16',
+      type === 'bytes'
+        ? 'give the most bytes the property may hold, such as maxLength: 16'
+        : 'give the longest value the property may hold, such as maxLength: 64',
     );
   const ctx: KeyCodecContext = { entity, property };
-  const field = fieldPart(ctx, type, type === 'bytes' ? maxLength : undefined);
+  const field = fieldPart(ctx, type, maxLength);
   return Object.freeze({
     type,
     width: undefined,
     descending,
     format: undefined,
-    ...(type === 'bytes' ? { maxLength } : {}),
+    ...(type === 'bytes' || type === 'string' ? { maxLength } : {}),
     ...field,
     encode: (value: unknown): string => field.fieldBytes(value).toString('latin1'),
     decode: (text: string): unknown => field.fromFieldBytes(Buffer.from(text, 'latin1')),
@@ -303,7 +305,7 @@ const MAX_KEY_BYTES = 4096;
 function fieldPart(ctx: KeyCodecContext, type: KeyPartType, maxLength: number | undefined): FieldPart {
   switch (type) {
     case 'string':
-      return stringField(ctx);
+      return stringField(ctx, maxLength);
     case 'timestamp':
       return timestampField(ctx);
     case 'bytes':
@@ -317,7 +319,8 @@ function fieldPart(ctx: KeyCodecContext, type: KeyPartType, maxLength: number | 
   }
 }
 
-function stringField(ctx: KeyCodecContext): FieldPart {
+/** `maxLength` counts UTF-16 code units, as in text keys. */
+function stringField(ctx: KeyCodecContext, maxLength: number | undefined): FieldPart {
   return {
     schemaType: 'string',
     fieldBytes(value) {
@@ -327,6 +330,13 @@ function stringField(ctx: KeyCodecContext): FieldPart {
           value,
           'is not a valid string key component: expected a non-empty string',
           'pass a non-empty string',
+        );
+      if (maxLength !== undefined && value.length > maxLength)
+        throw keyError(
+          ctx,
+          value,
+          `is not a valid string key component: ${value.length} characters, over its maxLength of ${maxLength}`,
+          'shorten the value, or raise maxLength in @KeyPart if longer values are legitimate',
         );
       if (hasLoneSurrogate(value))
         throw keyError(

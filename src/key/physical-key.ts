@@ -33,16 +33,18 @@ export const MAX_ROW_KEY_BYTES = 4096;
  * Throws `KeyEncodingError` when a physical row key is over {@link MAX_ROW_KEY_BYTES}.
  * @internal
  */
-export function assertRowKeySize(entity: string, key: Buffer): void {
+export function assertRowKeySize(entity: string, key: Buffer, shown: (key: Buffer) => string = utf8Text): void {
   if (key.length <= MAX_ROW_KEY_BYTES) return;
   throw new KeyEncodingError(
     entity,
     '(row key)',
-    key.toString('utf8'),
+    shown(key),
     `is ${key.length} bytes, over Bigtable's row key limit of ${MAX_ROW_KEY_BYTES} bytes`,
     'shorten the string key parts (or literals) so the whole key, salt included, stays within 4 KiB; keep long text in a column instead',
   );
 }
+
+const utf8Text = (key: Buffer): string => key.toString('utf8');
 
 /**
  * A physical row key.
@@ -93,7 +95,7 @@ function encodeOrderedRowKey(schema: KeySchema, components: readonly string[]): 
     salt === undefined
       ? logical
       : Buffer.concat([orderedSaltSegment(orderedBucket(schema, salt, components)), logical]);
-  assertRowKeySize(schema.name, key);
+  assertRowKeySize(schema.name, key, displayKey);
   return { key, text: displayKey(key), logical: displayKey(logical) };
 }
 
