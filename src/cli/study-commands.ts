@@ -76,7 +76,7 @@ export function addStudyCommands(program: Command, run: Run): void {
     .description('read the table and count rows and bytes per salt bucket and per key prefix, with the evenness ratio')
     .argument('<entity>', 'entity class name or table id')
     .option('--prefix-components <n>', 'leading key components that make a prefix group', positiveInteger, 1)
-    .option('--max-prefixes <n>', 'distinct prefixes told apart', positiveInteger, 1000)
+    .option('--max-prefixes <n>', 'how many of the largest key prefixes to report', positiveInteger, 1000)
     .option('--heatmap <file>', 'also draw the census as a heatmap (.svg, .html or .png)')
     .action(
       run(
@@ -200,18 +200,20 @@ function renderCensus(c: Census): string {
       ),
     );
     const e = c.evenness!;
-    lines.push(
-      `evenness (max/min): rows ${e.rows.ratio?.toFixed(2) ?? 'inf'}, bytes ${e.bytes.ratio?.toFixed(2) ?? 'inf'}`,
-    );
+    const ratio = (spread: { ratio: number | null }): string => spread.ratio?.toFixed(2) ?? 'none (a bucket is empty)';
+    lines.push(`evenness (max/min): rows ${ratio(e.rows)}, bytes ${ratio(e.bytes)}`);
     if (c.unsalted.rows > 0) lines.push(`unsalted rows: ${c.unsalted.rows} (${c.unsalted.bytes} bytes)`);
   }
   const top = [...c.prefixes].sort((a, b) => b.rows - a.rows).slice(0, 20);
+  const approximate = c.prefixes.some((p) => p.rowsError > 0);
   lines.push(
     '',
-    `largest key prefixes (${c.prefixes.length} told apart):`,
+    approximate
+      ? `largest key prefixes (top ${top.length}; a count may exceed the true one by its "error"):`
+      : `largest key prefixes (top ${top.length}, exact):`,
     formatTable(
-      ['prefix', 'rows', 'bytes'],
-      top.map((p) => [p.prefix, p.rows, p.bytes]),
+      approximate ? ['prefix', 'rows', 'bytes', 'error'] : ['prefix', 'rows', 'bytes'],
+      top.map((p) => (approximate ? [p.prefix, p.rows, p.bytes, p.rowsError] : [p.prefix, p.rows, p.bytes])),
     ),
   );
   if (c.otherPrefixes.rows > 0)

@@ -3,14 +3,18 @@ import { ValidationError } from '../errors/errors.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { Constructor } from '../model/declarations.js';
-import { isSaltedKey } from '../key/physical-key.js';
-import { evenness, parseSaltSegment } from '../key/salt.js';
+import { bucketOfRowKey, decodeRowKey } from '../key/physical-key.js';
+import { orderedSaltLength } from '../key/ordered-key.js';
+import { evenness, saltSegmentLength } from '../key/salt.js';
 import { toSpread, type Spread } from './spread.js';
+import { TopPrefixes } from './top-prefixes.js';
 
-/** Default and largest number of distinct key prefixes a census tells apart. */
+/** Default and largest number of key prefixes a census reports. */
 const DEFAULT_MAX_PREFIXES = 1000;
 const MAX_PREFIXES_LIMIT = 100_000;
-/** Distinct prefixes past `maxPrefixes` counted before `otherPrefixes.prefixes` stops growing. */
+/** Candidates tracked per reported prefix: a count's error is at most the rows counted / (4 × `maxPrefixes`). */
+const CANDIDATES_PER_PREFIX = 4;
+/** Distinct prefixes past the candidates counted before `otherPrefixes.prefixes` stops growing. */
 const MAX_OTHER_COUNTED = 10_000;
 
 /**
@@ -46,16 +50,20 @@ export interface CensusBucket extends CensusTally {
  *
  * @example
  * ```ts
- * const p: CensusPrefix = { prefix: 'sensor-7', rows: 310, bytes: 24_800 };
+ * const p: CensusPrefix = { prefix: 'sensor-7', rows: 310, bytes: 24_800, rowsError: 0, bytesError: 0 };
  * ```
  */
 export interface CensusPrefix extends CensusTally {
   /** The leading logical key components, as key text. */
   readonly prefix: string;
+  /** How many of `rows` may belong to other prefixes (0: exact); `rows - rowsError` is a lower bound. */
+  readonly rowsError: number;
+  /** Likewise for `bytes`. */
+  readonly bytesError: number;
 }
 
 /**
- * The rows of a {@link Census} whose prefix came after `maxPrefixes` distinct ones.
+ * The rows of a {@link Census} outside its reported prefixes.
  *
  * @example
  * ```ts
@@ -63,7 +71,7 @@ export interface CensusPrefix extends CensusTally {
  * ```
  */
 export interface CensusOverflow extends CensusTally {
-  /** Distinct prefixes among them, counted up to 10,000. */
+  /** Distinct prefixes among them, counted up to 10,000 past the tracked ones. */
   readonly prefixes: number;
 }
 
@@ -93,7 +101,11 @@ export interface CensusEvenness {
 export interface CensusOptions {
   /** Leading logical key components that make a prefix group. Default 1. */
   readonly prefixComponents?: number;
-  /** Distinct prefixes counted one by one; rows of any further prefix go to `otherPrefixes`. Default 1,000. */
+  /**
+   * The largest prefixes (most rows) to report; the rest go to `otherPrefixes`. Default 1,000. Counted
+   * in one pass over 4 × `maxPrefixes` candidates (Space-Saving): exact while the distinct prefixes fit,
+   * otherwise each count may overestimate by its `rowsError`, at most rows / (4 × `maxPrefixes`).
+   */
   readonly maxPrefixes?: number;
 }
 
@@ -114,9 +126,9 @@ export interface Census extends CensusTally {
   readonly buckets: readonly CensusBucket[];
   /** Rows without a salt segment: every row of an unsalted entity, or rows older than `@Salt` `since`. */
   readonly unsalted: CensusTally;
-  /** Per logical key prefix (the first `prefixComponents` components, as key text), in key order. */
+  /** The `maxPrefixes` largest logical key prefixes (the first `prefixComponents` components, as key text), in key order. */
   readonly prefixes: readonly CensusPrefix[];
-  /** Rows whose prefix came after `maxPrefixes` distinct ones. */
+  /** The rows of every other prefix. */
   readonly otherPrefixes: CensusOverflow;
   /** `max / min` rows and bytes per salt bucket; `undefined` for an unsalted entity. */
   readonly evenness: CensusEvenness | undefined;
@@ -127,7 +139,7 @@ export interface Census extends CensusTally {
  * physical keys, the data of a bucket-evenness check after the fact (seed 002:
  * "verify your distribution"). Pure and streaming: the caller feeds it, for
  * example, a scan's keys and sizes; memory stays bounded by the bucket count
- * and `maxPrefixes`.
+ * and `maxPrefixes`. Reads text and `ordered-code` keys alike.
  *
  * @example
  * ```ts
@@ -155,10 +167,10 @@ export class CensusCounter {
   readonly #prefixComponents: number;
   readonly #maxPrefixes: number;
   readonly #buckets: Map<number, { rows: number; bytes: number }>;
-  readonly #prefixes = new Map<string, { rows: number; bytes: number }>();
+  readonly #top: TopPrefixes;
   readonly #unsalted = { rows: 0, bytes: 0 };
-  readonly #other = { prefixes: 0, rows: 0, bytes: 0 };
-  readonly #otherSeen = new Set<string>();
+  readonly #seen = new Set<string>();
+  readonly #seenLimit: number;
   readonly #total = { rows: 0, bytes: 0 };
 
   constructor(entity: Constructor | EntitySchema, options: CensusOptions = {}) {
@@ -173,42 +185,61 @@ export class CensusCounter {
       MAX_PREFIXES_LIMIT,
     );
     this.#buckets = new Map((schema.key.salt?.allBuckets ?? []).map((b) => [b, { rows: 0, bytes: 0 }]));
+    this.#top = new TopPrefixes(this.#maxPrefixes * CANDIDATES_PER_PREFIX);
+    this.#seenLimit = this.#maxPrefixes * CANDIDATES_PER_PREFIX + MAX_OTHER_COUNTED;
   }
 
   /** Counts one row: its physical key and its size in bytes. */
   add(row: { readonly key: Uint8Array; readonly bytes: number }): void {
     const schema = this.#schema;
-    const { salt, separator } = schema.key;
     const { key, bytes } = checkRow(schema.name, row, this.#total.rows);
-    const text = Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('utf8');
-    const parsed = salt === undefined ? undefined : parseSaltSegment(salt, text);
-    const salted = parsed !== undefined && isSaltedKey(schema, text);
-    add(salted ? (this.#buckets.get(parsed.bucket) as { rows: number; bytes: number }) : this.#unsalted, bytes);
-    const prefix = (salted ? parsed.rest : text).split(separator).slice(0, this.#prefixComponents).join(separator);
-    const group = this.#prefixes.get(prefix);
-    if (group !== undefined) add(group, bytes);
-    else if (this.#prefixes.size < this.#maxPrefixes) this.#prefixes.set(prefix, { rows: 1, bytes });
-    else {
-      if (this.#otherSeen.size < MAX_OTHER_COUNTED) this.#otherSeen.add(prefix);
-      this.#other.prefixes = this.#otherSeen.size;
-      add(this.#other, bytes);
-    }
+    const buffer = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+    const bucket = bucketOfRowKey(schema, buffer);
+    add(bucket === undefined ? this.#unsalted : (this.#buckets.get(bucket) as { rows: number; bytes: number }), bytes);
+    const prefix = this.#prefixOf(buffer, bucket !== undefined);
+    this.#top.add(prefix, bytes);
+    if (this.#seen.size < this.#seenLimit) this.#seen.add(prefix);
     add(this.#total, bytes);
+  }
+
+  /** The first `prefixComponents` key components as key text (decoded for `ordered-code` keys). */
+  #prefixOf(key: Buffer, salted: boolean): string {
+    const { salt, separator, format } = this.#schema.key;
+    if (format === 'ordered-code') {
+      const start = salted && salt !== undefined ? orderedSaltLength(salt, key) : 0;
+      let values: Record<string, unknown>;
+      try {
+        values = decodeRowKey(this.#schema, key);
+      } catch {
+        return key.subarray(start).toString('hex');
+      }
+      return this.#schema.key.properties
+        .slice(0, this.#prefixComponents)
+        .map((p) => keyText(values[p]))
+        .join(separator);
+    }
+    const rest = salted && salt !== undefined ? key.subarray(Math.max(0, saltSegmentLength(salt, key))) : key;
+    return rest.toString('utf8').split(separator).slice(0, this.#prefixComponents).join(separator);
   }
 
   /** The census of the rows counted so far. */
   result(): Census {
     const bucketList = [...this.#buckets].map(([bucket, t]) => ({ bucket, rows: t.rows, bytes: t.bytes }));
+    const prefixes: CensusPrefix[] = this.#top
+      .top(this.#maxPrefixes)
+      .sort((a, b) => Buffer.compare(Buffer.from(a.prefix), Buffer.from(b.prefix)));
     return {
       entity: this.#schema.name,
       rows: this.#total.rows,
       bytes: this.#total.bytes,
       buckets: bucketList,
       unsalted: { ...this.#unsalted },
-      prefixes: [...this.#prefixes]
-        .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-        .map(([prefix, t]) => ({ prefix, rows: t.rows, bytes: t.bytes })),
-      otherPrefixes: { ...this.#other },
+      prefixes,
+      otherPrefixes: {
+        prefixes: Math.max(0, this.#seen.size - prefixes.length),
+        rows: Math.max(0, this.#total.rows - prefixes.reduce((n, p) => n + p.rows, 0)),
+        bytes: Math.max(0, this.#total.bytes - prefixes.reduce((n, p) => n + p.bytes, 0)),
+      },
       evenness:
         bucketList.length === 0
           ? undefined
@@ -218,6 +249,13 @@ export class CensusCounter {
             },
     };
   }
+}
+
+/** A decoded key value as prefix text: bytes as hex, dates as ISO text. */
+function keyText(value: unknown): string {
+  if (Buffer.isBuffer(value)) return value.toString('hex');
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
 }
 
 function add(tally: { rows: number; bytes: number }, bytes: number): void {
