@@ -116,7 +116,13 @@ export type { OperationOptions } from './operation/operation.js';
 export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides, type OperationKind } from './model/timeouts.js';
 export type { CallOptions } from './model/driver.js';
 export { Repository, type CounterValue } from './repository/repository.js';
-export { KeyParts, type EntityKey, type EntityProperty, type KeyProperty } from './metadata/compile-key-plan.js';
+export {
+  KeyParts,
+  type EntityInput,
+  type EntityKey,
+  type EntityProperty,
+  type KeyProperty,
+} from './metadata/compile-key-plan.js';
 export type { BulkWriteOptions, BulkWriteResult } from './repository/save-many.js';
 export type {
   ResaltBucketCount,

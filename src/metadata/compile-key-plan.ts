@@ -4,6 +4,7 @@ import { compileSalt } from './compile-salt.js';
 import { MetadataError } from '../errors/errors.js';
 import type {
   DataProperty,
+  EntityData,
   KeyFormat,
   KeyPartDeclaration,
   KeyPartOptions,
@@ -284,6 +285,20 @@ export type EntityProperty<T> = Exclude<keyof T, typeof KeyParts> & string;
 export type KeyProperty<T> = typeof KeyParts extends keyof T
   ? Extract<NonNullable<T[typeof KeyParts]>, EntityProperty<T>>
   : EntityProperty<T>;
+
+/**
+ * What the write methods (`save`, `saveMany`, `replace`, `saveIf`, `compileSave`) take: an instance of
+ * the entity class, or a plain object of its data properties (methods and getters need not be there).
+ * With the {@link KeyParts} marker every key part is required; without it, at least one property
+ * declared required (`!`), as for {@link EntityKey}.
+ * @example
+ * ```ts
+ * await channels.save({ tenantId: 'a', channelId: 'b', topic: 'x' }); // Channel has a getter and a method
+ * ```
+ */
+export type EntityInput<T> = typeof KeyParts extends keyof T
+  ? EntityData<T> & { [K in KeyProperty<T>]-?: T[K] }
+  : EntityData<T> & EntityKey<T>;
 
 /**
  * The argument of `findOne`, `delete`, `update` and friends. With the

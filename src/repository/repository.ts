@@ -28,7 +28,7 @@ import {
 import { iterateScan, readPage, SCAN_CALL_OPTION_NAMES, type Page } from '../scan/scan-ops.js';
 import { checkOptionNames } from '../util/option-names.js';
 import type { OperationKind } from '../model/timeouts.js';
-import type { EntityKey, EntityProperty } from '../metadata/compile-key-plan.js';
+import type { EntityInput, EntityKey, EntityProperty } from '../metadata/compile-key-plan.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
 import {
@@ -158,9 +158,9 @@ export class Repository<T extends object> {
    * repo.compileSave(reading).rowKeyText
    * ```
    */
-  compileSave(entity: T, options: { now?: number } = {}): CompiledMutation {
+  compileSave(entity: EntityInput<T>, options: { now?: number } = {}): CompiledMutation {
     checkOptionNames(`${this.schema.name}.compileSave`, options, ['now']);
-    return compileSave(this.schema, entity, options);
+    return compileSave(this.schema, entityOf(entity), options);
   }
 
   /**
@@ -171,10 +171,10 @@ export class Repository<T extends object> {
    * await repo.save(reading, { timeoutMs: 5_000 });
    * ```
    */
-  save(entity: T, options?: OperationOptions): Promise<void> {
+  save(entity: EntityInput<T>, options?: OperationOptions): Promise<void> {
     return this.#write('save', options, async (call) => {
       await this.#moveFirst(entity as Record<string, unknown>, call);
-      return compileSave(this.schema, await withCopies(this.schema, entity, this.#sources));
+      return compileSave(this.schema, await withCopies(this.schema, entityOf(entity), this.#sources));
     });
   }
 
@@ -185,10 +185,12 @@ export class Repository<T extends object> {
    * await repo.replace(reading);
    * ```
    */
-  replace(entity: T, options?: OperationOptions): Promise<void> {
+  replace(entity: EntityInput<T>, options?: OperationOptions): Promise<void> {
     return this.#write('replace', options, async (call) => {
       await this.#moveFirst(entity as Record<string, unknown>, call);
-      return compileSave(this.schema, await withCopies(this.schema, entity, this.#sources), { mode: 'replace' });
+      return compileSave(this.schema, await withCopies(this.schema, entityOf(entity), this.#sources), {
+        mode: 'replace',
+      });
     });
   }
 
@@ -286,7 +288,7 @@ export class Repository<T extends object> {
    * ```
    */
   saveMany(
-    entities: Iterable<T> | AsyncIterable<T>,
+    entities: Iterable<EntityInput<T>> | AsyncIterable<EntityInput<T>>,
     options?: BulkWriteOptions & OperationOptions,
   ): Promise<BulkWriteResult> {
     try {
@@ -299,7 +301,8 @@ export class Repository<T extends object> {
     return this.#bulk(
       'saveMany',
       (call) => {
-        input = bulkWithCopies(this.schema, movedFirst(this.#driver, this.schema, entities, call), this.#sources);
+        const given = entities as unknown as Iterable<T> | AsyncIterable<T>;
+        input = bulkWithCopies(this.schema, movedFirst(this.#driver, this.schema, given, call), this.#sources);
         return input.entities;
       },
       (e) => compileSave(this.schema, (input as ReturnType<typeof bulkWithCopies<T>>).take(e), compileOptions),
@@ -336,12 +339,12 @@ export class Repository<T extends object> {
    * await repo.saveIf(job, { column: 'status', equals: 'pending' });
    * ```
    */
-  saveIf(entity: T, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
+  saveIf(entity: EntityInput<T>, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
     return this.#run('write', 'saveIf', options, OPERATION_OPTION_NAMES, async (call) => {
       await this.#moveFirst(entity as Record<string, unknown>, call);
       const { request, appliesOnMatch } = compileCondition(
         this.schema,
-        compileSave(this.schema, await withCopies(this.schema, entity, this.#sources)),
+        compileSave(this.schema, await withCopies(this.schema, entityOf(entity), this.#sources)),
         condition,
       );
       const matched = await this.#driver.checkAndMutate(request, call);
@@ -530,3 +533,8 @@ const standaloneContext: OperationContext = Object.freeze({
   closing: new AbortController().signal,
   track: <R>(settled: Promise<R>): Promise<R> => settled,
 });
+
+/** The write compilers read only data properties, so a plain object of them serves as well as an instance. */
+function entityOf<T>(input: EntityInput<T>): T {
+  return input as unknown as T;
+}
