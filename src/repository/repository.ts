@@ -137,9 +137,12 @@ export class Repository<T extends object> {
   /**
    * A new instance of the entity class (`instanceof` holds, methods work) with
    * `props` assigned over what its constructor set. Only the props object's
-   * own enumerable properties are copied; a `__proto__` key is refused with a
-   * `ValidationError`. Nothing is sent. The write methods also accept a plain
-   * object with the entity's properties; `create` gives a typed instance.
+   * own enumerable properties are copied; a `__proto__` key, a key that is
+   * neither a mapped property nor a field the constructor sets (the error
+   * suggests the closest property), and a getter without a setter are refused
+   * with a `ValidationError`, so request input is safe to pass. Nothing is
+   * sent. The write methods also accept a plain object with the entity's data
+   * properties; `create` gives a typed instance.
    * @example
    * ```ts
    * const reading = readings.create({ sensorId: 's1', ts: new Date(), temperature: 21.5 });
