@@ -7,7 +7,7 @@ import { BigtableMapperError, ErrorCode } from './bigtable-mapper-error.js';
  * 'total'
  * ```
  */
-export type DeadlineKind = 'total' | 'attempt' | 'idle';
+export type DeadlineKind = 'total' | 'attempt' | 'idle' | 'signal';
 
 /**
  * An operation ran past its deadline: its total time (retries included), one
@@ -33,13 +33,21 @@ export class DeadlineExceededError extends BigtableMapperError {
   constructor(operation: string, timeoutMs: number, kind: DeadlineKind = 'total', cause?: unknown) {
     const what =
       kind === 'total'
-        ? 'its deadline'
+        ? `its deadline of ${timeoutMs} ms`
         : kind === 'attempt'
-          ? 'its per-attempt deadline'
-          : 'its idle timeout (no response)';
+          ? `its per-attempt deadline of ${timeoutMs} ms`
+          : kind === 'idle'
+            ? `its idle timeout (no response) of ${timeoutMs} ms`
+            : timeoutMs === 0
+              ? 'the deadline of its signal (AbortSignal.timeout), which had already fired'
+              : `the deadline of its signal (AbortSignal.timeout) after ${timeoutMs} ms`;
+    const fix =
+      kind === 'signal'
+        ? 'give the signal a longer timeout, or pass timeoutMs instead'
+        : "raise the timeout (per call or in the mapper's timeouts) or check the connection to Bigtable";
     super(
       ErrorCode.DeadlineExceeded,
-      `${operation} ran past ${what} of ${timeoutMs} ms; every RPC it started was cancelled. Fix: raise the timeout (per call or in the mapper's timeouts) or check the connection to Bigtable`,
+      `${operation} ran past ${what}; every RPC it started was cancelled. Fix: ${fix}`,
       {
         cause,
         details: { operation, timeoutMs, kind },

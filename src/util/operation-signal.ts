@@ -40,13 +40,14 @@ export function openOperation(
     controller.abort(reason);
     dispose();
   };
+  const startedAt = Date.now();
   for (const signal of signals) {
     if (signal === undefined) continue;
     if (signal.aborted) {
       abort(abortError(signal, operation));
       return { signal: controller.signal, deadline, dispose };
     }
-    const onAbort = (): void => abort(abortError(signal, operation));
+    const onAbort = (): void => abort(abortError(signal, operation, startedAt));
     signal.addEventListener('abort', onAbort, { once: true });
     cleanups.push(() => signal.removeEventListener('abort', onAbort));
   }
@@ -58,16 +59,17 @@ export function openOperation(
 
 /**
  * The typed error for an aborted signal: its reason when that is already a
- * {@link BigtableMapperError}; a {@link DeadlineExceededError} for the
- * `TimeoutError` of `AbortSignal.timeout()`; otherwise an
+ * {@link BigtableMapperError}; a {@link DeadlineExceededError} of kind
+ * `signal` for the `TimeoutError` of `AbortSignal.timeout()`, stating how long
+ * the operation ran since `startedAt` (0 when it had fired before); otherwise an
  * {@link OperationAbortedError} with the reason as cause.
  * @internal
  */
-export function abortError(signal: AbortSignal, operation: string): BigtableMapperError {
+export function abortError(signal: AbortSignal, operation: string, startedAt?: number): BigtableMapperError {
   const reason: unknown = signal.reason;
   if (reason instanceof BigtableMapperError) return reason;
   if (reason instanceof Error && reason.name === 'TimeoutError')
-    return new DeadlineExceededError(operation, 0, 'total', reason);
+    return new DeadlineExceededError(operation, startedAt === undefined ? 0 : Date.now() - startedAt, 'signal', reason);
   const text =
     reason instanceof Error ? reason.message : reason === undefined ? 'aborted by its signal' : String(reason);
   return new OperationAbortedError(operation, text, reason);
