@@ -28,8 +28,12 @@ export interface ErrorResponse {
  * ```
  */
 export interface ErrorHandlerOptions {
-  /** Called for every answer of status 500 or more, before it is sent (e.g. to log it). Default: none. */
-  onServerError?: (error: BigtableMapperError, status: number) => void;
+  /**
+   * Called for every answer of status 500 or more, before it is sent (e.g. to log it). Default: one
+   * `console.error` line with the status and the message, and the error (as the NestJS filter logs
+   * through Nest's `Logger`); `false` logs nothing.
+   */
+  onServerError?: ((error: BigtableMapperError, status: number) => void) | false;
 }
 
 /**
@@ -59,8 +63,12 @@ export function bigtableMapperErrorHandler(
       return;
     }
     const { status, body } = toHttpError(error);
-    if (status >= 500) options.onServerError?.(error, status);
+    if (status >= 500 && options.onServerError !== false) (options.onServerError ?? logServerError)(error, status);
     res.status(status);
     res.json(body);
   };
+}
+
+function logServerError(error: BigtableMapperError, status: number): void {
+  console.error(`bigtable-mapper: answered ${status}: ${error.message}`, error);
 }

@@ -1,4 +1,4 @@
-import { type BigtableMapperError, ErrorCode } from '../errors/bigtable-mapper-error.js';
+import { BigtableMapperError, ErrorCode } from '../errors/bigtable-mapper-error.js';
 import type { WriteFailure } from '../errors/operation-errors.js';
 import { jsonSafe } from './json-safe.js';
 
@@ -99,19 +99,27 @@ export function httpStatusOf(error: unknown): number {
 }
 
 /**
- * The HTTP answer for an error of this library: {@link httpStatusOf} and a
- * JSON-safe {@link HttpErrorBody}. A `PartialWriteError`'s body lists its
- * failures (index, row key, gRPC code, message; never the entities), at most
- * 100, with `failuresOmitted` counting the rest. Pure: it logs nothing and
- * sends nothing, so any framework can use it.
+ * The HTTP answer for an error: for an error of this library, {@link httpStatusOf}
+ * and a JSON-safe {@link HttpErrorBody}; for anything else (it takes what a
+ * `catch` clause gives), a plain 500 whose body says only "Internal Server
+ * Error" (code `INTERNAL`), never the error's own message. A
+ * `PartialWriteError`'s body lists its failures (index, row key, gRPC code,
+ * message; never the entities), at most 100, with `failuresOmitted` counting
+ * the rest. Pure: it logs nothing and sends nothing, so any framework can use it.
  *
  * @example
  * ```ts
- * const { status, body } = toHttpError(err);
- * res.status(status).json(body);
+ * } catch (err) {
+ *   const { status, body } = toHttpError(err);
+ *   res.status(status).json(body);
+ * }
  * ```
  */
-export function toHttpError(error: BigtableMapperError): HttpError {
+export function toHttpError(error: unknown): HttpError {
+  if (!(error instanceof BigtableMapperError)) {
+    const reason = REASONS[500] ?? 'Internal Server Error';
+    return { status: 500, body: { statusCode: 500, error: reason, code: 'INTERNAL', message: reason } };
+  }
   const status = httpStatusOf(error);
   const details: Record<string, unknown> = { ...(jsonSafe(error.details) as Record<string, unknown> | undefined) };
   if (error.code === ErrorCode.PartialWrite) Object.assign(details, failureReport(error));
