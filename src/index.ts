@@ -118,6 +118,8 @@ export type { CallOptions } from './model/driver.js';
 export { Repository, type CounterValue } from './repository/repository.js';
 export {
   KeyParts,
+  type CounterProperty,
+  type EntityChanges,
   type EntityInput,
   type EntityKey,
   type EntityProperty,

@@ -301,6 +301,30 @@ export type EntityInput<T> = typeof KeyParts extends keyof T
   : EntityData<T> & EntityKey<T>;
 
 /**
+ * The properties `increment` takes: those typed `number` or `bigint` (the column must also be declared
+ * `int` or `bigint`, which is checked when called).
+ * @example
+ * ```ts
+ * type C = CounterProperty<Channel>; // 'unread', not 'topic'
+ * ```
+ */
+export type CounterProperty<T> = {
+  [K in EntityProperty<T>]-?: NonNullable<T[K]> extends number | bigint ? K : never;
+}[EntityProperty<T>];
+
+/**
+ * The changes `update` takes: data properties, `null` to delete a cell. With the {@link KeyParts}
+ * marker, key parts are left out (a key cannot change).
+ * @example
+ * ```ts
+ * const changes: EntityChanges<Channel> = { topic: 'news', pinned: null };
+ * ```
+ */
+export type EntityChanges<T> = {
+  [K in typeof KeyParts extends keyof T ? Exclude<DataProperty<T>, KeyProperty<T>> : DataProperty<T>]?: T[K] | null;
+};
+
+/**
  * The argument of `findOne`, `delete`, `update` and friends. With the
  * {@link KeyParts} marker: exactly the key parts, each required. Without it:
  * a non-empty object of the entity's data properties (no methods, nothing

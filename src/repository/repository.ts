@@ -28,7 +28,13 @@ import {
 import { iterateScan, readPage, SCAN_CALL_OPTION_NAMES, type Page } from '../scan/scan-ops.js';
 import { checkOptionNames } from '../util/option-names.js';
 import type { OperationKind } from '../model/timeouts.js';
-import type { EntityInput, EntityKey, EntityProperty } from '../metadata/compile-key-plan.js';
+import type {
+  CounterProperty,
+  EntityChanges,
+  EntityInput,
+  EntityKey,
+  EntityProperty,
+} from '../metadata/compile-key-plan.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import { planPropagation, type PropagationPlan } from '../denormalize/plan-propagation.js';
 import {
@@ -204,7 +210,7 @@ export class Repository<T extends object> {
    * await repo.update({ id: 'j1' }, { status: 'done', error: null });
    * ```
    */
-  update(key: EntityKey<T>, partial: { [K in keyof T]?: T[K] | null }, options?: OperationOptions): Promise<void> {
+  update(key: EntityKey<T>, partial: EntityChanges<T>, options?: OperationOptions): Promise<void> {
     return this.#write('update', options, async (call) => {
       await this.#moveFirst(key as Record<string, unknown>, call);
       return compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>);
@@ -323,7 +329,7 @@ export class Repository<T extends object> {
    * const hits = await repo.increment({ page: '/' }, 'hits');
    * ```
    */
-  increment<K extends EntityProperty<T>>(
+  increment<K extends CounterProperty<T>>(
     key: EntityKey<T>,
     field: K,
     by: number | bigint = 1,

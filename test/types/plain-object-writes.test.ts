@@ -19,6 +19,7 @@ class Channel {
   @KeyPart(1, { type: 'string' }) channelId!: string;
   @Column({ family: 'c', type: 'string' }) topic?: string;
   @Column({ family: 'c', type: 'boolean' }) private?: boolean;
+  @Column({ family: 'c', type: 'int' }) unread?: number;
   /** Not stored: set by the constructor. */
   loadedAt = 0;
 
@@ -56,6 +57,29 @@ describe('writes take the entity as plain data', () => {
   it("create() and the writes do not take a method's name; fields the constructor sets are optional", () => {
     expectTypeOf<'slug' extends keyof EntityData<Channel> ? true : false>().toEqualTypeOf<false>();
     expectTypeOf<'loadedAt' extends keyof EntityData<Channel> ? true : false>().toEqualTypeOf<true>();
+  });
+});
+
+describe('the other write signatures', () => {
+  it('increment takes counter properties only, and update no key part when the key parts are marked', async () => {
+    const channels = mapper().getRepository(Channel);
+    const key = { tenantId: 'a', channelId: 'b' };
+    expect(await channels.increment(key, 'unread', 2)).toBe(2);
+    // @ts-expect-error topic is a string: not a counter
+    await expect(channels.increment(key, 'topic')).rejects.toThrow(ValidationError);
+    // @ts-expect-error tenantId is a key part, which update cannot change
+    await expect(channels.update(key, { tenantId: 'z' })).rejects.toThrow(/key parts cannot be updated/);
+    await channels.update(key, { topic: 'news', unread: null });
+    const found = await channels.findOne(key);
+    expect([found?.topic, found?.unread]).toEqual(['news', undefined]);
+  });
+
+  it('a page limit that is not a number says what it was', async () => {
+    await expect(
+      mapper()
+        .getRepository(Channel)
+        .page({ limit: Number('abc') }),
+    ).rejects.toThrow(/got NaN/);
   });
 });
 

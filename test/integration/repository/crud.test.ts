@@ -287,9 +287,10 @@ describe('increment', () => {
 
   it('rejects non-int columns and fractional amounts before sending anything', async () => {
     const calls = record.calls.length;
+    // @ts-expect-error status is a string property: not a counter (checked at run time too)
     await expect(jobs.increment({ id: 'ctr' }, 'status')).rejects.toBeInstanceOf(ValidationError);
     await expect(jobs.increment({ id: 'ctr' }, 'score')).rejects.toBeInstanceOf(ValidationError);
-    await expect(jobs.increment({ id: 'ctr' }, 'nope' as keyof Job & string)).rejects.toBeInstanceOf(ValidationError);
+    await expect(jobs.increment({ id: 'ctr' }, 'nope' as never)).rejects.toBeInstanceOf(ValidationError);
     await expect(jobs.increment({ id: 'ctr' }, 'hits', 1.5)).rejects.toBeInstanceOf(ValidationError);
     expect(record.calls.length).toBe(calls);
     expect((await jobs.findOne({ id: 'ctr' }))!.hits).toBe(2);
