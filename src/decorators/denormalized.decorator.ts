@@ -11,7 +11,11 @@ import type { MapperPropertyDecorator } from './decorator-types.js';
  * in batches), and `repo.propagate(source)` rewrites the copies when the source
  * changes. `key` maps every key part of the source to the property of this
  * entity holding its value; when those properties lead this entity's key, a
- * propagation reads one key prefix instead of the whole table.
+ * propagation reads one key prefix instead of the whole table. Otherwise
+ * (a mapped property that is a column, or a key that starts with something
+ * else) `propagate` must scan the whole table: it refuses to unless called
+ * with `{ allowFullScan: true }`, and `lintEntity()` reports the copy as
+ * `propagation-full-scan` at design time.
  *
  * @example
  * ```ts

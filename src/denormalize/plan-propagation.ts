@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/errors.js';
+import { MetadataError, ValidationError } from '../errors/errors.js';
 import type { Constructor } from '../model/declarations.js';
 import type { EntitySchema, DenormalizedSchema, PropagationStrategy } from '../metadata/entity-schema.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
@@ -133,12 +133,10 @@ function planGroup(
     match[pair.dependent] = value;
   }
   const { strategy } = first;
+  // A key design that needs a full scan is the server's, not the request's: a MetadataError (HTTP 500), which lint reports ahead.
   if (strategy.kind === 'full-scan' && !allowFullScan) {
-    throw new ValidationError(`${schema.name}.${first.property}: ${strategy.reason}`, {
-      entity: schema.name,
-      property: first.property,
-      strategy: strategy.kind,
-    });
+    const [problem, fix] = splitReason(strategy.reason);
+    throw new MetadataError(schema.name, first.property, problem, fix);
   }
   const mappedColumns = first.key.map((p) => p.dependent).filter((p) => !schema.key.properties.includes(p));
   const where = strategy.kind === 'prefix' ? match : {};
@@ -149,4 +147,10 @@ function planGroup(
     filters: [plan.filter, { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] }],
   } as const;
   return { copies, match, strategy, scan: { ...plan, filter } };
+}
+
+/** A strategy's reason is "problem; fix": the two halves of a MetadataError. */
+function splitReason(reason: string): [string, string] {
+  const at = reason.lastIndexOf('; ');
+  return at < 0 ? [reason, 'pass { allowFullScan: true }'] : [reason.slice(0, at), reason.slice(at + 2)];
 }

@@ -6,6 +6,7 @@ import type { Constructor } from '../model/declarations.js';
 import { LINT_RULE_IDS, type LintRuleId, type LintSuppression } from '../model/lint-rule.js';
 import { DEFAULT_MAX_FAMILIES, noGcRule, tooManyFamilies, versionsExceedFamily } from './family-rules.js';
 import { keyTooLong, leadingTimestamp, unboundedStringKey } from './key-rules.js';
+import { propagationFullScan } from './denormalized-rules.js';
 import type { LintFinding, LintOptions, LintRule } from './lint-finding.js';
 import { javaHashcodeMultipleOf31, javaHashcodePowerOfTwo, saltFewValues } from './salt-rules.js';
 
@@ -20,6 +21,7 @@ const RULES: Readonly<Record<LintRuleId, LintRule>> = {
   'no-gc-rule': noGcRule,
   'versions-exceed-family': versionsExceedFamily,
   'too-many-families': tooManyFamilies,
+  'propagation-full-scan': propagationFullScan,
 };
 
 /** Most families `maxFamilies` may allow: Bigtable's hard limit per table. */
@@ -31,7 +33,7 @@ const MAX_FAMILIES_LIMIT = 1000;
  * without salt, salts over too few values, Java `hashCode` salts with bucket
  * counts that bunch, string key parts without `maxLength`, keys that can pass
  * 4 KiB, families without GC, versions a family does not keep, too many
- * families. Returns plain JSON findings, empty when the design passes;
+ * families, `@Denormalized` copies whose propagation must scan the whole table. Returns plain JSON findings, empty when the design passes;
  * findings the entity suppresses with a reason (`@Entity({ lint: { ignore } })`)
  * are left out unless `includeSuppressed`. Pure: it reads only the compiled
  * schema.

@@ -80,4 +80,7 @@ export interface LintRule {
 }
 
 /** What the rules read of an `EntitySchema`. @internal */
-export type LintedSchema = Pick<EntitySchema, 'name' | 'key' | 'families' | 'columns' | 'lintSuppressions'>;
+export type LintedSchema = Pick<
+  EntitySchema,
+  'name' | 'key' | 'families' | 'columns' | 'denormalized' | 'lintSuppressions'
+>;

@@ -15,7 +15,8 @@ export type LintRuleId =
   | 'key-too-long'
   | 'no-gc-rule'
   | 'versions-exceed-family'
-  | 'too-many-families';
+  | 'too-many-families'
+  | 'propagation-full-scan';
 
 /** Every rule id once (the `Record` makes the compiler check none is missing or extra), in run order. */
 const RULE_ORDER: Readonly<Record<LintRuleId, true>> = {
@@ -28,6 +29,7 @@ const RULE_ORDER: Readonly<Record<LintRuleId, true>> = {
   'no-gc-rule': true,
   'versions-exceed-family': true,
   'too-many-families': true,
+  'propagation-full-scan': true,
 };
 
 /**

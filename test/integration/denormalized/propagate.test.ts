@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, ValidationError, type PropagationProgress, type Repository } from '../../../src/index.js';
+import { BigtableMapper, MetadataError, type PropagationProgress, type Repository } from '../../../src/index.js';
 import { closeMapper, openMapper, recordingDriver, type DriverRecord } from '../../fixtures/entities.js';
 import { denormalizedEntities } from './entities.js';
 import { cellsText, rawRows } from './raw-rows.js';
@@ -145,9 +145,9 @@ describe('propagate (emulator)', () => {
     );
     const moved = sensor('s3', 'roof');
     const error = await tsFirst.propagate(moved).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toBeInstanceOf(MetadataError);
     expect((error as Error).message).toBe(
-      "TsFirstReading.location: TsFirstReading's key starts with ts, not sensorId: propagation would scan the whole table; put sensorId first or pass { allowFullScan: true }",
+      "TsFirstReading.location: TsFirstReading's key starts with ts, not sensorId: propagation would scan the whole table. Fix: put sensorId first or pass { allowFullScan: true }",
     );
     const before = await rawRows(mapper, E.tables.tsFirst);
     expect(await tsFirst.propagate(moved, { allowFullScan: true })).toEqual({ scanned: 30, updated: 10 });
