@@ -98,7 +98,7 @@ export class EntityNotFoundError extends BigtableMapperError {
   /**
    * @param entity - The entity class name.
    * @param key - The key properties and their values, in key order.
-   * @param rowKey - The encoded row key, as stored (without the salt prefix).
+   * @param rowKey - The row key as stored, salt included (as `key decode` reads it).
    */
   constructor(entity: string, key: Readonly<Record<string, unknown>>, rowKey: string) {
     const parts = Object.entries(key).map(([name, value]) => `${name}: ${preview(value)}`);

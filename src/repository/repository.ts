@@ -398,7 +398,7 @@ export class Repository<T extends object> {
     if (found === undefined) {
       const given = key as Record<string, unknown>;
       const parts = Object.fromEntries(this.schema.key.properties.map((name) => [name, given[name]]));
-      throw new EntityNotFoundError(this.schema.name, parts, encodeRowKey(this.schema, given).logical);
+      throw new EntityNotFoundError(this.schema.name, parts, encodeRowKey(this.schema, given).text);
     }
     return found;
   }
