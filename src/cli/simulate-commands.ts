@@ -9,7 +9,7 @@ import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { formatTable } from './cli-output.js';
 import { parseJsonArgument, readTextFile } from './cli-values.js';
-import { writeHeatmap } from './heatmap-file.js';
+import { checkHeatmapFile, writeHeatmap } from './heatmap-file.js';
 import { heatmapOfDocument } from './heatmap-sources.js';
 
 /** `simulate` (the hotspot simulator over a workload) and `heatmap` (pictures of simulate or census output). */
@@ -50,6 +50,7 @@ export function addSimulateCommands(program: Command, run: Run): void {
           },
         ) => {
           const { entity } = await ctx.entity(name);
+          if (flags.heatmap !== undefined) await checkHeatmapFile(flags.heatmap);
           const workload = (await jsonOrFile(ctx, flags.workload, '--workload')) as Workload;
           const cluster = {
             ...(flags.cluster === undefined

@@ -9,7 +9,7 @@ import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { formatTable } from './cli-output.js';
 import { keyValuesFromJson, positiveInteger, readTextFile } from './cli-values.js';
-import { writeHeatmap } from './heatmap-file.js';
+import { checkHeatmapFile, writeHeatmap } from './heatmap-file.js';
 import { heatmapOfCensus } from './heatmap-sources.js';
 import { keyValuesOf, readEntityRows, rowBytes } from './table-reader.js';
 
@@ -86,6 +86,7 @@ export function addStudyCommands(program: Command, run: Run): void {
           flags: { prefixComponents: number; maxPrefixes: number; heatmap?: string },
         ) => {
           const { entity, schema } = await ctx.entity(name);
+          if (flags.heatmap !== undefined) await checkHeatmapFile(flags.heatmap);
           const counter = new CensusCounter(schema, {
             prefixComponents: flags.prefixComponents,
             maxPrefixes: flags.maxPrefixes,

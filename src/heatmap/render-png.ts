@@ -36,7 +36,12 @@ export async function renderPng(svg: string, fontFiles: readonly string[] | unde
   return new Uint8Array(renderer.render().asPng());
 }
 
-async function loadResvg(): Promise<ResvgModule> {
+/**
+ * Loads `@resvg/resvg-js`, or throws the `ValidationError` that says to install it: call it before long
+ * work whose result is to be drawn as PNG (the `census` command checks before it reads a table).
+ * @internal
+ */
+export async function loadResvg(): Promise<ResvgModule> {
   let loaded: Partial<ResvgModule> & { default?: Partial<ResvgModule> };
   try {
     loaded = (await import('@resvg/resvg-js')) as unknown as typeof loaded;
