@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { SchemaChange } from '../schema/schema-change.js';
 import { printableBytes } from '../util/printable-bytes.js';
 import { planScan } from '../scan/plan-scan.js';
@@ -6,7 +6,7 @@ import type { ScanPlan } from '../scan/scan-plan.js';
 import { ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { formatTable } from './cli-output.js';
-import { parseJsonArgument, whereFromJson } from './cli-values.js';
+import { parseJsonArgument, positiveInteger, whereFromJson } from './cli-values.js';
 
 /** `sync` (the schema diff, applied or checked) and `plan` (the ranges a scan reads). */
 export function addSchemaCommands(program: Command, run: Run): void {
@@ -35,15 +35,26 @@ export function addSchemaCommands(program: Command, run: Run): void {
     .description('show the physical key ranges a scan would read (one per salt bucket), without reading')
     .argument('<entity>', 'entity class name or table id')
     .option('--where <json>', 'key conditions, e.g. \'{"userId":"u1","at":{"gte":"2026-01-01T00:00:00Z"}}\'', '{}')
-    .option('--limit <n>', 'maximum rows', (v) => Number(v))
+    .option('--limit <n>', 'maximum rows', positiveInteger)
+    .addOption(new Option('--order <order>', 'row order of the scan').choices(['key', 'key-desc', 'none']))
     .action(
-      run(async (ctx: CliContext, name: string, flags: { where: string; limit?: number }) => {
-        const { schema } = await ctx.entity(name);
-        const where = whereFromJson(schema, parseJsonArgument(flags.where, '--where'));
-        const plan = planScan(schema, flags.limit === undefined ? { where } : { where, limit: flags.limit });
-        ctx.out.result(describePlan(plan), renderPlan);
-        return ExitCode.Ok;
-      }),
+      run(
+        async (
+          ctx: CliContext,
+          name: string,
+          flags: { where: string; limit?: number; order?: 'key' | 'key-desc' | 'none' },
+        ) => {
+          const { schema } = await ctx.entity(name);
+          const where = whereFromJson(schema, parseJsonArgument(flags.where, '--where'));
+          const plan = planScan(schema, {
+            where,
+            ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+            ...(flags.order === undefined ? {} : { order: flags.order }),
+          });
+          ctx.out.result(describePlan(plan), renderPlan);
+          return ExitCode.Ok;
+        },
+      ),
     );
 }
 

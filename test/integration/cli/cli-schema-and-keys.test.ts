@@ -155,6 +155,17 @@ describe('bigtable-mapper command line', () => {
     expect(ranged.stdout).toContain('[s1#2026-01-01T00:00:00.000Z  s1#2026-01-02T00:00:00.000Z)');
   });
 
+  it('plan shows a reverse scan with --order key-desc, and refuses an unknown order or a limit that is no number', async () => {
+    const result = await cli(['-e', 'examples/entities.ts', '--json', 'plan', 'salted-events', '--order', 'key-desc']);
+    expect(result.code).toBe(0);
+    expect((result.json() as { order: string }).order).toBe('key-desc');
+    const bad = await cli(['-e', 'examples/entities.ts', 'plan', 'salted-events', '--order', 'backwards']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/key, key-desc, none/);
+    const nan = await cli(['-e', 'examples/entities.ts', 'plan', 'salted-events', '--limit', 'abc']);
+    expect(nan.code).toBe(2);
+  });
+
   it('exits 2 with a fix for bad usage and bad input, and 3 when Bigtable cannot be reached', async () => {
     const unknown = await cli(['-e', 'examples/entities.ts', 'plan', 'Nope']);
     expect(unknown.code).toBe(2);
