@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ResaltCheckpoint, ResaltResult } from '../repository/resalt.js';
 import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { formatTable } from './cli-output.js';
+import { positiveInteger, readTextFile } from './cli-values.js';
 
 /** `resalt` (move a re-salted entity's rows from its previous layout to its declared one). */
 export function addResaltCommands(program: Command, run: Run): void {
@@ -12,14 +13,14 @@ export function addResaltCommands(program: Command, run: Run): void {
     .command('resalt')
     .description("move an entity's rows from the layout in @Salt({ previous }) to the declared one, online")
     .argument('<entity>', 'entity class name or table id')
-    .option('--batch-size <n>', 'rows copied, then deleted, per step (default 500)', (v) => Number(v))
+    .option('--batch-size <n>', 'rows copied, then deleted, per step (default 500)', positiveInteger)
     .option('--checkpoint <file>', 'resume from this file when it exists; written after every batch')
     .action(
       run(async (ctx: CliContext, name: string, flags: { batchSize?: number; checkpoint?: string }) => {
         const { entity } = await ctx.entity(name);
         const mapper = ctx.connect(await ctx.entities());
         const file = flags.checkpoint === undefined ? undefined : resolve(ctx.io.cwd, flags.checkpoint);
-        const resumeFrom = file === undefined ? undefined : readCheckpoint(file);
+        const resumeFrom = file === undefined ? undefined : await readCheckpoint(ctx.io.cwd, file);
         if (resumeFrom !== undefined) ctx.out.note(`resuming from ${flags.checkpoint}`);
         const bar = ctx.out.progress(`resalt ${name}`, 1, ' buckets');
         let result: ResaltResult;
@@ -43,10 +44,12 @@ export function addResaltCommands(program: Command, run: Run): void {
     );
 }
 
-function readCheckpoint(file: string): ResaltCheckpoint | undefined {
+/** The checkpoint file, when it exists: bounded like every file the command reads (64 MiB). */
+async function readCheckpoint(cwd: string, file: string): Promise<ResaltCheckpoint | undefined> {
   if (!existsSync(file)) return undefined;
+  const text = await readTextFile(cwd, file, '--checkpoint');
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as ResaltCheckpoint;
+    return JSON.parse(text) as ResaltCheckpoint;
   } catch (error) {
     throw new CliUsageError(
       `the checkpoint file ${file} is not JSON (${(error as Error).message})`,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,5 +92,14 @@ describe('bigtable-mapper resalt', () => {
     const again = await cli([...connect, 'resalt', 'ResaltedNote', '--checkpoint', checkpoint]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('no row is left in the previous layout');
+  });
+
+  it('refuses a checkpoint file over 64 MiB, as every file the command reads', async () => {
+    const huge = join(dir, 'huge-checkpoint.json');
+    writeFileSync(huge, '');
+    truncateSync(huge, 64 * 1024 * 1024 + 1);
+    const run = await cli([...connect, 'resalt', 'ResaltedNote', '--checkpoint', huge]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cannot read --checkpoint .*over 67108864 bytes/);
   });
 });
