@@ -14,12 +14,13 @@ import {
 } from '../../src/errors/index.js';
 
 /**
- * What the driver contract runs against: the in-memory fake in the unit
- * project, the real driver on the emulator in the integration project.
+ * What the driver contract runs against: the public in-memory Bigtable
+ * (`InMemoryBigtable`, `bigtable-mapper/testing`) in the unit project, the
+ * real driver on the emulator in the integration project.
  *
  * @example
  * ```ts
- * describeDriverContract('FakeDriver', { open: () => new FakeDriver({ implicitTables: false }), tableId: uniqueTableId });
+ * describeDriverContract('InMemoryBigtable', { open: () => new InMemoryBigtable(), tableId: uniqueTableId });
  * ```
  */
 export interface DriverContractSubject {

@@ -1,8 +1,8 @@
 import { uniqueTableId } from '../../../src/testing/unique-table-id.js';
+import { InMemoryBigtable } from '../../../src/testing/in-memory-driver.js';
 import { describeDriverContract } from '../../contract/driver-contract.js';
-import { FakeDriver } from '../../support/fake-driver.js';
 
-describeDriverContract('FakeDriver', {
-  open: () => new FakeDriver({ implicitTables: false }),
+describeDriverContract('InMemoryBigtable', {
+  open: () => new InMemoryBigtable(),
   tableId: uniqueTableId,
 });
