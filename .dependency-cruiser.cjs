@@ -22,7 +22,7 @@ const LAYERS = [
   'repository', // the public Repository and BigtableMapper
   'http', // HTTP answers for library errors, and the Express error handler
   'nest', // NestJS module
-  'testing', // emulator helpers for users' tests
+  'testing', // the in-memory driver and the emulator helpers for users' tests
   'cli', // the bigtable-mapper command line (ES modules only, never imported by the library)
 ];
 
