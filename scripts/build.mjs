@@ -6,6 +6,10 @@
  * - `dist/cjs`: CommonJS (tsconfig.build.cjs.json) with a copy of the same
  *   declarations, marked `"type": "commonjs"`.
  *
+ * An optional argument puts the two folders under another directory instead
+ * of `dist/` (`scripts/pack.ts` builds into a private folder this way, so two
+ * builds never write to one output).
+ *
  * TypeScript reads a declaration file in the module format of the folder it
  * sits in, so `require` consumers get CommonJS types and `import` consumers ES
  * module types (package.json `exports` points each condition at its folder).
@@ -15,18 +19,28 @@
  * @example
  * ```ts
  * // npm run build
+ * // node scripts/build.mjs /tmp/stage/dist
  * ```
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const out = process.argv[2] === undefined ? join(root, 'dist') : resolve(process.argv[2]);
+if (!relative(out, root).startsWith('..')) {
+  // The folder is removed first: never the repository or a folder holding it.
+  console.error(`build: refusing to write into ${out}, which holds the repository`);
+  process.exit(2);
+}
 
-function compile(project) {
-  const result = spawnSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
+function compile(project, outDir) {
+  const result = spawnSync(process.execPath, [tsc, '-p', project, '--outDir', outDir], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
     console.error(`build: tsc -p ${project} failed`);
     process.exit(result.status ?? 1);
@@ -34,21 +48,23 @@ function compile(project) {
 }
 
 function markModuleType(folder, type) {
-  mkdirSync(join(root, folder), { recursive: true });
-  writeFileSync(join(root, folder, 'package.json'), `${JSON.stringify({ type })}\n`);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'package.json'), `${JSON.stringify({ type })}\n`);
 }
 
 function copyDeclarations(from, to) {
-  cpSync(join(root, from), join(root, to), {
+  cpSync(from, to, {
     recursive: true,
     filter: (source) => !/\.[cm]?js$/.test(source) && !source.endsWith('package.json'),
   });
 }
 
-rmSync(join(root, 'dist'), { recursive: true, force: true });
-compile('tsconfig.build.json');
-compile('tsconfig.build.cjs.json');
-copyDeclarations('dist/esm', 'dist/cjs');
-markModuleType('dist/esm', 'module');
-markModuleType('dist/cjs', 'commonjs');
-console.log('build: dist/esm and dist/cjs written, each with its declarations');
+const esm = join(out, 'esm');
+const cjs = join(out, 'cjs');
+rmSync(out, { recursive: true, force: true });
+compile('tsconfig.build.json', esm);
+compile('tsconfig.build.cjs.json', cjs);
+copyDeclarations(esm, cjs);
+markModuleType(esm, 'module');
+markModuleType(cjs, 'commonjs');
+console.log(`build: ${esm} and ${cjs} written, each with its declarations`);

@@ -1,19 +1,22 @@
 /**
- * Packs the library into a temporary folder and checks the tarball as a
- * consumer's tools will see it: `@arethetypeswrong/cli` (types resolve, in the
- * right module format, for `require` and `import` under node10, node16 and
- * bundler resolution) and `publint` (package.json fields match the files).
- * Exit code 1 when either reports a problem. Usage: `npm run check:package`.
+ * Checks the packed library as a consumer's tools will see it:
+ * `@arethetypeswrong/cli` (types resolve, in the right module format, for
+ * `require` and `import` under node10, node16 and bundler resolution) and
+ * `publint` (package.json fields match the files). Checks TARBALL when given
+ * (`npm run test:package` packs once and passes it), else packs the library
+ * into a temporary folder first. Exit code 1 when either reports a problem.
+ * Usage: `npm run check:package [-- TARBALL]`.
  *
  * @example
  * ```ts
  * // npm run check:package
+ * // npx tsx scripts/check-package.ts /tmp/pack/bigtable-mapper-0.1.0.tgz
  * ```
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packLibrary } from './pack.js';
 
@@ -24,12 +27,20 @@ function run(tool: string, args: string[]): boolean {
   return spawnSync(join(bin, tool), args, { stdio: 'inherit' }).status === 0;
 }
 
-const work = mkdtempSync(join(tmpdir(), 'bigtable-mapper-check-'));
-try {
-  const { tarball } = packLibrary(work);
+function check(tarball: string): void {
   const typesOk = run('attw', [tarball, '--profile', 'strict', '--format', 'table-flipped', '--no-emoji']);
   const fieldsOk = run('publint', ['run', tarball, '--strict', '--level', 'suggestion']);
   if (!typesOk || !fieldsOk) process.exitCode = 1;
-} finally {
-  rmSync(work, { recursive: true, force: true });
+}
+
+const given = process.argv[2];
+if (given !== undefined) {
+  check(resolve(given));
+} else {
+  const work = mkdtempSync(join(tmpdir(), 'bigtable-mapper-check-'));
+  try {
+    check(packLibrary(work).tarball);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

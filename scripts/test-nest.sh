@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the NestJS integration tests and the packed-package consumers against
-# NestJS MAJOR instead of the dev dependency, on whichever Node is first on
-# PATH. NestJS MAJOR is installed from the npm registry together with the
-# packed library TARBALL into
+# NestJS MAJOR instead of the dev dependency (scripts/vitest.nest.config.ts),
+# on whichever Node is first on PATH; npm run test:package runs it for each
+# supported major other than the dev dependency's. NestJS MAJOR is installed
+# from the npm registry together with the packed library TARBALL into
 # ${XDG_CACHE_HOME:-$HOME/.cache}/bigtable-mapper-ci/nestjs-MAJOR, the way an
 # app installs it (no --legacy-peer-deps), so npm itself checks the library's
 # peer ranges against that major.
@@ -27,5 +28,4 @@ echo "test-nest: NestJS $(node -p "require('$app/node_modules/@nestjs/core/packa
 
 cd "$root"
 NEST_NODE_MODULES="$app/node_modules" BIGTABLE_MAPPER_NEST_MODULES="$app/node_modules" BIGTABLE_MAPPER_TARBALL="$tarball" \
-  node_modules/.bin/vitest run --config scripts/vitest.nest.config.ts --project integration \
-  test/integration/nest test/integration/package
+  node_modules/.bin/vitest run --config scripts/vitest.nest.config.ts

@@ -28,8 +28,8 @@ export function emulatorHost(): string {
   if (host === undefined || host.trim() === '') {
     throw new Error(
       'No Bigtable emulator for this test run: put the test under test/integration (the integration project, whose ' +
-        'global setup test/setup/emulator.global.ts starts one; see vitest.config.ts), or set BIGTABLE_EMULATOR_HOST ' +
-        'to a local emulator.',
+        'global setup test/setup/emulator.global.ts starts one; see vitest.config.ts; test/soak and test/package ' +
+        'have it too), or set BIGTABLE_EMULATOR_HOST to a local emulator.',
     );
   }
   return host;

@@ -16,6 +16,7 @@ import {
 } from '../../../src/index.js';
 import { closeMapper, openMapper } from '../../fixtures/entities.js';
 import { uniqueTableId } from '../../support/emulator.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 /** Characters around the separator '#' and the escape '%', plus two letters. */
 const ALPHABET = ['\u0000', ' ', '!', '#', '%', '$', 'a', 'b'];
@@ -159,7 +160,7 @@ describe('string ranges return exactly the logical range, whatever characters th
         } while (cursor !== undefined);
         expect(paged.sort()).toEqual(inner.map((r) => `${r.name}/${r.n}`).sort());
       }),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     );
   }, 120_000);
 });

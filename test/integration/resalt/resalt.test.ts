@@ -16,7 +16,7 @@ import {
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { closeMapper, rawKeys } from '../../fixtures/entities.js';
 
-/** Rows of the big table re-salted from 4 to 16 buckets: 20k by default (100k, RESALT_ROWS=100000, takes over a minute here). */
+/** Rows of the big table re-salted from 4 to 16 buckets: RESALT_ROWS (the vitest configs set 5,000 for npm test and 100,000 for test:soak), else 20,000. */
 const ROWS = Number(process.env['RESALT_ROWS'] ?? 20_000);
 const USERS = 997;
 const table = uniqueTableId('resalt');

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeComponent, isValidSeparator, unescapeComponent } from '../../../src/codec/key-codecs.js';
 import { trickyUnit } from './key-codec-arbitraries.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 const PUNCTUATION = [...'!"#$&\'()*+,-./:;<=>?@[\\]^_`{|}~'];
 
@@ -38,7 +39,7 @@ describe('escapeComponent / unescapeComponent', () => {
         expect(escaped.includes(separator)).toBe(false);
         expect(unescapeComponent(escaped, separator)).toBe(raw);
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 
@@ -48,7 +49,7 @@ describe('escapeComponent / unescapeComponent', () => {
         const raw = unescapeComponent(text, separator);
         if (raw !== undefined) expect(escapeComponent(raw, separator)).toBe(text);
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 });

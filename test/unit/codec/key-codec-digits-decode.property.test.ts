@@ -5,6 +5,7 @@ import { createDigitsCodec, type DigitsMapping } from '../../../src/codec/key-co
 import { createKeyCodec } from '../../../src/codec/key-codecs.js';
 import { resolveKeyOptions } from '../../../src/codec/key-codecs.js';
 import type { KeyPartOptions } from '../../../src/model/declarations.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_DATE_MS = 8_640_000_000_000_000n;
@@ -117,7 +118,7 @@ describe('digits key codecs decode (number fast path)', () => {
           expect(outcome(() => codec.decode(text))).toEqual(outcome(() => reference.decode(text)));
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createKeyCodec } from '../../../src/codec/key-codecs.js';
 import { KeyEncodingError } from '../../../src/errors/errors.js';
 import { KEY_COMBOS, ORDERED_COMBOS, trickyUnit } from './key-codec-arbitraries.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
-const RUNS = { numRuns: 2000 };
+const RUNS = { numRuns: propertyRuns(2000) };
 const SEPARATORS = ['#', '|', '/', '~', '!'];
 const bytesOf = (text: string): Buffer => Buffer.from(text, 'utf8');
 

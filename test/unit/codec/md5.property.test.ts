@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { md5Bucket, md5Digest } from '../../../src/codec/hash-presets.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 /** Seed 002's definition, with BigInt: the digest as a 128-bit big-endian integer, modulo `buckets`. */
 function referenceBucket(input: string, buckets: number): number {
@@ -28,7 +29,7 @@ describe('md5 presets without BigInt', () => {
       fc.property(fc.string(), buckets, (input, n) => {
         expect(md5Bucket(input, n)).toBe(referenceBucket(input, n));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

@@ -7,6 +7,7 @@ import { decodeRowKey, encodeRowKey, scanSaltSegments } from '../../../src/key/p
 import { ValidationError } from '../../../src/errors/errors.js';
 import type { KeyPartOptions } from '../../../src/model/declarations.js';
 import { orderedKeySchema } from '../../support/ordered-key-schema.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 interface Part {
   options: KeyPartOptions;
@@ -146,7 +147,7 @@ describe("keyFormat 'ordered-code' row keys", () => {
           expect(decodeRowKey(schema, key)).toEqual(record(tuple));
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -162,7 +163,7 @@ describe("keyFormat 'ordered-code' row keys", () => {
           expect(sign(Buffer.compare(keyOf(schema, a), keyOf(schema, b)))).toBe(compareTuples(chosen, a, b));
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 
@@ -198,7 +199,7 @@ describe("keyFormat 'ordered-code' row keys", () => {
           }
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -249,6 +250,7 @@ describe("keyFormat 'ordered-code' row keys", () => {
           }
         },
       ),
+      // Full count in every tier (not propertyRuns): the bound below counts the keys these cases select.
       { numRuns: 3000 },
     );
     expect(selected).toBeGreaterThan(800);

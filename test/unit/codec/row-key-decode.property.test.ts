@@ -15,6 +15,7 @@ import { preview } from '../../../src/errors/bigtable-mapper-error.js';
 import { KeyEncodingError, ValidationError } from '../../../src/errors/index.js';
 import { keySchema, withSalt, type KeyPartSpec } from '../../support/key-schema.js';
 import { KEY_COMBOS, type KeyCombo } from './key-codec-arbitraries.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 /** `decodeLogicalKey` as it was before the single-pass version: split, then check and decode each part. */
 function referenceDecode(schema: KeySchema, text: string): Record<string, unknown> {
@@ -218,7 +219,7 @@ describe('decodeRowKey of key bytes (byte path for literal and digit layouts, sa
         if (schema.key.salt === undefined)
           expect(outcome(() => decodeRowKey(schema, key))).toEqual(outcome(() => referenceDecode(schema, text)));
       }),
-      { numRuns: 4000 },
+      { numRuns: propertyRuns(4000) },
     );
   });
 
@@ -247,7 +248,7 @@ describe('decodeLogicalKey (single pass)', () => {
       fc.property(caseArb, ({ schema, text }) => {
         expect(outcome(() => decodeLogicalKey(schema, text))).toEqual(outcome(() => referenceDecode(schema, text)));
       }),
-      { numRuns: 4000 },
+      { numRuns: propertyRuns(4000) },
     );
   });
 

@@ -168,6 +168,7 @@ describe('planKeyRange', () => {
           else if (exact) expect(inside).toBe(false);
         }
       }),
+      // Full count in every tier (not propertyRuns): the bound below counts the keys these cases select.
       { numRuns: 3000 },
     );
     expect(selected).toBeGreaterThan(800);

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeLogicalKey, encodeKeyComponents, joinLogicalKey, type KeySchema } from '../../../src/key/logical-key.js';
 import { keySchema, type KeyPartSpec } from '../../support/key-schema.js';
 import { ORDERED_COMBOS, trickyUnit, type KeyCombo } from './key-codec-arbitraries.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
-const RUNS = { numRuns: 2000 };
+const RUNS = { numRuns: propertyRuns(2000) };
 const byBytes = (a: unknown, b: unknown): number =>
   Math.sign(Buffer.compare(Buffer.from(a as string), Buffer.from(b as string)));
 /** Strings whose characters are all above `%` keep their order once escaped. */

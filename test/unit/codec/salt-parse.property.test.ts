@@ -5,6 +5,7 @@ import { SALT_HASH_PRESETS } from '../../../src/codec/hash-presets.js';
 import { bucketText, parseSaltSegment } from '../../../src/key/salt.js';
 import type { SaltSchema } from '../../../src/metadata/entity-schema.js';
 import { keyComponents } from './salt-fixtures.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 /** `parseSaltSegment` as it was before it read the bucket while scanning: `Number` of the digits, then a `bucketText` round trip. */
 function referenceParse(salt: SaltSchema, physicalKeyText: string): { bucket: number; rest: string } | undefined {
@@ -60,7 +61,7 @@ describe('parseSaltSegment (digits read while scanning)', () => {
           expect(parseSaltSegment(salt, text)).toEqual(referenceParse(salt, text));
         },
       ),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 

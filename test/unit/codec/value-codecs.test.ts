@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createValueCodec } from '../../../src/codec/value-codecs.js';
 import { MetadataError, ValueEncodingError } from '../../../src/errors/errors.js';
 import type { ColumnScalarType, Constructor } from '../../../src/model/declarations.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 class Point {
   lat = 0;
@@ -21,7 +22,7 @@ class Place {
 }
 
 const codec = (type: ColumnScalarType | Constructor) => createValueCodec('Reading', 'cell', type);
-const RUNS = { numRuns: 2000 };
+const RUNS = { numRuns: propertyRuns(2000) };
 /** JSON has no negative zero (`JSON.stringify(-0)` is `0`), so leave it out of the round-trip. */
 const hasNegativeZero = (v: unknown): boolean =>
   Object.is(v, -0) || (typeof v === 'object' && v !== null && Object.values(v).some(hasNegativeZero));

@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createValueCodec } from '../../../src/codec/value-codecs.js';
 import { hasLoneSurrogate } from '../../../src/codec/value-codecs.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
-const RUNS = { numRuns: 5000 };
+const RUNS = { numRuns: propertyRuns(5000) };
 const LONE_SURROGATE = /\p{Surrogate}/u;
 /** The int64 big-endian bytes of an integer, the BigInt way. */
 const int64 = (value: number | bigint): Buffer => {
@@ -86,7 +87,7 @@ describe('hasLoneSurrogate', () => {
       expect(fallback).not.toBe(hasLoneSurrogate);
       fc.assert(
         fc.property(strings, (text) => fallback(text) === LONE_SURROGATE.test(text)),
-        { numRuns: 500 },
+        { numRuns: propertyRuns(500) },
       );
     } finally {
       Object.defineProperty(String.prototype, 'isWellFormed', native as PropertyDescriptor);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChunkMerger, InvalidChunkError, type ReadRowsChunk } from '../../../src/driver/chunk-merger.js';
 import type { RowData } from '../../../src/model/driver.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -1311,7 +1312,7 @@ describe('ChunkMerger: property', () => {
           lastRow?.key.toString('hex'),
         );
       }),
-      { numRuns: 1500 },
+      { numRuns: propertyRuns(1500) },
     );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { responseBytes, timestampMicros } from '../../../src/driver/client-row.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 /** `timestampMicros` before the digit fast path. */
 function referenceMicros(value: unknown): number {
@@ -63,7 +64,7 @@ describe('response value and timestamp conversion', () => {
       fc.property(timestampArb, (value) => {
         expect(picture(() => timestampMicros(value))).toEqual(picture(() => referenceMicros(value)));
       }),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
   });
 

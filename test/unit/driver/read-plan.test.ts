@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { planRead, resumeReadPlan, type ReadPlan } from '../../../src/driver/read-plan.js';
 import { ValidationError } from '../../../src/errors/errors.js';
 import type { KeyRange } from '../../../src/model/driver.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 const b = (text: string): Buffer => Buffer.from(text);
 const range = (start: string, end?: string, inclusive: [boolean, boolean] = [true, false]): KeyRange => ({
@@ -114,7 +115,7 @@ describe('resumeReadPlan', () => {
           }
         },
       ),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 
@@ -175,7 +176,7 @@ describe('resumeReadPlan', () => {
           }
         },
       ),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

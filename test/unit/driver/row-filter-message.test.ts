@@ -7,6 +7,7 @@ import { toClientFilter } from '../../support/client-filter.js';
 import { escapeRegexBytes, toRowFilterMessage } from '../../../src/driver/row-filter-message.js';
 import { ValidationError } from '../../../src/errors/errors.js';
 import type { RowFilter } from '../../../src/model/row-filter.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 interface ProtoType {
   fromObject(object: object): unknown;
@@ -72,7 +73,7 @@ describe('toRowFilterMessage', () => {
         expect(message).toStrictEqual(reference);
         expect(wire(message)).toBe(wire(reference));
       }),
-      { numRuns: 2_000 },
+      { numRuns: propertyRuns(2_000) },
     );
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { TopPrefixes } from '../../../src/lint/top-prefixes.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 describe('TopPrefixes (Space-Saving)', () => {
   it('brackets every true count, reports every key above rows / capacity, and is exact while keys fit', () => {
@@ -29,7 +30,7 @@ describe('TopPrefixes (Space-Saving)', () => {
           for (const [key, count] of truth) if (count > stream.length / capacity) expect(names.has(key)).toBe(true);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -7,6 +7,7 @@ import { compileSave } from '../../../src/mutation/compile-save.js';
 import { Repository } from '../../../src/repository/repository.js';
 import type { ScanQuery } from '../../../src/scan/scan-query.js';
 import { FakeDriver } from '../../support/fake-driver.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 const CUTOFF = new Date('2024-01-01T00:00:00.000Z');
 
@@ -92,7 +93,7 @@ describe('page() and cursors over a salted table (property)', () => {
             }
           },
         ),
-        { numRuns: 60 },
+        { numRuns: propertyRuns(60) },
       );
     });
   }
@@ -186,7 +187,7 @@ describe('page() over a forward-only salt (since)', () => {
             expect(keys).toEqual([...keys].sort(Buffer.compare));
           }
         }),
-        { numRuns: 60 },
+        { numRuns: propertyRuns(60) },
       );
     });
   }

@@ -16,6 +16,7 @@ import { compileSave } from '../../../src/mutation/compile-save.js';
 import { compileUpdate } from '../../../src/mutation/compile-update.js';
 import { planScan } from '../../../src/scan/plan-scan.js';
 import { FakeDriver } from '../../support/fake-driver.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 @Entity({ table: 'orders' })
 @Family('d')
@@ -125,7 +126,7 @@ describe('every bad input raises a BigtableMapperError subclass', () => {
     const target = targets[name]!;
     await fc.assert(
       fc.asyncProperty(hostile, (x) => onlyMapperErrors(() => target(x))),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 

@@ -10,6 +10,7 @@ import type { Versioned } from '../../../src/metadata/compile-columns.js';
 import { hydrate } from '../../../src/scan/hydrate.js';
 import { resolveRead, type ResolvedRead } from '../../../src/scan/read-options.js';
 import type { GcRule } from '../../../src/model/gc-rule.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 const NOW = 1_700_000_000_000_000;
 const SECOND = 1_000_000;
@@ -298,7 +299,7 @@ describe('hydrate with a per-read plan', () => {
         const expected = picture(() => referenceHydrate(schema, row, read, now));
         for (let i = 0; i <= repeat; i++) expect(picture(() => hydrate(schema, row, read, now))).toEqual(expected);
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 

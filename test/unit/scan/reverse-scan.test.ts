@@ -10,6 +10,7 @@ import { planScan } from '../../../src/scan/plan-scan.js';
 import type { ScanQuery } from '../../../src/scan/scan-query.js';
 import { range } from '../../../src/scan/scan-query.js';
 import { FakeDriver } from '../../support/fake-driver.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 const CUTOFF = new Date('2024-01-01T00:00:00.000Z');
 
@@ -136,7 +137,7 @@ describe("order: 'key-desc' scans (fake driver)", () => {
         expect(seen.map(logicalOf)).toEqual(descending(clicks.map(logicalOf)));
         expect(driver.reads.every((r) => r.request.reversed === true)).toBe(true);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -148,7 +149,7 @@ describe("order: 'key-desc' scans (fake driver)", () => {
         expect(seen.map(logicalOf)).toEqual(descending(clicks.map(logicalOf)).slice(0, limit));
         expect(driver.reads.every((r) => r.request.limit === limit)).toBe(true);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -181,7 +182,7 @@ describe("order: 'key-desc' scans (fake driver)", () => {
           for (const p of pages.slice(0, -1)) expect(p).toHaveLength(limit);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -209,7 +210,7 @@ describe("order: 'key-desc' scans (fake driver)", () => {
           .map((l) => `${l.host}@${l.at}`);
         expect(pages.flat().map((e) => e.line)).toEqual(expected);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

@@ -4,6 +4,7 @@ import { ValidationError } from '../../../src/errors/errors.js';
 import { byIdentity, collect, FakeSource, OpenTracker, tagged } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
 import { mergeUnordered } from '../../support/item-merges.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 const lists = fc.array(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 15 }), { minLength: 1, maxLength: 16 });
 
@@ -23,7 +24,7 @@ describe('mergeUnordered', () => {
         expect(tracker.max).toBeLessThanOrEqual(concurrency);
         expect(fakes.every((f) => f.opens === 1 && f.exhausted)).toBe(true);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -59,7 +60,7 @@ describe('mergeUnordered', () => {
         expect(new Set(out.map((t) => `${t.source}:${t.position}`)).size).toBe(out.length);
         expect(fakes.filter((f) => f.live)).toEqual([]);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareBytesFrom, sameBytes, sameBytesAt } from '../../../src/util/compare-bytes.js';
+import { propertyRuns } from '../../support/property-runs.js';
 
 const bytes = fc.uint8Array({ maxLength: 140 }).map((b) => Buffer.from(b));
 /** Two byte strings that often share a long prefix, so both the JS loop and the native compare are reached. */
@@ -18,7 +19,7 @@ describe('compareBytesFrom, sameBytes and sameBytesAt', () => {
           Math.sign(Buffer.compare(x.subarray(xStart), y.subarray(yStart))),
         );
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -27,7 +28,7 @@ describe('compareBytesFrom, sameBytes and sameBytesAt', () => {
       fc.property(pair, ([x, y]) => {
         expect(sameBytes(x, y)).toBe(x.equals(y));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -39,7 +40,7 @@ describe('compareBytesFrom, sameBytes and sameBytesAt', () => {
         expect(sameBytesAt(x, start, end, y)).toBe(x.subarray(start, end).equals(y));
         expect(sameBytesAt(x, 0, x.length, y)).toBe(x.equals(y));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

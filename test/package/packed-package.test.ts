@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packLibrary, tarballFiles, type PackedLibrary } from '../../../scripts/pack.js';
-import { emulatorHost } from '../../support/emulator.js';
+import { packLibrary, tarballFiles, type PackedLibrary } from '../../scripts/pack.js';
+import { emulatorHost } from '../support/emulator.js';
 import { addConsumer, createConsumerWorkspace, repositoryModules } from './consumer-workspace.js';
 
 // CI packs once and passes the tarball in; NestJS of another major can be put first for the consumers.

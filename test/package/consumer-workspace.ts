@@ -3,7 +3,7 @@ import { cpSync, lstatSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path';
 
 /** The repository's `node_modules`, where the consumers' tools (tsc, @types/node) come from. */
-export const repositoryModules = join(import.meta.dirname, '..', '..', '..', 'node_modules');
+export const repositoryModules = join(import.meta.dirname, '..', '..', 'node_modules');
 
 /**
  * A throwaway folder laid out like an app that ran `npm install <tarball>`:

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BigtableMapper, Repository } from '../../../src/index.js';
-import { closeMapper, makeEntities, openMapper } from '../../fixtures/entities.js';
+import type { BigtableMapper, Repository } from '../../src/index.js';
+import { closeMapper, makeEntities, openMapper } from '../fixtures/entities.js';
 
 const E = makeEntities('mem');
 type TinyRow = InstanceType<typeof E.TinyRow>;

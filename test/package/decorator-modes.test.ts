@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packLibrary } from '../../../scripts/pack.js';
-import { emulatorHost } from '../../support/emulator.js';
-import { createConsumerWorkspace } from '../package/consumer-workspace.js';
+import { packLibrary } from '../../scripts/pack.js';
+import { emulatorHost } from '../support/emulator.js';
+import { createConsumerWorkspace } from './consumer-workspace.js';
 
 /**
- * One app (test/integration/package/consumers/decorator-modes) compiled with
+ * One app (test/package/consumers/decorator-modes) compiled with
  * `tsc` in each decorator mode against the packed library, then run on the
  * emulator: it saves and reads back entities using every decorator and prints
  * the compiled schema. Every mode must print the same.
@@ -17,7 +17,7 @@ import { createConsumerWorkspace } from '../package/consumer-workspace.js';
 
 const run = promisify(execFile);
 const givenTarball = process.env['BIGTABLE_MAPPER_TARBALL'];
-const fixture = join(import.meta.dirname, '..', 'package', 'consumers', 'decorator-modes');
+const fixture = join(import.meta.dirname, 'consumers', 'decorator-modes');
 /** TypeScript 7 is installed once into this folder and reused by later runs. */
 const typescript7Cache = join(tmpdir(), 'bigtable-mapper-typescript-7');
 
