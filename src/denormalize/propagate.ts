@@ -199,7 +199,9 @@ export async function propagateCopies<T>(
   options: PropagateOptions = {},
   call?: CallOptions,
 ): Promise<PropagationProgress> {
-  const versionMicros = Date.now() * 1000;
+  // The millisecond after the start (cell timestamps are whole milliseconds): a copy saved before this
+  // propagation started, in its start millisecond included, is older than its version.
+  const versionMicros = (Date.now() + 1) * 1000;
   const batchSize = positiveInt(options.batchSize ?? 500, 'batchSize', Number.MAX_SAFE_INTEGER);
   const concurrency = positiveInt(options.concurrency ?? 16, 'concurrency', MAX_CONCURRENCY);
   const plan = planPropagation(schema, source, options);
