@@ -7,7 +7,7 @@ import { planReadFilter } from '../scan/read-filter.js';
 import { resolveRead, type ReadOptions } from '../scan/read-options.js';
 import { asRecord } from '../mutation/compile-save.js';
 import { ValidationError } from '../errors/errors.js';
-import { isMarkOnly, withMark } from '../metadata/resalt-mark.js';
+import { isMarkOnly } from '../metadata/resalt-mark.js';
 
 const KEYS_PER_READ = 1000;
 
@@ -38,9 +38,7 @@ export async function findByKeys<T>(
   const previous = previousLayout(schema);
   const old = previous === undefined ? [] : records.map((k) => encodeRowKey(previous, k).key.toString('latin1'));
   const now = Date.now() * 1000;
-  // While re-salting, the mark is read too: a new row that holds only the mark is a tombstone that hides the old row.
-  const filter =
-    previous === undefined ? planReadFilter(schema, read, now) : withMark(planReadFilter(schema, read, now));
+  const filter = planReadFilter(schema, read, now);
   const unique = [...new Set([...encoded, ...old])];
   const rows = new Map<string, RowData>();
   for (let i = 0; i < unique.length; i += KEYS_PER_READ) {

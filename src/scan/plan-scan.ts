@@ -13,7 +13,6 @@ import { checkConcurrency, checkLimit } from '../stream/merge.js';
 import { splitWhere } from './plan-where.js';
 import { resolveRead } from './read-options.js';
 import { planReadFilter } from './read-filter.js';
-import { withMark } from '../metadata/resalt-mark.js';
 import { applyCursor } from './cursor.js';
 import { PlannedScan, PlannedSource, type KeyCheck, type ScanPlan, type ScanSource } from './scan-plan.js';
 import type { ScanQuery } from './scan-query.js';
@@ -69,10 +68,7 @@ export function planScan<T>(
     new PlannedScan({
       table: schema.table,
       sources: sources.map((source) => new PlannedSource(source)),
-      filter:
-        previousLayout(schema) === undefined
-          ? planReadFilter(schema, read, nowMicros)
-          : withMark(planReadFilter(schema, read, nowMicros)),
+      filter: planReadFilter(schema, read, nowMicros),
       limit,
       order,
       concurrency,

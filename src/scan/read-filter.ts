@@ -1,4 +1,5 @@
 import type { RowFilter } from '../model/row-filter.js';
+import { marksWrites, withMark } from '../metadata/resalt-mark.js';
 import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import { cellQualifiers } from '../metadata/compile-columns.js';
 import { gcFilterBounds } from './gc-enforce.js';
@@ -30,11 +31,18 @@ interface FamilyRead {
  * cell gets exactly the selection; a row without one gets its
  * {@link presenceFilter} cells (value-stripped, outside the selection or
  * condemned by GC, so hydration ignores them) and hydrates with every
- * selected column `undefined`.
+ * selected column `undefined`. While re-salting, the move mark is read as well
+ * ({@link withMark}).
  *
  * @internal
  */
 export function planReadFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: number): RowFilter {
+  const filter = columnsFilter(schema, read, nowMicros);
+  // While re-salting, the mark is read too: a new row holding only the mark is a tombstone that hides the old row.
+  return marksWrites(schema) ? withMark(filter) : filter;
+}
+
+function columnsFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: number): RowFilter {
   if (read.columns.length === 0) return presenceFilter(schema, nowMicros);
   const selection = selectionFilter(schema, read, nowMicros);
   const everyColumn = schema.columns.every((c) => read.columns.includes(c));
