@@ -3,7 +3,8 @@ import { encodeRowKey } from '../key/physical-key.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 import { compileEntity } from '../metadata/compile-entity.js';
-import type { DenormalizedSchema, EntitySchema } from '../metadata/entity-schema.js';
+import type { ColumnSchema, DenormalizedSchema, EntitySchema } from '../metadata/entity-schema.js';
+import { compileColumnValue } from '../mutation/compile-cells.js';
 
 /**
  * What copying needs from a source entity's repository: a batched read of
@@ -19,7 +20,7 @@ export interface SourceReader {
   /** Reads the rows of these source keys, only the `select`ed columns; resolves in input order, `undefined` for a missing row. */
   findMany(
     keys: readonly object[],
-    options?: { readonly select?: readonly string[] },
+    options?: { readonly select?: readonly string[]; readonly signal?: AbortSignal },
   ): Promise<readonly (object | undefined)[]>;
 }
 
@@ -34,8 +35,26 @@ export interface SourceReader {
  */
 export type SourceResolver = (source: Constructor) => SourceReader;
 
-/** An entity with its copies filled, or why it could not be. */
-export type FillOutcome<T> = { readonly ok: true; readonly entity: T } | { readonly ok: false; readonly error: Error };
+/**
+ * One copy the mapper filled in an entity: the source it came from and the
+ * value it wrote (`null` when the source row has no value for the field).
+ * After the write, `settleCopies` reads the source again to catch a change
+ * that landed in between.
+ * @internal
+ */
+export interface FilledCopy {
+  readonly copy: DenormalizedSchema;
+  /** The source's row key as text: one id per source row. */
+  readonly sourceId: string;
+  /** The source's key properties. */
+  readonly sourceKey: Readonly<Record<string, unknown>>;
+  readonly value: unknown;
+}
+
+/** An entity with its copies filled (and which ones), or why it could not be. */
+export type FillOutcome<T> =
+  | { readonly ok: true; readonly entity: T; readonly fills: readonly FilledCopy[] }
+  | { readonly ok: false; readonly error: Error };
 
 interface Need {
   readonly copy: DenormalizedSchema;
@@ -121,7 +140,8 @@ class CopyFiller<T> {
   }
 
   #apply(entity: T, needs: readonly Need[], failed: ReadonlyMap<Constructor, Error>): FillOutcome<T> {
-    const fills: Record<string, unknown> = {};
+    const values: Record<string, unknown> = {};
+    const fills: FilledCopy[] = [];
     for (const { copy, id, key } of needs) {
       const error = failed.get(copy.source);
       if (error !== undefined) return { ok: false, error };
@@ -130,18 +150,78 @@ class CopyFiller<T> {
         if (copy.onMissingSource === 'skip') continue;
         return { ok: false, error: missingSource(this.#schema.name, copy, key) };
       }
-      if (source[copy.field] !== undefined) fills[copy.property] = source[copy.field];
+      // A source without the value clears the copy: a copy holds what its source holds.
+      const value = source[copy.field] ?? null;
+      values[copy.property] = value;
+      fills.push({ copy, sourceId: id, sourceKey: key, value });
     }
-    if (Object.keys(fills).length === 0) return { ok: true, entity };
+    if (fills.length === 0) return { ok: true, entity, fills };
     return {
       ok: true,
       entity: Object.assign(
         Object.create(Object.getPrototypeOf(entity) as object | null) as object,
         entity,
-        fills,
+        values,
       ) as T,
+      fills,
     };
   }
+
+  /**
+   * The sources this filler read whose copied fields hold other values now
+   * (read again, in one `findMany` per source class): one instance of the
+   * source class per changed source row, holding its key. A source row
+   * deleted since is not listed (its copies stay as they are).
+   */
+  async changedSources(): Promise<object[]> {
+    const changed: object[] = [];
+    for (const [source, found] of this.#found) {
+      const copies = this.#schema.denormalized.filter((d) => d.source === source);
+      const ids = [...found.keys()].filter((id) => found.get(id) !== undefined);
+      for (let i = 0; i < ids.length; i += SOURCE_KEYS_PER_READ) {
+        const chunk = ids.slice(i, i + SOURCE_KEYS_PER_READ);
+        const keys = chunk.map((id) => sourceKeyOf(copies, found.get(id) as Record<string, unknown>));
+        const select = [...new Set(copies.map((d) => d.field))];
+        const now = await this.#resolve(source).findMany(keys, { select });
+        chunk.forEach((id, at) => {
+          const before = found.get(id) as Record<string, unknown>;
+          const after = now[at] as Record<string, unknown> | undefined;
+          if (after === undefined) return;
+          if (copies.some((d) => !sameCopyValue(this.#schema, d, before[d.field], after[d.field]))) {
+            changed.push(Object.assign(Object.create(source.prototype as object) as object, keys[at]));
+            found.set(id, after);
+          }
+        });
+      }
+    }
+    return changed;
+  }
+}
+
+/** Source keys per `findMany` when a bulk save checks its sources again. */
+const SOURCE_KEYS_PER_READ = 1000;
+
+/** The key properties of a source record, as the copies map them. */
+function sourceKeyOf(copies: readonly DenormalizedSchema[], source: Readonly<Record<string, unknown>>): object {
+  const key: Record<string, unknown> = {};
+  for (const copy of copies) for (const pair of copy.key) key[pair.source] = source[pair.source];
+  return key;
+}
+
+/**
+ * Whether two values of a copied field are the same copy: compared as the
+ * cells the dependent's copy column would hold (so a Date and its time, or
+ * two equal embedded objects, compare equal); `undefined` and `null` are both
+ * no value.
+ * @internal
+ */
+export function sameCopyValue(schema: EntitySchema, copy: DenormalizedSchema, a: unknown, b: unknown): boolean {
+  const column = schema.columnsByProperty[copy.property] as ColumnSchema;
+  const cells = (value: unknown): string =>
+    compileColumnValue(schema, column, value ?? null, 0)
+      .map((m) => (m.kind === 'setCell' ? `${m.qualifier}=${m.value.toString('hex')}` : ''))
+      .join(',');
+  return cells(a) === cells(b);
 }
 
 function missingSource(entity: string, copy: DenormalizedSchema, key: Record<string, unknown>): ValidationError {
@@ -208,22 +288,29 @@ function fillStream<T>(
 /**
  * The entity a single save writes: itself when it has no `undefined`
  * `@Denormalized` copy, else a copy with them filled from their sources
- * (one batched read per source class). Throws `ValidationError` when a
- * source row is missing (unless the copy says `onMissingSource: 'skip'`).
+ * (one batched read per source class), with the copies it filled. Throws
+ * `ValidationError` when a source row is missing (unless the copy says
+ * `onMissingSource: 'skip'`).
  *
  * @internal
  */
-export async function withCopies<T>(schema: EntitySchema<T>, entity: T, sources: SourceResolver): Promise<T> {
-  if (schema.denormalized.length === 0) return entity;
+export async function withCopies<T>(
+  schema: EntitySchema<T>,
+  entity: T,
+  sources: SourceResolver,
+): Promise<{ readonly entity: T; readonly fills: readonly FilledCopy[] }> {
+  if (schema.denormalized.length === 0) return { entity, fills: [] };
   const [outcome] = await new CopyFiller(schema, sources).fill([entity]);
-  if (outcome === undefined) return entity;
+  if (outcome === undefined) return { entity, fills: [] };
   if (!outcome.ok) throw outcome.error;
-  return outcome.entity;
+  return outcome;
 }
 
 /**
  * Bulk-save input with copies filled per chunk (see `fillStream`); the input
- * itself when the entity has no `@Denormalized` columns.
+ * itself when the entity has no `@Denormalized` columns. `changedSources()`,
+ * once the writes are confirmed, reads every source again and lists those
+ * whose copied values changed since they were read.
  *
  * @internal
  */
@@ -231,7 +318,9 @@ export function bulkWithCopies<T>(
   schema: EntitySchema<T>,
   input: Iterable<T> | AsyncIterable<T>,
   sources: SourceResolver,
-): { entities: Iterable<T> | AsyncIterable<T>; take(entity: T): T } {
-  if (schema.denormalized.length === 0) return { entities: input, take: (entity) => entity };
-  return fillStream(input, new CopyFiller(schema, sources));
+): { entities: Iterable<T> | AsyncIterable<T>; take(entity: T): T; changedSources(): Promise<object[]> } {
+  if (schema.denormalized.length === 0)
+    return { entities: input, take: (entity) => entity, changedSources: () => Promise.resolve([]) };
+  const filler = new CopyFiller(schema, sources);
+  return { ...fillStream(input, filler), changedSources: () => filler.changedSources() };
 }

@@ -27,7 +27,7 @@ function resolveSourceClass(schema: EntitySchema, source: unknown): Constructor 
   }
   if (source === null || typeof source !== 'object' || Array.isArray(source)) {
     throw new ValidationError(
-      `${schema.name}: propagate() needs the changed source entity (${names}). Fix: pass e.g. the ${classes[0]?.name} you just saved`,
+      `${schema.name}: propagate() needs the changed source entity (${names}), or an object with its key. Fix: pass e.g. the ${classes[0]?.name} you just saved`,
       { entity: schema.name },
     );
   }
@@ -74,15 +74,16 @@ export interface PropagationPlan {
   readonly entity: string;
   /** Name of the source entity class. */
   readonly sourceName: string;
-  /** One group per distinct key mapping among the copies that change. */
+  /** One group per distinct key mapping among the copies of the source class. */
   readonly groups: readonly PropagationGroup[];
 }
 
 /**
- * Plans a propagation without reading anything: which copies of `source`
- * change, grouped by key mapping, and for each the key prefix to scan (per
- * salt bucket when needed). A `full-scan` layout needs `allowFullScan`
- * (ValidationError with the strategy's reason otherwise).
+ * Plans a propagation without reading anything: the copies of `source`'s
+ * class, grouped by key mapping, and for each the key prefix to scan (per
+ * salt bucket when needed). Only `source`'s key is used: the values come
+ * from the stored source row when the propagation runs. A `full-scan` layout
+ * needs `allowFullScan` (`MetadataError` with the strategy's reason otherwise).
  *
  */
 export function planPropagation<T>(
@@ -95,15 +96,8 @@ export function planPropagation<T>(
   const record = source as Record<string, unknown>;
   const copies = schema.denormalized.filter((d) => d.source === sourceClass);
   const sourceName = copies[0]?.sourceName ?? sourceClass.name;
-  const changed = copies.filter((d) => record[d.field] !== undefined);
-  if (changed.length === 0) {
-    throw new ValidationError(
-      `${schema.name}: the ${sourceName} passed to propagate() has none of the copied fields (${[...new Set(copies.map((d) => d.field))].join(', ')}). Fix: pass the ${sourceName} with its new values (null clears the copies)`,
-      { entity: schema.name, source: sourceName },
-    );
-  }
   const byMapping = new Map<string, DenormalizedSchema[]>();
-  for (const d of changed) {
+  for (const d of copies) {
     const mapping = JSON.stringify(d.key);
     byMapping.set(mapping, [...(byMapping.get(mapping) ?? []), d]);
   }

@@ -1,54 +1,21 @@
-import type { RowFilter } from '../model/row-filter.js';
 import { cellQualifiers } from '../metadata/compile-columns.js';
 import type { CellData, RowData, BigtableDriver, CallOptions } from '../model/driver.js';
-import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
+import type { ColumnSchema, DenormalizedSchema, EntitySchema } from '../metadata/entity-schema.js';
+import type { Constructor } from '../model/declarations.js';
+import { compileEntity } from '../metadata/compile-entity.js';
 import { compileColumnValue } from '../mutation/compile-cells.js';
-import type { CellMutation } from '../model/mutation.js';
 import { ownCells } from '../scan/own-cells.js';
 import { keyPropertyComponent } from '../metadata/compile-key-plan.js';
 import { decodeRowKey, encodeRowKey } from '../key/physical-key.js';
 import { layoutOfKey } from '../key/previous-layout.js';
-import { dataCellsFilter, marksWrites } from '../metadata/resalt-mark.js';
 import { moveFromPreviousLayout } from '../write/move-row.js';
 import { PartialWriteError, type WriteFailure } from '../errors/operation-errors.js';
-import { ValidationError } from '../errors/errors.js';
+import { EntityNotFoundError, ValidationError } from '../errors/errors.js';
 import { executeScan } from '../scan/execute-scan.js';
 import { planPropagation, type PropagationGroup } from './plan-propagation.js';
 import { writeCopies, type CopyUpdate } from '../write/write-copies.js';
-
-/**
- * The CheckAndMutateRow predicate under which a propagation rewrites a row's
- * copies: it matches only when the row still exists (a row deleted since the
- * scan has no cell, so nothing is written and it is not re-created) and none
- * of `columns` holds a cell at `versionMicros` or later (a copy written at
- * the same time or after the propagation's version is newer, or as new, and
- * is kept). One filter, evaluated atomically with the mutations:
- * `condition(test: newer copy cells, pass: blockAll, fail: passAll)`.
- * @internal
- */
-export function copyPredicate(
-  columns: readonly ColumnSchema[],
-  versionMicros: number,
-  families?: readonly { readonly name: string }[],
-): RowFilter {
-  const copies: RowFilter = {
-    kind: 'interleave',
-    filters: columns.map((c) => ({
-      kind: 'chain',
-      filters: [
-        { kind: 'family', name: c.family },
-        { kind: 'qualifiers', names: cellQualifiers(c) },
-      ],
-    })),
-  };
-  const newerCopies: RowFilter = {
-    kind: 'chain',
-    filters: [copies, { kind: 'timestampRange', startMicros: versionMicros, endMicros: undefined }],
-  };
-  // While re-salting (`families` given), a tombstone's mark alone is no row.
-  const exists: RowFilter = families === undefined ? { kind: 'passAll' } : dataCellsFilter(families);
-  return { kind: 'condition', test: newerCopies, pass: { kind: 'blockAll' }, fail: exists };
-}
+import { sameCopyValue, type SourceResolver } from './fill-copies.js';
+import { copyRewrite, rowExists } from './settle-copies.js';
 
 /**
  * The newest cell of a column as a propagation scan returns it. The scan
@@ -69,45 +36,37 @@ function latestCell(cells: readonly CellData[] | undefined): CellData | undefine
 }
 
 /**
- * The mutations that make a row's copies hold `values` (property → new value,
- * `null` clears): nothing for a copy that already holds exactly those bytes
- * (so a second propagation writes nothing); otherwise delete every cell of the
- * copy and write the new value at `versionMicros`, the propagation's version.
- * They are sent under `copyPredicate`, so the delete only ever removes
- * versions older than that one.
+ * The copies of `row` that do not hold `values` yet (property → new value,
+ * `null` clears), compared as the cells they would be: a copy that already
+ * holds exactly those bytes is left out, so a second propagation writes
+ * nothing.
  * @internal
  * @example
  * ```ts
- * copyMutations(schema, [schema.columnsByProperty.location], { location: 'lab-2' }, row, 1700000000000000);
- * // [{ kind: 'deleteFromColumn', ... }, { kind: 'setCell', ..., timestampMicros: 1700000000000000 }] or [] when unchanged
+ * staleCopies(schema, [schema.columnsByProperty.location], { location: 'lab-2' }, row); // Map { 'location' => 'lab-2' } or empty
  * ```
  */
-function copyMutations(
+function staleCopies(
   schema: EntitySchema,
   columns: readonly ColumnSchema[],
   values: Readonly<Record<string, unknown>>,
   row: RowData,
-  versionMicros: number,
-): CellMutation[] {
-  const mutations: CellMutation[] = [];
+): Map<string, unknown> {
+  const stale = new Map<string, unknown>();
   for (const column of columns) {
     const current = new Map<string, CellData>();
     for (const q of cellQualifiers(column)) {
       const cell = latestCell(ownCells(row, column.family, q));
       if (cell !== undefined) current.set(q, cell);
     }
-    const desired = compileColumnValue(schema, column, values[column.property], versionMicros).filter(
-      (m) => m.kind === 'setCell',
-    );
+    const value = values[column.property] ?? null;
+    const desired = compileColumnValue(schema, column, value, 0).filter((m) => m.kind === 'setCell');
     const same =
       desired.length === current.size &&
       desired.every((m) => m.kind === 'setCell' && current.get(m.qualifier)?.value.equals(m.value) === true);
-    if (same) continue;
-    for (const q of cellQualifiers(column))
-      mutations.push({ kind: 'deleteFromColumn', family: column.family, qualifier: q });
-    mutations.push(...desired);
+    if (!same) stale.set(column.property, value);
   }
-  return mutations;
+  return stale;
 }
 
 /**
@@ -179,90 +138,128 @@ export const PROPAGATE_OPTION_NAMES: readonly string[] = Object.keys({
 const MAX_CONCURRENCY = 256;
 
 /**
- * Rewrites the copies of `source` in every dependent row (docs/denormalization.md):
- * scans only the rows holding them (a key prefix, per salt bucket when the
- * salt needs it; the whole table only with `allowFullScan`), reads only the
- * copies, and rewrites each row whose copies differ with one conditional
- * write (`copyPredicate`): never a row deleted since the scan (it is not
- * re-created) and never a copy written at or after this propagation's
- * version, the time it started (a concurrent save or a later propagation
- * wins). New copies carry that version as their cell timestamp. Re-running
- * it updates nothing. Rows the server rejects are listed in one
+ * Rewrites the copies of `source` in every dependent row (docs/denormalization.md).
+ * The values come from the source row as stored (read through `sources`;
+ * `source` gives its class and key), not from the object passed: a stale
+ * object cannot write an old value over a newer one. It scans only the rows
+ * holding copies (a key prefix, per salt bucket when the salt needs it; the
+ * whole table only with `allowFullScan`), reads only the copies, and
+ * rewrites each row whose copies differ with one conditional write that
+ * applies only while the row exists ({@link rowExists}: a row deleted since
+ * the scan is not re-created). Then it reads the source again: when its
+ * copied values changed meanwhile, it runs again with the new ones, so a
+ * slow propagation of an older value never has the last word. Re-running it
+ * updates nothing. Rows the server rejects are listed in one
  * `PartialWriteError` after every other row was written; `call` bounds and
- * cancels every read and write.
+ * cancels every read and write. A missing source row is an
+ * `EntityNotFoundError`.
  * @internal
  */
 export async function propagateCopies<T>(
   driver: BigtableDriver,
   schema: EntitySchema<T>,
   source: object,
+  sources: SourceResolver,
   options: PropagateOptions = {},
-  call?: CallOptions,
+  call: CallOptions = {},
+  nowMs: () => number = () => Date.now(),
 ): Promise<PropagationProgress> {
-  // The millisecond after the start (cell timestamps are whole milliseconds): a copy saved before this
-  // propagation started, in its start millisecond included, is older than its version.
-  const versionMicros = (Date.now() + 1) * 1000;
   const batchSize = positiveInt(options.batchSize ?? 500, 'batchSize', Number.MAX_SAFE_INTEGER);
   const concurrency = positiveInt(options.concurrency ?? 16, 'concurrency', MAX_CONCURRENCY);
   const plan = planPropagation(schema, source, options);
+  const copies = plan.groups.flatMap((g) => g.copies);
+  const read = storedSource(copies, source, sources, call);
   const operation = `${schema.name}.propagate`;
   const counts = { scanned: 0, updated: 0 };
   const report = (): void => options.onProgress?.({ scanned: counts.scanned, updated: counts.updated });
   const failures: WriteFailure<Record<string, unknown>>[] = [];
-  for (const group of plan.groups) {
-    const updates = groupUpdates(
-      driver,
-      schema as EntitySchema,
-      group,
-      source as Record<string, unknown>,
-      versionMicros,
-      call,
-      counts,
-      batchSize,
-      report,
+  let stored = await read();
+  if (stored === undefined) {
+    const key = sourceKey(copies, source);
+    throw new EntityNotFoundError(
+      plan.sourceName,
+      key,
+      encodeRowKey(compileEntity(copies[0]?.source as Constructor), key).text,
     );
-    const result = await writeCopies(driver, updates, concurrency, call, operation, () => {
-      counts.updated += 1;
-      if (counts.updated % batchSize === 0) report();
-    });
-    failures.push(...result.failures);
+  }
+  for (;;) {
+    for (const group of plan.groups) {
+      const updates = groupUpdates(driver, schema as EntitySchema, group, stored, nowMs() * 1000, call, () => {
+        counts.scanned += 1;
+        if (counts.scanned % batchSize === 0) report();
+      });
+      const result = await writeCopies(driver, updates, concurrency, call, operation, () => {
+        counts.updated += 1;
+        if (counts.updated % batchSize === 0) report();
+      });
+      failures.push(...result.failures);
+    }
+    const again = await read();
+    if (
+      again === undefined ||
+      copies.every((d) => sameCopyValue(schema as EntitySchema, d, stored?.[d.field], again[d.field]))
+    )
+      break;
+    stored = again;
   }
   report();
   if (failures.length > 0) throw new PartialWriteError(schema.name, failures, counts.updated);
   return { scanned: counts.scanned, updated: counts.updated };
 }
 
+/** The source key `source` carries: the source properties the copies map. */
+function sourceKey(copies: readonly DenormalizedSchema[], source: object): Record<string, unknown> {
+  const key: Record<string, unknown> = {};
+  for (const copy of copies)
+    for (const pair of copy.key) key[pair.source] = (source as Record<string, unknown>)[pair.source];
+  return key;
+}
+
+/** Reads the copied fields of the source row as stored; `undefined` when the row is missing. */
+function storedSource(
+  copies: readonly DenormalizedSchema[],
+  source: object,
+  sources: SourceResolver,
+  call: CallOptions,
+): () => Promise<Record<string, unknown> | undefined> {
+  const key = sourceKey(copies, source);
+  const select = [...new Set(copies.map((d) => d.field))];
+  const reader = sources((copies[0] as DenormalizedSchema).source);
+  return async () => {
+    const [found] = await reader.findMany([key], { select, signal: call.signal });
+    return found as Record<string, unknown> | undefined;
+  };
+}
+
 async function* groupUpdates(
   driver: BigtableDriver,
   schema: EntitySchema,
   group: PropagationGroup,
-  source: Record<string, unknown>,
-  versionMicros: number,
-  call: CallOptions | undefined,
-  counts: { scanned: number },
-  batchSize: number,
-  report: () => void,
+  source: Readonly<Record<string, unknown>>,
+  writeMicros: number,
+  call: CallOptions,
+  onScanned: () => void,
 ): AsyncGenerator<CopyUpdate> {
   const columns = group.copies.map((d) => schema.columnsByProperty[d.property]).filter((c) => c !== undefined);
-  const predicate = copyPredicate(columns, versionMicros, marksWrites(schema) ? schema.families : undefined);
+  const predicate = rowExists(schema);
   const values: Record<string, unknown> = {};
-  for (const d of group.copies) values[d.property] = source[d.field];
+  for (const d of group.copies) values[d.property] = source[d.field] ?? null;
   let index = 0;
   const moveFirst = async (key: Record<string, unknown>): Promise<Buffer> => {
-    await moveFromPreviousLayout(driver, schema, [key], call ?? {});
+    await moveFromPreviousLayout(driver, schema, [key], call);
     return encodeRowKey(schema, key).key;
   };
   for await (const rows of executeScan(driver, schema, group.scan, undefined, call)) {
     for (const { row } of rows) {
-      counts.scanned += 1;
-      if (counts.scanned % batchSize === 0) report();
+      onScanned();
       const key = decodeRowKey(schema, row.key);
       if (group.strategy.kind === 'full-scan' && !rowMatches(schema, group.match, key, row)) continue;
-      const mutations = copyMutations(schema, columns, values, row, versionMicros);
-      if (mutations.length === 0) continue;
+      const stale = staleCopies(schema, columns, values, row);
+      if (stale.size === 0) continue;
       // A row not moved yet is moved first: the old row is only ever read and deleted, never changed.
       const rowKey = layoutOfKey(schema, row.key.toString('utf8')) === 'previous' ? await moveFirst(key) : row.key;
-      const request = { table: schema.table, rowKey, predicate, onMatch: mutations, onNoMatch: [] };
+      const onMatch = copyRewrite(schema, stale, writeMicros);
+      const request = { table: schema.table, rowKey, predicate, onMatch, onNoMatch: [] };
       yield { index: index++, key, rowKeyText: row.key.toString('utf8'), request };
     }
   }

@@ -61,7 +61,7 @@ export type RowFilter =
        * Runs `test` on the row: when it yields any cell, the row's output is
        * `pass` applied to the whole row, otherwise `fail` applied to it. In a
        * CheckAndMutateRow predicate this tests one thing and decides on another
-       * (e.g. "no newer copy, and the row exists").
+       * (e.g. "the row exists").
        */
       readonly kind: 'condition';
       /** The test; only whether it yields a cell matters. */

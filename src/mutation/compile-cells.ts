@@ -78,6 +78,28 @@ export function pushColumnCells(
 }
 
 /**
+ * A `@Denormalized` copy written whole: every cell of the column is deleted,
+ * then the value's cells are written (none for `null`), in one mutation. The
+ * copy then holds exactly this value, whatever timestamps its older cells
+ * carried, so no writer's clock decides which copy a read returns.
+ * `undefined` writes nothing; true when it appended a `setCell`.
+ * @internal
+ */
+export function pushCopyCells(
+  schema: EntitySchema,
+  column: ColumnSchema,
+  value: unknown,
+  timestampMicros: number,
+  out: CellMutation[],
+): boolean {
+  if (value === undefined) return false;
+  const { qualifiers, qualifierBytes } = column[COMPILED];
+  for (let i = 0; i < qualifiers.length; i++)
+    out.push(new DeleteFromColumn(column.family, qualifiers[i] as string, qualifierBytes[i] as Buffer));
+  return value === null ? false : pushColumnCells(schema, column, value, timestampMicros, out);
+}
+
+/**
  * A `setCell` carrying the qualifier's bytes from the compiled column, so the
  * driver does not encode the qualifier of every cell, and sendable as it is
  * ({@link SendableSetCell}). The bytes sit in a private field and the wire

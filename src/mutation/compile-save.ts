@@ -1,7 +1,7 @@
 import { encodeRowKey } from '../key/physical-key.js';
 import { ValidationError } from '../errors/errors.js';
 import { COMPILED, type EntitySchema } from '../metadata/entity-schema.js';
-import { pushColumnCells, rowTimestampMicros } from './compile-cells.js';
+import { pushColumnCells, pushCopyCells, rowTimestampMicros } from './compile-cells.js';
 import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
 import { checkRowSize } from './request-limits.js';
@@ -35,12 +35,18 @@ export function compileSave<T>(
   const { key, text } = encodeRowKey(schema, record);
   const now = options.now ?? Date.now();
   const micros = rowTimestampMicros(schema, record, now);
-  // Copies carry the time they were copied, whatever the entity's own time: propagate() compares that time with its own start.
+  // Copies carry the time they were written, like the copies propagate() writes (a read's @CellTimestamp leaves them out).
   const copyMicros = schema.cellTimestamp !== undefined && schema.denormalized.length > 0 ? now * 1000 : micros;
   const cells: CellMutation[] = [];
   let writes = false;
   for (const { column, copy } of schema[COMPILED].columns) {
-    if (pushColumnCells(schema, column, record[column.property], copy ? copyMicros : micros, cells)) writes = true;
+    const value = record[column.property];
+    if (
+      copy
+        ? pushCopyCells(schema, column, value, copyMicros, cells)
+        : pushColumnCells(schema, column, value, micros, cells)
+    )
+      writes = true;
   }
   if (!writes) {
     throw new ValidationError(

@@ -36,6 +36,8 @@ export interface OperationContext {
   readonly timeouts: Readonly<Record<OperationKind, TimeoutSettings>>;
   readonly closing: AbortSignal;
   track<R>(settled: Promise<R>): Promise<R>;
+  /** The mapper's clock: milliseconds since the epoch, for cell timestamps and age-based GC on reads. */
+  readonly clock: () => number;
 }
 
 /**

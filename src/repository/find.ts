@@ -24,6 +24,7 @@ export async function findByKeys<T>(
   keys: readonly Record<string, unknown>[],
   options: ReadOptions<T> = {},
   call?: CallOptions,
+  nowMs = Date.now(),
 ): Promise<(T | undefined)[]> {
   if (!Array.isArray(keys))
     throw new ValidationError(
@@ -37,7 +38,7 @@ export async function findByKeys<T>(
   // While re-salting, a row not moved yet is under its previous key: read both, the current one wins.
   const previous = previousLayout(schema);
   const old = previous === undefined ? [] : records.map((k) => encodeRowKey(previous, k).key.toString('latin1'));
-  const now = Date.now() * 1000;
+  const now = nowMs * 1000;
   const filter = planReadFilter(schema, read, now);
   const unique = [...new Set([...encoded, ...old])];
   const rows = new Map<string, RowData>();

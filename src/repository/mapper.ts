@@ -70,6 +70,16 @@ export type BigtableMapperOptions = (
    * also throws `MetadataError` for the first error finding. Suppressions apply. Default `off`.
    */
   lint?: 'off' | 'warn' | 'error';
+  /**
+   * The time in milliseconds since the Unix epoch that this mapper writes as cell timestamps and reads age-based
+   * GC rules against. Default `Date.now`. Useful in tests (a fixed or shifted clock); no result of the library
+   * depends on two mappers' clocks agreeing (docs/denormalization.md).
+   * @example
+   * ```ts
+   * new BigtableMapper({ driver, clock: () => Date.UTC(2026, 0, 1) });
+   * ```
+   */
+  clock?: () => number;
 };
 
 const SYNC_OPTION_NAMES: readonly string[] = [
@@ -89,6 +99,7 @@ export const MAPPER_OPTION_NAMES: readonly string[] = Object.keys({
   timeouts: true,
   tablePrefix: true,
   lint: true,
+  clock: true,
 } satisfies Record<BigtableMapperOptions extends infer U ? (U extends unknown ? keyof U : never) : never, true>);
 
 /**
@@ -137,6 +148,7 @@ export class BigtableMapper {
       timeouts: this.timeouts,
       closing: this.#closing.signal,
       track: (settled) => this.#track(settled),
+      clock: checkClock(options.clock),
     };
     this.tablePrefix = checkTablePrefix(options.tablePrefix);
     this.#lint = checkLintMode(options.lint);
@@ -318,4 +330,14 @@ function reportLintFindings(schema: EntitySchema, mode: 'warn' | 'error'): void 
   if (mode === 'error' && error !== undefined) {
     throw new MetadataError(schema.name, error.property, `fails lint rule ${error.code}: ${error.message}`, error.fix);
   }
+}
+
+function checkClock(clock: unknown): () => number {
+  if (clock === undefined) return () => Date.now();
+  if (typeof clock !== 'function')
+    throw new ValidationError(
+      `BigtableMapper: clock must be a function returning milliseconds since the epoch, got ${typeof clock}. Fix: pass e.g. clock: () => Date.now()`,
+      { option: 'clock' },
+    );
+  return clock as () => number;
 }

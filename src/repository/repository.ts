@@ -44,7 +44,9 @@ import {
   type PropagationProgress,
 } from '../denormalize/propagate.js';
 import type { SourceReader, SourceResolver } from '../denormalize/fill-copies.js';
-import { bulkWithCopies, withCopies } from '../denormalize/fill-copies.js';
+import { bulkWithCopies, withCopies, type FilledCopy } from '../denormalize/fill-copies.js';
+import { settleCopies } from '../denormalize/settle-copies.js';
+import { PartialWriteError } from '../errors/operation-errors.js';
 import { DEFAULT_TIMEOUTS } from '../model/timeouts.js';
 import {
   OPERATION_OPTION_NAMES,
@@ -181,10 +183,26 @@ export class Repository<T extends object> {
    * ```
    */
   save(entity: EntityInput<T>, options?: OperationOptions): Promise<void> {
-    return this.#write('save', options, async (call) => {
-      await this.#moveFirst(entity as Record<string, unknown>, call);
-      return compileSave(this.schema, await withCopies(this.schema, entityOf(entity), this.#sources));
-    });
+    return this.#run('write', 'save', options, OPERATION_OPTION_NAMES, (call) =>
+      this.#saveWithCopies(entity, 'save', call),
+    );
+  }
+
+  /**
+   * `save` and `replace`: moves the row first while re-salting, fills the copies, writes, and once the server
+   * confirmed the write, settles the filled copies against their sources (`settleCopies`).
+   */
+  async #saveWithCopies(entity: EntityInput<T>, mode: 'save' | 'replace', call: CallOptions): Promise<void> {
+    await this.#moveFirst(entity as Record<string, unknown>, call);
+    const filled = await withCopies(this.schema, entityOf(entity), this.#sources);
+    const mutation = compileSave(this.schema, filled.entity, { mode, now: this.#context.clock() });
+    await this.#driver.mutateRow(mutation, call);
+    await this.#settle(mutation.rowKey, filled.fills, call);
+  }
+
+  #settle(rowKey: Buffer, fills: readonly FilledCopy[], call: CallOptions): Promise<void> {
+    if (fills.length === 0) return Promise.resolve();
+    return settleCopies(this.#driver, this.schema, rowKey, fills, this.#sources, call, this.#context.clock);
   }
 
   /**
@@ -195,12 +213,9 @@ export class Repository<T extends object> {
    * ```
    */
   replace(entity: EntityInput<T>, options?: OperationOptions): Promise<void> {
-    return this.#write('replace', options, async (call) => {
-      await this.#moveFirst(entity as Record<string, unknown>, call);
-      return compileSave(this.schema, await withCopies(this.schema, entityOf(entity), this.#sources), {
-        mode: 'replace',
-      });
-    });
+    return this.#run('write', 'replace', options, OPERATION_OPTION_NAMES, (call) =>
+      this.#saveWithCopies(entity, 'replace', call),
+    );
   }
 
   /**
@@ -213,7 +228,9 @@ export class Repository<T extends object> {
   update(key: EntityKey<T>, partial: EntityChanges<T>, options?: OperationOptions): Promise<void> {
     return this.#write('update', options, async (call) => {
       await this.#moveFirst(key as Record<string, unknown>, call);
-      return compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>);
+      return compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>, {
+        now: this.#context.clock(),
+      });
     });
   }
 
@@ -225,12 +242,15 @@ export class Repository<T extends object> {
    * ```
    */
   async delete(key: EntityKey<T>, options?: OperationOptions): Promise<void> {
-    await this.#write('delete', options, async () => compileDelete(this.schema, key as Record<string, unknown>));
+    const now = this.#context.clock();
+    await this.#write('delete', options, async () =>
+      compileDelete(this.schema, key as Record<string, unknown>, { now }),
+    );
     // While re-salting, the new row is now a tombstone that no move can fill again; the old row, if any, goes too.
     const previous = previousLayout(this.schema);
     if (previous !== undefined)
       await this.#write('delete', options, async () =>
-        compileDelete({ ...this.schema, key: previous.key }, key as Record<string, unknown>),
+        compileDelete({ ...this.schema, key: previous.key }, key as Record<string, unknown>, { now }),
       );
   }
 
@@ -249,7 +269,7 @@ export class Repository<T extends object> {
     return this.#bulk(
       'deleteMany',
       () => keys,
-      (k) => compileDelete(this.schema, k as Record<string, unknown>),
+      (k) => compileDelete(this.schema, k as Record<string, unknown>, { now: this.#context.clock() }),
       options,
     );
   }
@@ -259,6 +279,7 @@ export class Repository<T extends object> {
     input: (call: CallOptions) => Iterable<I> | AsyncIterable<I>,
     compile: (item: I) => CompiledMutation,
     options: (BulkWriteOptions & OperationOptions) | undefined,
+    settle?: (call: CallOptions) => Promise<void>,
   ): Promise<BulkWriteResult> {
     const name = `${this.schema.name}.${operation}`;
     try {
@@ -272,7 +293,28 @@ export class Repository<T extends object> {
       'bulkWrite',
       name,
       timing,
-      (call) => writeMany(this.#driver, this.schema.name, this.schema.table, input(call), compile, bulk, call),
+      async (call) => {
+        if (settle === undefined)
+          return writeMany(this.#driver, this.schema.name, this.schema.table, input(call), compile, bulk, call);
+        let written: BulkWriteResult;
+        try {
+          written = await writeMany(
+            this.#driver,
+            this.schema.name,
+            this.schema.table,
+            input(call),
+            compile,
+            bulk,
+            call,
+          );
+        } catch (err) {
+          // Rows persisted before a failure are settled too, unless the call was cut short.
+          if (err instanceof PartialWriteError && err.cause === undefined) await settle(call);
+          throw err;
+        }
+        await settle(call);
+        return written;
+      },
       { settleFirst: true },
     );
   }
@@ -305,7 +347,7 @@ export class Repository<T extends object> {
     } catch (err) {
       return Promise.reject(err);
     }
-    const compileOptions = { now: Date.now(), frozen: false };
+    const compileOptions = { now: this.#context.clock(), frozen: false };
     let input: ReturnType<typeof bulkWithCopies<T>> | undefined;
     return this.#bulk(
       'saveMany',
@@ -316,6 +358,12 @@ export class Repository<T extends object> {
       },
       (e) => compileSave(this.schema, (input as ReturnType<typeof bulkWithCopies<T>>).take(e), compileOptions),
       options,
+      // A source that changed while its copies were written gets propagated again: a propagation of the
+      // change may have scanned past rows written after it.
+      async (call) => {
+        for (const source of await (input as ReturnType<typeof bulkWithCopies<T>>).changedSources())
+          await this.#propagate(source, { allowFullScan: true, concurrency: options?.concurrency ?? 2 }, call);
+      },
     );
   }
 
@@ -351,13 +399,12 @@ export class Repository<T extends object> {
   saveIf(entity: EntityInput<T>, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
     return this.#run('write', 'saveIf', options, OPERATION_OPTION_NAMES, async (call) => {
       await this.#moveFirst(entity as Record<string, unknown>, call);
-      const { request, appliesOnMatch } = compileCondition(
-        this.schema,
-        compileSave(this.schema, await withCopies(this.schema, entityOf(entity), this.#sources)),
-        condition,
-      );
-      const matched = await this.#driver.checkAndMutate(request, call);
-      return matched === appliesOnMatch;
+      const filled = await withCopies(this.schema, entityOf(entity), this.#sources);
+      const mutation = compileSave(this.schema, filled.entity, { now: this.#context.clock() });
+      const { request, appliesOnMatch } = compileCondition(this.schema, mutation, condition);
+      const applied = (await this.#driver.checkAndMutate(request, call)) === appliesOnMatch;
+      if (applied) await this.#settle(mutation.rowKey, filled.fills, call);
+      return applied;
     });
   }
 
@@ -425,7 +472,14 @@ export class Repository<T extends object> {
     options: (ReadOptions<T> & OperationOptions) | undefined,
   ): Promise<(T | undefined)[]> {
     return this.#run('read', operation, options, READ_CALL_OPTION_NAMES, (call) =>
-      findByKeys(this.#driver, this.schema, keys as unknown as Record<string, unknown>[], options, call),
+      findByKeys(
+        this.#driver,
+        this.schema,
+        keys as unknown as Record<string, unknown>[],
+        options,
+        call,
+        this.#context.clock(),
+      ),
     );
   }
 
@@ -493,10 +547,12 @@ export class Repository<T extends object> {
   /**
    * Rewrites the `@Denormalized` copies of `source` (e.g. a `Sensor` whose
    * location changed) in every row of this entity holding them: scans only
-   * those rows, writes only the copies that differ, each row with one
-   * conditional write that never re-creates a deleted row nor overwrites a
-   * copy written after this call started (see docs/denormalization.md);
-   * safe to re-run. A key layout that needs a full scan is refused unless
+   * those rows, writes only the copies that differ from the stored source
+   * row (`source` names it: its class and key), each row with one conditional
+   * write that never re-creates a deleted row. Reads the source again after
+   * its writes and runs again if it changed, so concurrent writers end with
+   * the newest value (see docs/denormalization.md); safe to re-run. Throws
+   * `EntityNotFoundError` when the source row does not exist. A key layout that needs a full scan is refused unless
    * `allowFullScan`. Bounded by the `bulkWrite` deadline and `signal`.
    * @example
    * ```ts
@@ -511,14 +567,13 @@ export class Repository<T extends object> {
       return Promise.reject(err);
     }
     const [timing, propagate] = splitOperationOptions(options);
-    return runOperation(
-      this.#context,
-      'bulkWrite',
-      name,
-      timing,
-      (call) => propagateCopies(this.#driver, this.schema, source, propagate, call),
-      { settleFirst: true },
-    );
+    return runOperation(this.#context, 'bulkWrite', name, timing, (call) => this.#propagate(source, propagate, call), {
+      settleFirst: true,
+    });
+  }
+
+  #propagate(source: object, options: PropagateOptions, call: CallOptions): Promise<PropagationProgress> {
+    return propagateCopies(this.#driver, this.schema, source, this.#sources, options, call, this.#context.clock);
   }
 
   /**
@@ -541,6 +596,7 @@ const standaloneContext: OperationContext = Object.freeze({
   timeouts: DEFAULT_TIMEOUTS,
   closing: new AbortController().signal,
   track: <R>(settled: Promise<R>): Promise<R> => settled,
+  clock: () => Date.now(),
 });
 
 /** The write compilers read only data properties, so a plain object of them serves as well as an instance. */

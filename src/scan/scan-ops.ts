@@ -50,7 +50,7 @@ export function iterateScan<T>(
   context: OperationContext,
 ): AsyncIterableIterator<T> {
   checkOptionNames(`${schema.name}.scan`, query, SCAN_CALL_OPTION_NAMES);
-  const now = Date.now() * 1000;
+  const now = context.clock() * 1000;
   const plan = planScan(schema, query, now);
   const read = resolveRead(schema, query);
   const name = `${schema.name}.scan`;
@@ -78,7 +78,7 @@ export async function readPage<T>(
   context: OperationContext,
 ): Promise<Page<T>> {
   checkOptionNames(`${schema.name}.page`, query, SCAN_CALL_OPTION_NAMES);
-  const now = Date.now() * 1000;
+  const now = context.clock() * 1000;
   const limit: unknown = query !== null && typeof query === 'object' ? query.limit : undefined;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
     throw new ValidationError(

@@ -11,7 +11,7 @@ export interface CopyUpdate {
   readonly key: Record<string, unknown>;
   /** The physical key as text, for failure reports. */
   readonly rowKeyText: string;
-  /** The CheckAndMutateRow: `copyPredicate` and, on match, the copy mutations. */
+  /** The CheckAndMutateRow: `rowExists` and, on match, the copy rewrite. */
   readonly request: CheckAndMutateRequest;
 }
 
@@ -19,7 +19,7 @@ export interface CopyUpdate {
 export interface CopyWriteResult {
   /** Rows whose write failed; every other row was written or skipped. */
   readonly failures: WriteFailure<Record<string, unknown>>[];
-  /** Rows left alone because they no longer existed or held a newer copy. */
+  /** Rows left alone because they no longer existed. */
   readonly skipped: number;
 }
 

@@ -48,20 +48,21 @@ function sensorReads(from: number): number[] {
 }
 
 describe('@Denormalized fill on save (emulator)', () => {
-  it('copies location and kind into 1,000 readings over 7 sensors with one source lookup per distinct sensor', async () => {
+  it('copies location and kind into 1,000 readings over 7 sensors with one source lookup per distinct sensor, and one check after', async () => {
     const findMany = vi.spyOn(sensors, 'findMany');
     const rowsBefore = record.rowsRead.length;
     const callsBefore = record.calls.length;
     const entities = Array.from({ length: 1_000 }, (_, i) => reading(`sensor-${i % SENSORS}`, i));
     expect(await readings.saveMany(entities, { batchSize: 250, concurrency: 2 })).toEqual({ written: 1_000 });
 
-    expect(findMany).toHaveBeenCalledTimes(1);
-    expect(findMany.mock.calls[0]?.[0]).toHaveLength(SENSORS);
-    expect(sensorReads(callsBefore)).toEqual([SENSORS]);
+    // One lookup to fill, one after the writes to catch a sensor that changed meanwhile.
+    expect(findMany).toHaveBeenCalledTimes(2);
+    expect(findMany.mock.calls.map((c) => c[0].length)).toEqual([SENSORS, SENSORS]);
+    expect(sensorReads(callsBefore)).toEqual([SENSORS, SENSORS]);
     const sensorRowsRead = record.rowsRead
       .slice(rowsBefore)
       .filter((r) => r.key.toString().startsWith('sensor-') && r.cells.info !== undefined);
-    expect(sensorRowsRead).toHaveLength(SENSORS);
+    expect(sensorRowsRead).toHaveLength(2 * SENSORS);
     findMany.mockRestore();
 
     let copied = 0;
@@ -73,10 +74,10 @@ describe('@Denormalized fill on save (emulator)', () => {
     expect(entities.every((e) => e.location === undefined)).toBe(true);
   });
 
-  it('fills a single save with one read, and keeps a value given by the caller', async () => {
+  it('fills a single save with one read and checks it with one more, and keeps a value given by the caller', async () => {
     const callsBefore = record.calls.length;
     await readings.save(Object.assign(reading('sensor-3', 5_000), { kind: 'custom' }));
-    expect(sensorReads(callsBefore)).toEqual([1]);
+    expect(sensorReads(callsBefore)).toEqual([1, 1]);
     const row = await rawRow(mapper, E.tables.readings, readings.compileSave(reading('sensor-3', 5_000)).rowKeyText);
     const cell = (q: string) => row?.cells.find((c) => c.family === 'meta' && c.qualifier === q)?.value.toString();
     expect([cell('location'), cell('kind')]).toEqual(['greenhouse-3', 'custom']);

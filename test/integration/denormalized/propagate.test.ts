@@ -41,6 +41,12 @@ beforeAll(async () => {
 
 afterAll(() => closeMapper(mapper, Object.values(E.tables)));
 
+/** The sensor saved: propagation copies the stored source row. */
+const saved = async (s: ReturnType<typeof sensor>): Promise<ReturnType<typeof sensor>> => {
+  await sensors.save(s);
+  return s;
+};
+
 const callsSince = (from: number, method: string): number =>
   record.calls.slice(from).filter((c) => c === method).length;
 
@@ -93,13 +99,19 @@ describe('propagate (emulator)', () => {
   it('fills the copies of rows written without them, and clears copies when the source value is null', async () => {
     const ts = new Date(T0 + 999 * 60_000);
     await readings.update({ sensorId: 's3', ts }, { temperature: 1 });
-    expect(await readings.propagate(sensor('s3', 'old-s3'))).toEqual({ scanned: PER_SENSOR + 1, updated: 1 });
+    expect(await readings.propagate(await saved(sensor('s3', 'old-s3')))).toEqual({
+      scanned: PER_SENSOR + 1,
+      updated: 1,
+    });
     expect(await readings.findOne({ sensorId: 's3', ts })).toMatchObject({
       temperature: 1,
       location: 'old-s3',
       kind: 'thermo',
     });
-    expect(await readings.propagate(sensor('s3', null))).toEqual({ scanned: PER_SENSOR + 1, updated: PER_SENSOR + 1 });
+    expect(await readings.propagate(await saved(sensor('s3', null)))).toEqual({
+      scanned: PER_SENSOR + 1,
+      updated: PER_SENSOR + 1,
+    });
     const cleared = await readings.findOne({ sensorId: 's3', ts: new Date(T0) });
     expect(cleared).toMatchObject({ kind: 'thermo', temperature: 0 });
     expect(cleared?.location).toBeUndefined();
@@ -113,7 +125,7 @@ describe('propagate (emulator)', () => {
     );
     await salted.saveMany(rows.map((r) => Object.assign(new E.SaltedReading(), r)));
     await bySensor.saveMany(rows.map((r) => Object.assign(new E.SensorSaltedReading(), r)));
-    const moved = sensor('s1', 'annex');
+    const moved = await saved(sensor('s1', 'annex'));
     expect(salted.planPropagation(moved).groups[0]?.scan.sources).toHaveLength(4);
     expect(bySensor.planPropagation(moved).groups[0]?.scan.sources).toHaveLength(1);
     for (const [repo, table] of [
@@ -143,7 +155,7 @@ describe('propagate (emulator)', () => {
         ),
       ),
     );
-    const moved = sensor('s3', 'roof');
+    const moved = await saved(sensor('s3', 'roof'));
     const error = await tsFirst.propagate(moved).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MetadataError);
     expect((error as Error).message).toBe(
@@ -163,7 +175,7 @@ describe('propagate (emulator)', () => {
   });
 
   it('mapper.propagate reaches every registered dependent of the sensor', async () => {
-    const result = await mapper.propagate(sensor('s1', 'everywhere'), { allowFullScan: true });
+    const result = await mapper.propagate(await saved(sensor('s1', 'everywhere')), { allowFullScan: true });
     expect(result.dependents.map((d) => [d.entity, d.updated])).toEqual([
       ['Reading', PER_SENSOR],
       ['SaltedReading', 30],

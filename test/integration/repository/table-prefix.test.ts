@@ -95,7 +95,8 @@ describe('tablePrefix', () => {
     await tenant.getRepository(Reading).save(reading('s9', 1, 1));
     expect((await staging.getRepository(Reading).findOne({ sensorId: 's9', seq: 1 }))?.location).toBe('staging-lab');
     expect((await tenant.getRepository(Reading).findOne({ sensorId: 's9', seq: 1 }))?.location).toBe('tenant-lab');
-    await staging.propagate(Object.assign(new Sensor(), { id: 's9', location: 'moved' }));
+    await staging.getRepository(Sensor).save(Object.assign(new Sensor(), { id: 's9', location: 'moved' }));
+    await staging.propagate(Object.assign(new Sensor(), { id: 's9' }));
     expect((await staging.getRepository(Reading).findOne({ sensorId: 's9', seq: 1 }))?.location).toBe('moved');
     expect((await tenant.getRepository(Reading).findOne({ sensorId: 's9', seq: 1 }))?.location).toBe('tenant-lab');
   });

@@ -7,9 +7,9 @@ import {
   KeyPart,
   MetadataError,
   Salt,
-  compileEntity,
   type Versioned,
 } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { expectMetadataError } from '../../support/expect-metadata-error.js';
 
 @Entity({ table: 'sensors' })

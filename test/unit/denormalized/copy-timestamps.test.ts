@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CellTimestamp, Column, Denormalized, Entity, Family, KeyPart, compileEntity } from '../../../src/index.js';
+import { CellTimestamp, Column, Denormalized, Entity, Family, KeyPart } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { RowData } from '../../../src/model/driver.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import { hydrate } from '../../../src/scan/hydrate.js';
@@ -28,7 +29,7 @@ const NOW = Date.UTC(2026, 0, 2);
 const TAKEN = new Date(Date.UTC(2025, 5, 1));
 
 describe('@Denormalized copies of an entity with @CellTimestamp', () => {
-  it('are written at the save time, not at the entity time: a propagation that started before this save can never overwrite them', () => {
+  it('are written whole (every version deleted, then set) at the save time, not at the entity time, like the copies propagate() writes', () => {
     const schema = compileEntity(Reading);
     const mutation = compileSave(
       schema,
@@ -38,7 +39,8 @@ describe('@Denormalized copies of an entity with @CellTimestamp', () => {
     const stamps = Object.fromEntries(
       mutation.mutations.map((m) => (m.kind === 'setCell' ? [m.qualifier, m.timestampMicros] : [m.kind, 0])),
     );
-    expect(stamps).toEqual({ temperature: TAKEN.getTime() * 1000, location: NOW * 1000 });
+    expect(stamps).toEqual({ temperature: TAKEN.getTime() * 1000, location: NOW * 1000, deleteFromColumn: 0 });
+    expect(mutation.mutations.map((m) => m.kind)).toEqual(['setCell', 'deleteFromColumn', 'setCell']);
   });
 
   it('do not count toward the @CellTimestamp a read reports', () => {

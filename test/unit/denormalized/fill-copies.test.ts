@@ -8,9 +8,9 @@ import {
   KeyPart,
   PartialWriteError,
   ValidationError,
-  compileEntity,
   type Repository,
 } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { FakeDriver } from '../../support/fake-driver.js';
 import { Alert, Reading, Sensor } from './entities.js';
 
@@ -47,8 +47,46 @@ describe('filling @Denormalized copies on save', () => {
     expect(given.location).toBeUndefined();
     const stored = await readings.findOne({ sensorId: 's1', ts: given.ts });
     expect(stored).toMatchObject({ location: 'room-1', kind: 'hygro', temperature: 21 });
-    expect(sensorReads()).toHaveLength(1);
-    expect(sensorReads()[0]?.request.keys?.map(String)).toEqual(['s1']);
+    // One read to fill, one after the write to check the source did not change meanwhile.
+    expect(sensorReads()).toHaveLength(2);
+    expect(sensorReads().map((c) => c.request.keys?.map(String))).toEqual([['s1'], ['s1']]);
+  });
+
+  it('rewrites a copy whose source changed between its read and the write, once the write is confirmed', async () => {
+    const mutateRow = driver.mutateRow.bind(driver);
+    driver.mutateRow = async (mutation, call) => {
+      if (mutation.table === 'readings') await sensors.save(sensor('s1', 'moved-meanwhile'));
+      return mutateRow(mutation, call);
+    };
+    await readings.save(reading('s1', 1));
+    expect((await readings.findOne({ sensorId: 's1', ts: reading('s1', 1).ts }))?.location).toBe('moved-meanwhile');
+    const rewrite = driver.callsOf('checkAndMutate');
+    expect(rewrite).toHaveLength(1);
+    expect(rewrite[0]?.request.predicate).toEqual({ kind: 'passAll' });
+  });
+
+  it('clears a copy whose source has no value, and writes a copy whole, whatever the timestamps of older copy cells', async () => {
+    await readings.save(reading('s1', 1));
+    driver.seed({
+      table: 'readings',
+      rowKey: Buffer.from(`s1#${reading('s1', 1).ts.getTime()}`),
+      rowKeyText: '',
+      idempotent: true,
+      mutations: [
+        {
+          kind: 'setCell',
+          family: 'meta',
+          qualifier: 'kind',
+          timestampMicros: (Date.now() + 3_600_000) * 1000,
+          value: Buffer.from('from a clock an hour ahead'),
+        },
+      ],
+    });
+    await sensors.update({ id: 's1' }, { location: null });
+    await readings.save(reading('s1', 1));
+    const stored = await readings.findOne({ sensorId: 's1', ts: reading('s1', 1).ts });
+    expect(stored?.location).toBeUndefined();
+    expect(stored?.kind).toBe('thermo');
   });
 
   it('reads only the copied columns of the source, and nothing when every copy is given', async () => {
@@ -134,14 +172,14 @@ describe('filling @Denormalized copies on save', () => {
 });
 
 describe('filling copies on saveMany', () => {
-  it('reads each distinct source once: 1,000 readings over 7 sensors cost one findMany of 7 keys', async () => {
+  it('reads each distinct source once, and once more after the writes: 1,000 readings over 7 sensors cost two findMany of 7 keys', async () => {
     const findMany = vi.spyOn(sensors, 'findMany');
     const entities = Array.from({ length: 1_000 }, (_, i) => reading(`s${i % 7}`, i));
     expect(await readings.saveMany(entities, { batchSize: 250 })).toEqual({ written: 1_000 });
-    expect(findMany).toHaveBeenCalledTimes(1);
-    expect(findMany.mock.calls[0]?.[0]).toHaveLength(7);
+    expect(findMany).toHaveBeenCalledTimes(2);
+    expect(findMany.mock.calls.map((c) => c[0].length)).toEqual([7, 7]);
     expect(findMany.mock.calls[0]?.[1]).toEqual({ select: ['location', 'kind'] });
-    expect(sensorReads()).toHaveLength(1);
+    expect(sensorReads()).toHaveLength(2);
     const stored = driver.rows('readings');
     expect(stored).toHaveLength(1_000);
     expect(stored.every((r) => r.cells.meta?.location?.[0]?.value.toString() === `room-${r.key.toString()[1]}`)).toBe(
@@ -155,10 +193,11 @@ describe('filling copies on saveMany', () => {
       for (let i = 0; i < 2_500; i++) yield reading(`s${Math.floor(i / 500)}`, i);
     }
     expect(await readings.saveMany(input())).toEqual({ written: 2_500 });
-    expect(findMany.mock.calls.map((c) => c[0].length)).toEqual([2, 2, 1]);
+    // One lookup per chunk for the keys not read yet, then one check of all five after the writes.
+    expect(findMany.mock.calls.map((c) => c[0].length)).toEqual([2, 2, 1, 5]);
     driver.clearCalls();
     await readings.saveMany([reading('s0', 1), reading('s0', 2)]);
-    expect(findMany).toHaveBeenCalledTimes(4);
+    expect(findMany.mock.calls.slice(4).map((c) => c[0].length)).toEqual([1, 1]);
   });
 
   it('reports entities whose source is missing in the PartialWriteError and writes every other one', async () => {

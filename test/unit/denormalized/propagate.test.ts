@@ -1,17 +1,19 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   BigtableMapper,
+  EntityNotFoundError,
   MetadataError,
   OperationAbortedError,
   PartialWriteError,
   ValidationError,
-  compileEntity,
   type PropagationProgress,
   type Repository,
 } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { planPropagation } from '../../../src/denormalize/plan-propagation.js';
 import { propagateCopies } from '../../../src/denormalize/propagate.js';
 import { FakeDriver, GrpcCode } from '../../support/fake-driver.js';
+import type { Constructor } from '../../../src/model/declarations.js';
 import { Alert, Reading, SaltedReading, Sensor, TsFirstReading } from './entities.js';
 
 let driver: FakeDriver;
@@ -21,6 +23,11 @@ let readings: Repository<Reading>;
 const sensor = (id: string, location: string | null, kind = 'thermo'): Sensor =>
   Object.assign(new Sensor(), { id, location, kind, floor: 3 });
 const ts = (i: number): Date => new Date(1_700_000_000_000 + i * 1000);
+/** The sensor saved: propagation copies the stored source row, so a test changes it first, as an application does. */
+const saved = async (s: Sensor): Promise<Sensor> => {
+  await mapper.getRepository(Sensor).save(s);
+  return s;
+};
 
 beforeEach(async () => {
   driver = new FakeDriver({ yieldInCalls: false });
@@ -66,9 +73,11 @@ describe('planPropagation', () => {
     expect(full?.scan.sources[0]?.range.start.key.length).toBe(0);
   });
 
-  it('plans only the copies whose field the source carries, and rejects sources without any or without a key', () => {
-    expect(readings.planPropagation({ id: 'b', kind: 'x' }).groups[0]?.copies.map((c) => c.property)).toEqual(['kind']);
-    expect(() => readings.planPropagation({ id: 'b' })).toThrow('has none of the copied fields (location, kind)');
+  it('plans every copy of the source class from its key alone, and rejects a source without its key', () => {
+    expect(readings.planPropagation({ id: 'b' }).groups[0]?.copies.map((c) => c.property)).toEqual([
+      'location',
+      'kind',
+    ]);
     expect(() => readings.planPropagation({ location: 'x' })).toThrow(
       'has no id (undefined), a key part that finds the copies',
     );
@@ -85,8 +94,10 @@ describe('propagate', () => {
   it('rewrites only the changed copy of that sensor’s rows, one conditional write per row, reports progress, and a re-run writes nothing', async () => {
     const before = snapshot('readings');
     const progress: PropagationProgress[] = [];
+    await saved(sensor('b', 'new-b'));
+    driver.clearCalls();
     const startedMicros = Date.now() * 1000;
-    const result = await readings.propagate(sensor('b', 'new-b'), {
+    const result = await readings.propagate(sensor('b', 'stale object: the stored row is what counts'), {
       batchSize: 10,
       onProgress: (p) => progress.push(p),
     });
@@ -96,8 +107,10 @@ describe('propagate', () => {
     expect(driver.callsOf('mutateRows')).toHaveLength(0);
     expect(progress.at(-1)).toEqual(result);
     expect(progress.some((p) => p.updated === 10)).toBe(true);
-    const reads = driver.callsOf('readRows');
+    const reads = driver.callsOf('readRows').filter((c) => c.request.table === 'readings');
     expect(reads).toHaveLength(1);
+    // The source row is read before the scan and once more after the writes, to catch a change meanwhile.
+    expect(driver.callsOf('readRows').filter((c) => c.request.table === 'sensors')).toHaveLength(2);
     expect(reads[0]?.request.ranges?.[0]?.start.key.toString()).toBe('b#');
     const written = writes.flatMap((c) => c.request.onMatch);
     expect(new Set(written.map((x) => ('qualifier' in x ? x.qualifier : x.kind)))).toEqual(new Set(['location']));
@@ -105,9 +118,7 @@ describe('propagate', () => {
     expect(versions.size).toBe(1);
     const [version] = versions as Set<number>;
     expect(version).toBeGreaterThanOrEqual(startedMicros);
-    expect(writes.every((c) => c.request.onNoMatch.length === 0 && c.request.predicate?.kind === 'condition')).toBe(
-      true,
-    );
+    expect(writes.every((c) => c.request.onNoMatch.length === 0 && c.request.predicate?.kind === 'passAll')).toBe(true);
     const after = snapshot('readings');
     for (const [key, cells] of before) {
       if (!key.startsWith('b#')) {
@@ -146,7 +157,7 @@ describe('propagate', () => {
       ],
     });
     const startedMicros = Date.now() * 1000;
-    expect(await readings.propagate(sensor('b', 'moved'))).toEqual({ scanned: 27, updated: 27 });
+    expect(await readings.propagate(await saved(sensor('b', 'moved')))).toEqual({ scanned: 27, updated: 27 });
     const version = driver.row('readings', `b#${ts(0).getTime()}`)?.cells.meta?.location?.[0]?.timestampMicros ?? 0;
     expect(version).toBeGreaterThanOrEqual(startedMicros);
     const filled = driver.row('readings', `b#${ts(99).getTime()}`)?.cells.meta;
@@ -159,8 +170,8 @@ describe('propagate', () => {
     ).toEqual([['moved', version]]);
   });
 
-  it('leaves a copy written at or after its start time (a concurrent save or a later propagation) as it is', async () => {
-    const later = (Date.now() + 60_000) * 1000;
+  it('replaces a copy whatever its timestamp: a copy cell from a clock a minute ahead does not block it', async () => {
+    const ahead = (Date.now() + 60_000) * 1000;
     const key = Buffer.from(`b#${ts(7).getTime()}`);
     driver.seed({
       table: 'readings',
@@ -168,18 +179,41 @@ describe('propagate', () => {
       rowKeyText: '',
       idempotent: true,
       mutations: [
-        { kind: 'setCell', family: 'meta', qualifier: 'location', timestampMicros: later, value: Buffer.from('newer') },
+        { kind: 'setCell', family: 'meta', qualifier: 'location', timestampMicros: ahead, value: Buffer.from('ahead') },
       ],
     });
-    expect(await readings.propagate(sensor('b', 'stale'))).toEqual({ scanned: 25, updated: 24 });
-    expect(
-      driver.row('readings', key.toString())?.cells.meta?.location?.map((c) => [c.value.toString(), c.timestampMicros]),
-    ).toEqual([
-      ['newer', later],
-      ['old-b', expect.any(Number)],
+    expect(await readings.propagate(await saved(sensor('b', 'current')))).toEqual({ scanned: 25, updated: 25 });
+    expect(driver.row('readings', key.toString())?.cells.meta?.location?.map((c) => c.value.toString())).toEqual([
+      'current',
     ]);
-    expect((await readings.findOne({ sensorId: 'b', ts: ts(7) }))?.location).toBe('newer');
-    expect((await readings.findOne({ sensorId: 'b', ts: ts(8) }))?.location).toBe('stale');
+    expect((await readings.findOne({ sensorId: 'b', ts: ts(7) }))?.location).toBe('current');
+  });
+
+  it('propagates the stored source, so propagating an older object does not bring an old value back', async () => {
+    await saved(sensor('b', 'newest'));
+    expect(await readings.propagate(sensor('b', 'older'))).toEqual({ scanned: 25, updated: 25 });
+    expect((await readings.findOne({ sensorId: 'b', ts: ts(3) }))?.location).toBe('newest');
+    const missing = await readings.propagate(sensor('zz', 'x')).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(EntityNotFoundError);
+    expect((missing as Error).message).toBe('Sensor: no row with key { id: "zz" } (row key "zz")');
+  });
+
+  it('runs again when the source changes while it writes, so the newest value has the last word', async () => {
+    const checkAndMutate = driver.checkAndMutate.bind(driver);
+    let changed = false;
+    driver.checkAndMutate = async (request) => {
+      if (!changed) {
+        changed = true;
+        await mapper.getRepository(Sensor).save(sensor('b', 'changed-meanwhile'));
+      }
+      return checkAndMutate(request);
+    };
+    const result = await readings.propagate(await saved(sensor('b', 'first')));
+    expect(result).toEqual({ scanned: 50, updated: 50 });
+    const rows = driver.rows('readings').filter((r) => r.key.toString().startsWith('b#'));
+    expect(new Set(rows.map((r) => r.cells.meta?.location?.[0]?.value.toString()))).toEqual(
+      new Set(['changed-meanwhile']),
+    );
   });
 
   it('never re-creates a row deleted between its scan and its write', async () => {
@@ -194,13 +228,13 @@ describe('propagate', () => {
       });
       return checkAndMutate(request);
     };
-    expect(await readings.propagate(sensor('b', 'ghost'))).toEqual({ scanned: 25, updated: 0 });
+    expect(await readings.propagate(await saved(sensor('b', 'ghost')))).toEqual({ scanned: 25, updated: 0 });
     expect(driver.callsOf('checkAndMutate')).toHaveLength(25);
     expect(driver.rows('readings').filter((r) => r.key.toString().startsWith('b#'))).toEqual([]);
   });
 
   it('clears copies when the source field is null', async () => {
-    expect(await readings.propagate(sensor('a', null))).toEqual({ scanned: 25, updated: 25 });
+    expect(await readings.propagate(await saved(sensor('a', null)))).toEqual({ scanned: 25, updated: 25 });
     const row = await readings.findOne({ sensorId: 'a', ts: ts(3) });
     expect(row?.location).toBeUndefined();
     expect(row?.kind).toBe('thermo');
@@ -213,7 +247,7 @@ describe('propagate', () => {
         Array.from({ length: 20 }, (_, seq) => Object.assign(new SaltedReading(), { sensorId, seq, temperature: 1 })),
       ),
     );
-    expect(await salted.propagate(sensor('a', 'far'))).toEqual({ scanned: 20, updated: 20 });
+    expect(await salted.propagate(await saved(sensor('a', 'far')))).toEqual({ scanned: 20, updated: 20 });
     const located = await Promise.all(
       driver.rows('salted-readings').map((r) => r.cells.m?.location?.[0]?.value.toString()),
     );
@@ -229,7 +263,10 @@ describe('propagate', () => {
     await expect(first.propagate(sensor('c', 'x'))).rejects.toThrow(
       "TsFirstReading's key starts with ts, not sensorId",
     );
-    expect(await first.propagate(sensor('c', 'x'), { allowFullScan: true })).toEqual({ scanned: 6, updated: 2 });
+    expect(await first.propagate(await saved(sensor('c', 'x')), { allowFullScan: true })).toEqual({
+      scanned: 6,
+      updated: 2,
+    });
     expect(
       (
         await first.findMany([
@@ -244,9 +281,12 @@ describe('propagate', () => {
     const alerts = mapper.getRepository(Alert);
     await alerts.saveMany(['a', 'b', 'a'].map((sensorId, i) => Object.assign(new Alert(), { id: `al${i}`, sensorId })));
     await alerts.save(Object.assign(new Alert(), { id: 'none', floor: 1 }));
-    expect(await alerts.propagate(Object.assign(new Sensor(), { id: 'a', floor: 9 }), { allowFullScan: true })).toEqual(
-      { scanned: 4, updated: 2 },
-    );
+    await saved(sensor('a', 'old-a'));
+    await mapper.getRepository(Sensor).update({ id: 'a' }, { floor: 9 });
+    expect(await alerts.propagate(Object.assign(new Sensor(), { id: 'a' }), { allowFullScan: true })).toEqual({
+      scanned: 4,
+      updated: 2,
+    });
     expect((await alerts.findMany(['al0', 'al1', 'al2', 'none'].map((id) => ({ id })))).map((a) => a?.floor)).toEqual([
       9, 3, 9, 1,
     ]);
@@ -254,7 +294,9 @@ describe('propagate', () => {
 
   it('reports rows the server rejects in a PartialWriteError, after writing the others', async () => {
     driver.reject(`c#${ts(4).getTime()}`, GrpcCode.Internal);
-    const error = (await readings.propagate(sensor('c', 'z')).catch((e: unknown) => e)) as PartialWriteError;
+    const error = (await readings
+      .propagate(await saved(sensor('c', 'z')))
+      .catch((e: unknown) => e)) as PartialWriteError;
     expect(error).toBeInstanceOf(PartialWriteError);
     expect(error.succeeded).toBe(24);
     expect(error.failures.map((f) => [f.rowKey, f.grpcCode, f.entity])).toEqual([
@@ -275,8 +317,11 @@ describe('propagate', () => {
     const schema = compileEntity(Reading);
     const aborted = new AbortController();
     aborted.abort();
+    const sources = (source: Constructor) => mapper.getRepository(source as Constructor<object>);
+    await saved(sensor('c', 'y'));
+    driver.clearCalls();
     await expect(
-      propagateCopies(driver, schema, sensor('c', 'x'), {}, { signal: aborted.signal }),
+      propagateCopies(driver, schema, sensor('c', 'x'), sources, {}, { signal: aborted.signal }),
     ).rejects.toBeInstanceOf(OperationAbortedError);
     expect(driver.callsOf('checkAndMutate')).toHaveLength(0);
 
@@ -290,6 +335,7 @@ describe('propagate', () => {
       driver,
       schema,
       sensor('c', 'y'),
+      sources,
       { concurrency: 2 },
       { signal: controller.signal },
     ).catch((e: unknown) => e);
@@ -300,7 +346,7 @@ describe('propagate', () => {
   it('mapper.propagate reaches every registered dependent of the source class', async () => {
     await mapper.getRepository(SaltedReading).save(Object.assign(new SaltedReading(), { sensorId: 'a', seq: 1 }));
     const progress: PropagationProgress[] = [];
-    const result = await mapper.propagate(sensor('a', 'everywhere'), {
+    const result = await mapper.propagate(await saved(sensor('a', 'everywhere')), {
       allowFullScan: true,
       onProgress: (p) => progress.push(p),
     });
