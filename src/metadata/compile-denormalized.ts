@@ -1,6 +1,6 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { MetadataError } from '../errors/errors.js';
-import type { Constructor, DenormalizedDeclaration } from '../model/declarations.js';
+import type { ColumnScalarType, Constructor, DenormalizedDeclaration, KeyPartType } from '../model/declarations.js';
 import type { ColumnSchema, DenormalizedSchema, EntitySchema, KeyPlan } from './entity-schema.js';
 import { propagationStrategy } from './propagation-strategy.js';
 import { keyPropertyComponent } from './compile-key-plan.js';
@@ -187,23 +187,49 @@ function sourceField(
   return sourceColumn.property;
 }
 
-/** The JS kind a key part or column value has, for compatibility checks. */
-type ValueKind = 'string' | 'number' | 'bigint' | 'date' | 'other';
+/**
+ * The kind of value a key part or column holds, for compatibility checks: an
+ * integer fits a float column, every other kind needs its own.
+ */
+type ValueKind = 'string' | 'integer' | 'float' | 'bigint' | 'date' | 'bytes' | 'boolean' | 'json' | 'object';
 
-const KEY_KINDS: Readonly<Record<string, ValueKind>> = {
+const KEY_KINDS: Readonly<Record<KeyPartType, ValueKind>> = {
   string: 'string',
-  uint: 'number',
-  int: 'number',
+  uint: 'integer',
+  int: 'integer',
   bigint: 'bigint',
   timestamp: 'date',
+  bytes: 'bytes',
+  float: 'float',
+  boolean: 'boolean',
 };
-const COLUMN_KINDS: Readonly<Record<string, ValueKind>> = {
+const COLUMN_KINDS: Readonly<Record<ColumnScalarType | 'class', ValueKind>> = {
   string: 'string',
-  int: 'number',
-  float: 'number',
+  int: 'integer',
+  float: 'float',
   bigint: 'bigint',
   date: 'date',
+  bytes: 'bytes',
+  boolean: 'boolean',
+  json: 'json',
+  class: 'object',
 };
+const KIND_NAMES: Readonly<Record<ValueKind, string>> = {
+  string: 'a string',
+  integer: 'an integer',
+  float: 'a float',
+  bigint: 'a bigint',
+  date: 'a date',
+  bytes: 'a bytes',
+  boolean: 'a boolean',
+  json: 'a json value',
+  object: 'an embedded object',
+};
+
+/** Whether a dependent property of kind `target` holds every value of a source key part of kind `source`. */
+function holds(target: ValueKind, source: ValueKind): boolean {
+  return target === source || (source === 'integer' && target === 'float');
+}
 
 /** The dependent side of a `@Denormalized` key map. */
 interface DependentKeyMap {
@@ -275,13 +301,12 @@ function checkTarget(d: DependentKeyMap, source: EntitySchema, sourcePart: strin
       `map it to one of ${choices}`,
     );
   }
-  const sourceKind = keyKind(source.key, sourcePart) ?? 'other';
+  const sourceKind = keyKind(source.key, sourcePart) as ValueKind;
   const keyPartKind = keyKind(d.key, target);
   const column = d.columns.find((c) => c.property === target);
-  let kind: ValueKind;
+  let kind: ValueKind | undefined;
   if (keyPartKind !== undefined) kind = keyPartKind;
-  else if (column !== undefined && !column.versioned && !d.copies.includes(target))
-    kind = COLUMN_KINDS[column.type] ?? 'other';
+  else if (column !== undefined && !column.versioned && !d.copies.includes(target)) kind = COLUMN_KINDS[column.type];
   else {
     const why =
       column === undefined
@@ -296,11 +321,11 @@ function checkTarget(d: DependentKeyMap, source: EntitySchema, sourcePart: strin
       `map it to a key part or a plain column holding the ${source.name} key: one of ${choices}`,
     );
   }
-  if (kind !== sourceKind) {
+  if (kind === undefined || !holds(kind, sourceKind)) {
     throw new MetadataError(
       d.entity,
       d.property,
-      `@Denormalized key maps ${source.name}.${sourcePart} (a ${sourceKind} key part) to ${d.entity}.${target}, which holds a ${kind}`,
+      `@Denormalized key maps ${source.name}.${sourcePart} (${KIND_NAMES[sourceKind]} key part) to ${d.entity}.${target}, which holds ${kind === undefined ? 'another kind of value' : KIND_NAMES[kind]}`,
       `map it to a property of the same type, or change the type of ${target}`,
     );
   }
@@ -310,5 +335,5 @@ function checkTarget(d: DependentKeyMap, source: EntitySchema, sourcePart: strin
 /** The value kind of a key property; `undefined` when `property` is not one. */
 function keyKind(key: KeyPlan, property: string): ValueKind | undefined {
   const component = keyPropertyComponent(key.components, property);
-  return component === undefined ? undefined : (KEY_KINDS[component.codec.type] ?? 'other');
+  return component === undefined ? undefined : KEY_KINDS[component.codec.type];
 }

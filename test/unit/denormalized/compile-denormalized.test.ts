@@ -283,11 +283,56 @@ describe('@Denormalized validation', () => {
     );
     expectMetadataError(
       () => compileEntity(make({ region: 'region', siteNo: 'label' })),
-      'maps Site.siteNo (a number key part) to Visit.label, which holds a string',
+      'maps Site.siteNo (an integer key part) to Visit.label, which holds a string',
     );
     expectMetadataError(
       () => compileEntity(make({ region: 'region', siteNo: 7 })),
       'maps Site.siteNo to 7, which is not a property name',
+    );
+  });
+
+  it('tells bytes, float and boolean key parts apart from each other and from other column types', () => {
+    @Entity({ table: 'kinds' })
+    @Family('m')
+    class Device {
+      @KeyPart(0, { type: 'bytes' }) serial!: Buffer;
+      @KeyPart(1, { type: 'float' }) version!: number;
+      @KeyPart(2, { type: 'boolean' }) beta!: boolean;
+      @Column({ family: 'm', type: 'string' }) model?: string;
+    }
+    const make = (serial: string, version: string, beta: string) => {
+      @Entity({ table: 'kinds-dep' })
+      @Family('m')
+      class Event {
+        @KeyPart(0, { type: 'string' }) id!: string;
+        @Column({ family: 'm', type: 'bytes' }) serialBytes?: Buffer;
+        @Column({ family: 'm', type: 'float' }) versionNo?: number;
+        @Column({ family: 'm', type: 'int' }) versionInt?: number;
+        @Column({ family: 'm', type: 'boolean' }) isBeta?: boolean;
+        @Column({ family: 'm', type: 'json' }) blob?: unknown;
+        @Denormalized({ from: () => Device, key: { serial, version, beta }, field: 'model' })
+        @Column({ family: 'm', type: 'string' })
+        model?: string;
+      }
+      return Event;
+    };
+    expect(compileEntity(make('serialBytes', 'versionNo', 'isBeta')).denormalized[0]?.key).toEqual([
+      { source: 'serial', dependent: 'serialBytes' },
+      { source: 'version', dependent: 'versionNo' },
+      { source: 'beta', dependent: 'isBeta' },
+    ]);
+    expectMetadataError(
+      () => compileEntity(make('isBeta', 'versionNo', 'serialBytes')),
+      'maps Device.serial (a bytes key part) to Event.isBeta, which holds a boolean',
+    );
+    expectMetadataError(
+      () => compileEntity(make('blob', 'versionNo', 'isBeta')),
+      'maps Device.serial (a bytes key part) to Event.blob, which holds a json value',
+    );
+    // A JS number either way, but an int column cannot hold 1.5: a float key part needs a float column.
+    expectMetadataError(
+      () => compileEntity(make('serialBytes', 'versionInt', 'isBeta')),
+      'maps Device.version (a float key part) to Event.versionInt, which holds an integer',
     );
   });
 
