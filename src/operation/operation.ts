@@ -38,6 +38,8 @@ export interface OperationContext {
   track<R>(settled: Promise<R>): Promise<R>;
   /** The mapper's clock: milliseconds since the epoch, for cell timestamps and age-based GC on reads. */
   readonly clock: () => number;
+  /** The mapper's `tablePrefix`: the plans a repository shows name the tables as they are sent. */
+  readonly tablePrefix: string;
 }
 
 /**

@@ -60,7 +60,7 @@ export type BigtableMapperOptions = (
   /**
    * Put in front of every entity's table id, for one environment or tenant per set of tables on one instance
    * (`'staging_'`: `@Entity({ table: 'readings' })` lives in `staging_readings`). `sync()`, reads, writes and
-   * denormalized copies all use the prefixed tables; plans (`compileSave`, `planScan`) show the entity's own table.
+   * denormalized copies all use the prefixed tables, and plans (`compileSave`, `planScan`, `planPropagation`) show them.
    * Characters from `[-_.a-zA-Z0-9]`, not starting with `-` or `.`; with each table id at most 50 characters. Default `''`.
    */
   tablePrefix?: string;
@@ -144,13 +144,14 @@ export class BigtableMapper {
     this.timeouts = resolveTimeouts(options.timeouts);
     // Every running operation listens to the closing signal.
     setMaxListeners(0, this.#closing.signal);
+    this.tablePrefix = checkTablePrefix(options.tablePrefix);
     this.#context = {
       timeouts: this.timeouts,
       closing: this.#closing.signal,
       track: (settled) => this.#track(settled),
       clock: checkClock(options.clock),
+      tablePrefix: this.tablePrefix,
     };
-    this.tablePrefix = checkTablePrefix(options.tablePrefix);
     this.#lint = checkLintMode(options.lint);
     this.#ownsDriver = !('driver' in options);
     this.#base = 'driver' in options ? options.driver : createGoogleCloudDriver(options);

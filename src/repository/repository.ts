@@ -11,7 +11,7 @@ import { previousLayout } from '../key/previous-layout.js';
 import { moveFromPreviousLayout, movedFirst } from '../write/move-row.js';
 import { planScan } from '../scan/plan-scan.js';
 import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../scan/read-options.js';
-import type { ScanPlan } from '../scan/scan-plan.js';
+import { PlannedScan, type ScanPlan } from '../scan/scan-plan.js';
 import type { ScanQuery } from '../scan/scan-query.js';
 import { iterableToObservable } from '../stream/observable.js';
 import type { EntityData } from '../model/declarations.js';
@@ -163,7 +163,9 @@ export class Repository<T extends object> {
   }
 
   /**
-   * The exact mutation `save()` would send, without sending it.
+   * The exact mutation `save()` would send, without sending it: the table as sent (with the mapper's
+   * `tablePrefix`), cell timestamps from `now` (milliseconds; default the mapper's `clock`). Copies are
+   * shown as given: `save()` fills the `undefined` ones from their sources first.
    * @example
    * ```ts
    * repo.compileSave(reading).rowKeyText
@@ -171,7 +173,9 @@ export class Repository<T extends object> {
    */
   compileSave(entity: EntityInput<T>, options: { now?: number } = {}): CompiledMutation {
     checkOptionNames(`${this.schema.name}.compileSave`, options, ['now']);
-    return compileSave(this.schema, entityOf(entity), options);
+    const mutation = compileSave(this.schema, entityOf(entity), { now: this.#context.clock(), ...options });
+    const { tablePrefix } = this.#context;
+    return tablePrefix === '' ? mutation : Object.freeze({ ...mutation, table: tablePrefix + mutation.table });
   }
 
   /**
@@ -492,7 +496,7 @@ export class Repository<T extends object> {
    */
   planScan(query: ScanQuery<T> = {}): ScanPlan {
     checkOptionNames(`${this.schema.name}.planScan`, query, SCAN_CALL_OPTION_NAMES);
-    return planScan(this.schema, query);
+    return this.#shown(planScan(this.schema, query));
   }
 
   /**
@@ -584,7 +588,18 @@ export class Repository<T extends object> {
    * ```
    */
   planPropagation(source: object, options?: { allowFullScan?: boolean }): PropagationPlan {
-    return planPropagation(this.schema, source, options);
+    const plan = planPropagation(this.schema, source, options);
+    if (this.#context.tablePrefix === '') return plan;
+    return Object.freeze({
+      ...plan,
+      groups: Object.freeze(plan.groups.map((g) => Object.freeze({ ...g, scan: this.#shown(g.scan) }))),
+    });
+  }
+
+  /** A scan plan as sent: its table with the mapper's `tablePrefix`. */
+  #shown(plan: ScanPlan): ScanPlan {
+    const { tablePrefix } = this.#context;
+    return tablePrefix === '' ? plan : Object.freeze(new PlannedScan({ ...plan, table: tablePrefix + plan.table }));
   }
 }
 
@@ -597,6 +612,7 @@ const standaloneContext: OperationContext = Object.freeze({
   closing: new AbortController().signal,
   track: <R>(settled: Promise<R>): Promise<R> => settled,
   clock: () => Date.now(),
+  tablePrefix: '',
 });
 
 /** The write compilers read only data properties, so a plain object of them serves as well as an instance. */
