@@ -8,6 +8,7 @@
  * when any check fails.
  */
 import 'reflect-metadata';
+import { createHistogram, monitorEventLoopDelay, performance, type RecordableHistogram } from 'node:perf_hooks';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BigtableMapper, Column, Entity, Family, KeyPart, PartialWriteError, Salt } from '../src/index.js';
@@ -15,15 +16,14 @@ import type { Repository } from '../src/index.js';
 import { useEmulator, uniqueTableId } from '../src/testing/index.js';
 import { startFaultProxy } from '../test/support/fault-proxy.js';
 
-const USAGE = `Usage: npm run soak -- [--seconds N] [--reset-every-ms N] [--batch N]
+const USAGE = `Usage: npm run soak -- [--seconds N] [--reset-every-ms N] [--batch N] [--writers N] [--scanners N] [--point-readers N]
 
   --seconds N          how long the load runs (default 60)
-  --reset-every-ms N   reset every proxied connection this often (default 1500)
-  --batch N            rows per saveMany call (default 100)`;
-
-const WRITERS = 8;
-const SCANNERS = 4;
-const POINT_READERS = 2;
+  --reset-every-ms N   reset every proxied connection this often (default 1500; 0: never)
+  --batch N            rows per saveMany call (default 100)
+  --writers N          concurrent saveMany loops (default 8)
+  --scanners N         concurrent ordered salted scans (default 4)
+  --point-readers N    concurrent findOne loops (default 2)`;
 const PAYLOAD = 'x'.repeat(200);
 
 const table = uniqueTableId('soak');
@@ -52,7 +52,16 @@ const keyOf = (writer: string, seq: number): string => `${writer}#${seq}`;
 const rowOf = (writer: string, seq: number): SoakRow =>
   Object.assign(new SoakRow(), { writer, seq, payload: `${writer}:${seq}:${PAYLOAD}` });
 
-function options(): { seconds: number; resetEveryMs: number; batch: number } | undefined {
+interface SoakOptions {
+  seconds: number;
+  resetEveryMs: number;
+  batch: number;
+  writers: number;
+  scanners: number;
+  pointReaders: number;
+}
+
+function options(): SoakOptions | undefined {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     strict: true,
@@ -60,20 +69,27 @@ function options(): { seconds: number; resetEveryMs: number; batch: number } | u
       seconds: { type: 'string' },
       'reset-every-ms': { type: 'string' },
       batch: { type: 'string' },
+      writers: { type: 'string' },
+      scanners: { type: 'string' },
+      'point-readers': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   if (values.help === true) return undefined;
-  const int = (name: string, value: string | undefined, fallback: number): number => {
+  const int = (name: string, value: string | undefined, fallback: number, min = 1): number => {
     if (value === undefined) return fallback;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(n) || n < min)
+      throw new Error(`--${name} must be an integer of at least ${min}, got ${value}`);
     return n;
   };
   return {
     seconds: int('seconds', values.seconds, 60),
-    resetEveryMs: int('reset-every-ms', values['reset-every-ms'], 1500),
+    resetEveryMs: int('reset-every-ms', values['reset-every-ms'], 1500, 0),
     batch: int('batch', values.batch, 100),
+    writers: int('writers', values.writers, 8, 0),
+    scanners: int('scanners', values.scanners, 4, 0),
+    pointReaders: int('point-readers', values['point-readers'], 2, 0),
   };
 }
 
@@ -166,7 +182,13 @@ async function scanner(repo: Repository<SoakRow>, ledger: Ledger, tally: Tally, 
   }
 }
 
-async function pointReader(repo: Repository<SoakRow>, ledger: Ledger, tally: Tally, until: number): Promise<void> {
+async function pointReader(
+  repo: Repository<SoakRow>,
+  ledger: Ledger,
+  tally: Tally,
+  until: number,
+  latency: RecordableHistogram,
+): Promise<void> {
   while (Date.now() < until) {
     const list = ledger.confirmedList;
     if (list.length === 0) {
@@ -176,7 +198,9 @@ async function pointReader(repo: Repository<SoakRow>, ledger: Ledger, tally: Tal
     const key = list[Math.floor(Math.random() * list.length)] as string;
     const [name, seq] = key.split('#') as [string, string];
     try {
+      const startedAt = performance.now();
       const found = await repo.findOne({ writer: name, seq: Number(seq) });
+      latency.record(Math.max(1, Math.round((performance.now() - startedAt) * 1000)));
       if (found?.payload !== rowOf(name, Number(seq)).payload)
         tally.problems.push(
           `point read of confirmed ${key} returned ${found === undefined ? 'nothing' : 'another value'}`,
@@ -224,15 +248,24 @@ async function main(): Promise<void> {
     const heapStart = heapMiB();
     const started = Date.now();
     const until = started + opts.seconds * 1000;
-    const resets = setInterval(() => {
-      proxy.resetAll();
-      tally.resets += 1;
-    }, opts.resetEveryMs);
+    const resets =
+      opts.resetEveryMs === 0
+        ? undefined
+        : setInterval(() => {
+            proxy.resetAll();
+            tally.resets += 1;
+          }, opts.resetEveryMs);
+    // Point reads of the first confirmed rows while only the writers run would read nothing: seed one batch first.
+    if (opts.writers === 0) await writer(repo, 'seed', opts.batch, ledger, tally, Date.now() + 200);
+    const latency = createHistogram();
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     await Promise.all([
-      ...Array.from({ length: WRITERS }, (_, w) => writer(repo, `w${w}`, opts.batch, ledger, tally, until)),
-      ...Array.from({ length: SCANNERS }, () => scanner(repo, ledger, tally, until)),
-      ...Array.from({ length: POINT_READERS }, () => pointReader(repo, ledger, tally, until)),
+      ...Array.from({ length: opts.writers }, (_, w) => writer(repo, `w${w}`, opts.batch, ledger, tally, until)),
+      ...Array.from({ length: opts.scanners }, () => scanner(repo, ledger, tally, until)),
+      ...Array.from({ length: opts.pointReaders }, () => pointReader(repo, ledger, tally, until, latency)),
     ]);
+    loopDelay.disable();
     clearInterval(resets);
     const elapsed = (Date.now() - started) / 1000;
     const final = new Set<string>();
@@ -258,6 +291,10 @@ async function main(): Promise<void> {
       scansCompleted: tally.scans,
       rowsScannedPerSecond: Math.round(tally.rowsScanned / elapsed),
       pointReadsPerSecond: Math.round(tally.pointReads / elapsed),
+      pointReadP50Ms: Number((latency.percentile(50) / 1000).toFixed(1)),
+      pointReadP99Ms: Number((latency.percentile(99) / 1000).toFixed(1)),
+      eventLoopDelayP50Ms: Number((loopDelay.percentile(50) / 1e6).toFixed(1)),
+      eventLoopDelayP99Ms: Number((loopDelay.percentile(99) / 1e6).toFixed(1)),
       heapStartMiB: Number(heapStart.toFixed(1)),
       heapEndMiB: Number(heapEnd.toFixed(1)),
       problems: tally.problems.length,
