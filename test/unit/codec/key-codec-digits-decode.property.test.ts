@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DECODE_FIX, keyError, type KeyCodecContext } from '../../../src/codec/key-codecs.js';
 import { createDigitsCodec, type DigitsMapping } from '../../../src/codec/key-codecs.js';
 import { createKeyCodec } from '../../../src/codec/key-codecs.js';
-import { resolveKeyOptions } from '../../../src/codec/key-codecs.js';
+import { resolveKeyOptions } from '../../../src/codec/key-options.js';
 import type { KeyPartOptions } from '../../../src/model/declarations.js';
 import { propertyRuns } from '../../support/property-runs.js';
 

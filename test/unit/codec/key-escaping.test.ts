@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeComponent, isValidSeparator, unescapeComponent } from '../../../src/codec/key-codecs.js';
+import { escapeComponent, isValidSeparator, unescapeComponent } from '../../../src/codec/key-escaping.js';
 import { trickyUnit } from './key-codec-arbitraries.js';
 import { propertyRuns } from '../../support/property-runs.js';
 
