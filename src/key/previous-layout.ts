@@ -1,9 +1,7 @@
-import { COMPILED, withCompiled } from '../metadata/entity-schema.js';
+import { COMPILED } from '../metadata/entity-schema.js';
 import { decodeLogicalKey, type KeySchema } from './logical-key.js';
 import { tryDecodeSalted } from './physical-key.js';
 import { parseSaltSegment } from './salt.js';
-
-const views = new WeakMap<object, KeySchema>();
 
 /**
  * While an entity is re-salted (`@Salt({ previous })`), the same schema with
@@ -15,14 +13,9 @@ const views = new WeakMap<object, KeySchema>();
 export function previousLayout(schema: KeySchema): KeySchema | undefined {
   const previous = schema.key.salt?.previous;
   if (previous === undefined) return undefined;
-  const cached = views.get(schema.key);
-  if (cached !== undefined) return cached;
-  const compiled = schema.key[COMPILED];
-  const plain = { ...schema.key, salt: previous ?? undefined };
-  const key = compiled === undefined ? plain : withCompiled(plain, compiled);
-  const view: KeySchema = { name: schema.name, key: Object.freeze(key) };
-  views.set(schema.key, view);
-  return view;
+  // The compile pass derives it once; a key plan built by hand (tests, tools) gets it here.
+  const key = schema.key[COMPILED]?.previous ?? Object.freeze({ ...schema.key, salt: previous ?? undefined });
+  return { name: schema.name, key };
 }
 
 /**

@@ -88,11 +88,18 @@ export function compileKeyPlan(
 
 /**
  * Gives a key plan, not yet frozen, what the compile pass derives from it:
- * its byte layout.
+ * its byte layout and, while it is re-salted, the same key under its
+ * previous layout (no salt when it was unsalted).
  * @internal
  */
 export function withCompiledKey(plan: KeyPlan): KeyPlan {
-  return withCompiled(plan, { byteLayout: keyByteLayout(plan) });
+  const byteLayout = keyByteLayout(plan);
+  const previousSalt = plan.salt?.previous;
+  const previous =
+    previousSalt === undefined
+      ? undefined
+      : Object.freeze(withCompiled({ ...plan, salt: previousSalt ?? undefined }, { byteLayout, previous: undefined }));
+  return withCompiled(plan, { byteLayout, previous });
 }
 
 /**

@@ -206,6 +206,8 @@ export interface KeyByteLayout {
 interface CompiledKey {
   /** The layout the logical key decodes by from bytes; `undefined` when some component needs the text. */
   readonly byteLayout: KeyByteLayout | undefined;
+  /** While re-salting (`@Salt({ previous })`), the same key with the previous layout as its salt. */
+  readonly previous: KeyPlan | undefined;
 }
 
 /** What the compile pass derives from a column. */
