@@ -2,6 +2,7 @@ import { compileEntity } from '../metadata/compile-entity.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { Constructor } from '../model/declarations.js';
 import { BigtableMapper, type BigtableMapperOptions } from '../repository/mapper.js';
+import { checkTablePrefix } from '../repository/table-prefix.js';
 import { CliUsageError } from './cli-errors.js';
 import { Reporter, type CliIo } from './cli-output.js';
 import { loadEntities, pickEntity } from './load-entities.js';
@@ -46,9 +47,20 @@ export class CliContext {
     return this.#entities;
   }
 
+  /** An entity by class name, by its table id, or by the table id with the table prefix (as `sync` prints it). */
   async entity(name: string): Promise<{ entity: Constructor; schema: EntitySchema }> {
-    const entity = pickEntity(await this.entities(), name);
+    const entity = pickEntity(await this.entities(), name, this.tablePrefix);
     return { entity, schema: compileEntity(entity) };
+  }
+
+  /** `--table-prefix`, else `BIGTABLE_TABLE_PREFIX`, checked as the mapper checks it; `''` when there is none. */
+  get tablePrefix(): string {
+    return checkTablePrefix(this.flags.tablePrefix ?? this.io.env.BIGTABLE_TABLE_PREFIX ?? '');
+  }
+
+  /** The id of the table an entity's rows are in: its own table id, with the table prefix. */
+  tableOf(schema: Pick<EntitySchema, 'table'>): string {
+    return this.tablePrefix + schema.table;
   }
 
   /** Per-call options: the abort signal and `--timeout-ms`. */
@@ -77,8 +89,8 @@ export class CliContext {
     }
     const projectId = this.flags.project ?? env.BIGTABLE_PROJECT ?? env.GOOGLE_CLOUD_PROJECT;
     const emulatorHost = this.flags.emulatorHost ?? env.BIGTABLE_EMULATOR_HOST;
-    const tablePrefix = this.flags.tablePrefix ?? env.BIGTABLE_TABLE_PREFIX;
-    const prefix = tablePrefix === undefined || tablePrefix === '' ? {} : { tablePrefix };
+    const tablePrefix = this.tablePrefix;
+    const prefix = tablePrefix === '' ? {} : { tablePrefix };
     if (emulatorHost !== undefined && emulatorHost !== '') {
       return { emulatorHost, instance, ...(projectId === undefined ? {} : { projectId }), ...prefix };
     }

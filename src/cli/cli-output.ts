@@ -70,6 +70,11 @@ export class Reporter {
   }
 }
 
+/** `n` and the noun, singular for 1: `count(1, 'range')` is `1 range`, `count(3, 'entity', 'entities')` `3 entities`. */
+export function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 /** Columns padded to their widest cell; numbers right-aligned. */
 export function formatTable(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   const cells = [header, ...rows.map((r) => r.map(String))];

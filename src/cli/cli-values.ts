@@ -43,6 +43,85 @@ export function parseJsonArgument(text: string, what: string): unknown {
 }
 
 /**
+ * Parses the JSON document of a file named on the command line (`what` names
+ * the flag and the file). The error says where the JSON breaks, by line and
+ * column, and quotes the text there; text after a whole document (a second
+ * output, a note copied with it) is said to be that.
+ */
+export function parseJsonFile(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw jsonFileError(text, what, (error as Error).message);
+  }
+}
+
+function jsonFileError(text: string, what: string, message: string): CliUsageError {
+  const fix = 'give a file holding one JSON document, e.g. the --json output of one command';
+  if (text.trim() === '') return new CliUsageError(`${what} is empty`, fix);
+  const bad = firstBadCharacter(text);
+  if (bad === undefined) return new CliUsageError(`${what} ends inside its JSON document (${message})`, fix);
+  const where = lineAndColumn(text, bad);
+  if (completeJson(text.slice(0, bad))) {
+    return new CliUsageError(
+      `${what} has more after its JSON document: at ${where}, ${quoted(text.slice(bad))}`,
+      'keep only the JSON document in the file, e.g. the --json output of one command, and remove the rest',
+    );
+  }
+  return new CliUsageError(`${what} is not valid JSON at ${where}, at ${quoted(text.slice(bad))}`, fix);
+}
+
+/**
+ * Where the JSON of `text` goes wrong: the first character no JSON document
+ * can continue with (every longer text fails too, so a binary search over the
+ * prefixes finds it); `undefined` when the text only ends too soon.
+ */
+function firstBadCharacter(text: string): number | undefined {
+  if (jsonPrefix(text)) return undefined;
+  let low = 0; // a prefix of this length can start a document
+  let high = text.length; // one of this length cannot
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (jsonPrefix(text.slice(0, middle))) low = middle;
+    else high = middle;
+  }
+  return high - 1;
+}
+
+/** Whether `text` is a JSON document, or the start of one that only ends too soon. */
+function jsonPrefix(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /\bposition (\d+)/.exec(message);
+    return at === null ? /end of JSON input/i.test(message) : Number(at[1]) >= text.length;
+  }
+}
+
+function completeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `line L, column C` (both from 1) of a character position in `text`. */
+function lineAndColumn(text: string, position: number): string {
+  const before = text.slice(0, position);
+  return `line ${before.split('\n').length}, column ${position - before.lastIndexOf('\n')}`;
+}
+
+/** The text from a position to the end of its line, at most 60 characters, quoted. */
+function quoted(text: string): string {
+  const line = text.split('\n', 1)[0]!.trimEnd();
+  return JSON.stringify(line.length > 60 ? `${line.slice(0, 60)}…` : line);
+}
+
+/**
  * Turns JSON key values into the values the key codecs take: ISO text or epoch
  * milliseconds become `Date` for `timestamp` parts, decimal text becomes
  * `bigint` for `bigint` parts, hex text (or `base64:` and base64 text) becomes

@@ -39,17 +39,35 @@ export async function loadEntities(modules: readonly string[], cwd: string): Pro
   return [...found];
 }
 
-/** Picks one entity by class name or table id; the error lists the names known. */
-export function pickEntity(entities: readonly Constructor[], name: string): Constructor {
+/**
+ * Picks one entity by class name or table id; with a table prefix, also by the
+ * prefixed table id (the real one, as `sync` prints it), which comes first.
+ * The error lists the names known, and names the prefix when the name looks
+ * like a prefixed table id.
+ */
+export function pickEntity(entities: readonly Constructor[], name: string, tablePrefix = ''): Constructor {
   const byName = entities.filter((e) => e.name === name);
   if (byName.length === 1) return byName[0]!;
-  const byTable = entities.filter((e) => getOwnValue<{ table?: string }>(MetadataKeys.entity, e)?.table === name);
+  const tableOf = (e: Constructor) => getOwnValue<{ table?: string }>(MetadataKeys.entity, e)?.table;
+  const byPrefixed = tablePrefix === '' ? [] : entities.filter((e) => tablePrefix + tableOf(e) === name);
+  if (byPrefixed.length === 1) return byPrefixed[0]!;
+  const byTable = entities.filter((e) => tableOf(e) === name);
   if (byTable.length === 1) return byTable[0]!;
   const known = entities.map((e) => e.name).join(', ');
-  if (byName.length > 1 || byTable.length > 1) {
+  if (byName.length > 1 || byPrefixed.length > 1 || byTable.length > 1) {
     throw new CliUsageError(
       `"${name}" names more than one entity`,
       `use a table id to tell them apart (entities: ${known})`,
+    );
+  }
+  const prefixed = entities
+    .map(tableOf)
+    .find((table) => table !== undefined && table !== '' && name.length > table.length && name.endsWith(table));
+  if (prefixed !== undefined && tablePrefix === '') {
+    const prefix = name.slice(0, -prefixed.length);
+    throw new CliUsageError(
+      `no entity named "${name}"`,
+      `for the table ${prefixed} with a table prefix, pass --table-prefix ${prefix} (or set BIGTABLE_TABLE_PREFIX); else use one of: ${known}`,
     );
   }
   throw new CliUsageError(`no entity named "${name}"`, `use one of: ${known}`);

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { ResaltCheckpoint, ResaltResult } from '../repository/resalt.js';
 import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
-import { formatTable } from './cli-output.js';
+import { count, formatTable } from './cli-output.js';
 import { positiveInteger, readTextFile } from './cli-values.js';
 
 /** `resalt` (move a re-salted entity's rows from its previous layout to its declared one). */
@@ -72,6 +72,6 @@ function renderResult(r: ResaltResult): string {
   const verdict =
     r.remaining === 0
       ? 'no row is left in the previous layout: remove `previous` from @Salt'
-      : `${r.remaining} row(s) are still in the previous layout: run resalt again`;
+      : `${count(r.remaining, 'row is', 'rows are')} still in the previous layout: run resalt again`;
   return `${table}\n${verdict}`;
 }

@@ -5,7 +5,7 @@ import { planScan } from '../scan/plan-scan.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
 import { ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
-import { formatTable } from './cli-output.js';
+import { count, formatTable } from './cli-output.js';
 import { parseJsonArgument, positiveInteger, whereFromJson } from './cli-values.js';
 
 /** `sync` (the schema diff, applied or checked) and `plan` (the ranges a scan reads). */
@@ -85,7 +85,7 @@ function describePlan(plan: ScanPlan): PlanDescription {
 }
 
 function renderPlan(p: PlanDescription): string {
-  const head = `table ${p.table}: ${p.ranges.length} range(s), order ${p.order}${p.limit === undefined ? '' : `, limit ${p.limit}`}`;
+  const head = `table ${p.table}: ${count(p.ranges.length, 'range')}, order ${p.order}${p.limit === undefined ? '' : `, limit ${p.limit}`}`;
   const table = formatTable(
     ['bucket', 'layout', 'start', 'end'],
     p.ranges.map((r) => [r.bucket === '' ? '-' : r.bucket, r.layout, r.start, r.end]),
@@ -96,8 +96,8 @@ function renderPlan(p: PlanDescription): string {
 
 function renderChanges(changes: readonly SchemaChange[], dryRun: boolean): string {
   if (changes.length === 0) return 'the instance matches the entities: nothing to change';
-  const verb = dryRun ? 'would change' : 'changed';
-  return `${changes.length} change(s) ${verb}:\n${formatTable(
+  const verb = dryRun ? 'would be made' : 'made';
+  return `${count(changes.length, 'change')} ${verb}:\n${formatTable(
     ['change', 'table', 'what'],
     changes.map((c) => [c.kind, c.table, c.description]),
   )}`;

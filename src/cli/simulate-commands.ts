@@ -7,8 +7,8 @@ import type { Workload } from '../simulate/workload.js';
 import { heatmapFromSimulation } from '../heatmap/heatmap-data.js';
 import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
-import { formatTable } from './cli-output.js';
-import { parseJsonArgument, readTextFile } from './cli-values.js';
+import { count, formatTable } from './cli-output.js';
+import { parseJsonArgument, parseJsonFile, readTextFile } from './cli-values.js';
 import { checkHeatmapFile, writeHeatmap } from './heatmap-file.js';
 import { heatmapOfDocument } from './heatmap-sources.js';
 
@@ -64,7 +64,7 @@ export function addSimulateCommands(program: Command, run: Run): void {
               ? []
               : asArray(await jsonOrFile(ctx, flags.alternatives, '--alternatives'))),
           ];
-          const progress = ctx.out.progress(`simulating ${1 + alternatives.length} layout(s)`, 1, ' steps');
+          const progress = ctx.out.progress(`simulating ${count(1 + alternatives.length, 'layout')}`, 1, ' steps');
           let report: SimulationReport;
           try {
             report = simulateHotspots({
@@ -149,11 +149,13 @@ function saltAlternatives(list: string | undefined): LayoutAlternative[] {
 }
 
 function titleOf(document: unknown, layout: number | string): string {
-  const d = document as { entity?: unknown; layouts?: { label?: unknown }[] };
+  const d = document as { entity?: unknown; table?: unknown; layouts?: { label?: unknown }[] };
   if (Array.isArray(d.layouts)) {
     const l = typeof layout === 'number' ? d.layouts[layout] : d.layouts.find((x) => x.label === layout);
     return `${String(d.entity)}: ${String(l?.label ?? layout)}`;
   }
+  // A census names its table (with the table prefix); one saved by an older version only its entity.
+  if (typeof d.table === 'string') return `Census of ${d.table}`;
   return typeof d.entity === 'string' ? `Census of ${d.entity}` : 'Heatmap';
 }
 
@@ -162,7 +164,7 @@ async function jsonOrFile(ctx: CliContext, value: string, what: string): Promise
 }
 
 async function jsonFile(ctx: CliContext, file: string, what: string): Promise<unknown> {
-  return parseJsonArgument(await readTextFile(ctx.io.cwd, file, what), `${what} ${file}`);
+  return parseJsonFile(await readTextFile(ctx.io.cwd, file, what), `${what} ${file}`);
 }
 
 function asObject(value: unknown, what: string): Record<string, unknown> {

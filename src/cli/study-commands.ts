@@ -7,7 +7,7 @@ import type { LintFinding } from '../lint/lint-finding.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
-import { formatTable } from './cli-output.js';
+import { count, formatTable } from './cli-output.js';
 import { keyValuesFromJson, positiveInteger, readTextFile } from './cli-values.js';
 import { checkHeatmapFile, writeHeatmap } from './heatmap-file.js';
 import { heatmapOfCensus } from './heatmap-sources.js';
@@ -41,7 +41,7 @@ export function addStudyCommands(program: Command, run: Run): void {
   program
     .command('buckets')
     .description(
-      "seed 002's bucket-count study: how evenly real keys spread over each bucket count (max/min under 1.5 is good)",
+      'bucket-count study: how evenly hash-salted buckets would spread real keys at each bucket count (max/min rows per bucket under 1.5 is good)',
     )
     .argument('<entity>', 'entity class name or table id')
     .option('--keys <file>', 'key values: a JSON array, or one JSON object per line')
@@ -92,13 +92,15 @@ export function addStudyCommands(program: Command, run: Run): void {
             maxPrefixes: flags.maxPrefixes,
           });
           const mapper = ctx.connect([entity]);
+          const table = ctx.tableOf(schema);
           await readEntityRows(ctx, mapper, schema, (row) => counter.add({ key: row.key, bytes: rowBytes(row) }), {
-            label: `census of ${schema.table}`,
+            label: `census of ${table}`,
             valuesNeeded: true,
           });
-          const census = counter.result();
+          // The table as Bigtable names it (with the table prefix), so `heatmap` titles a saved census with it too.
+          const census = { ...counter.result(), table };
           if (flags.heatmap !== undefined) {
-            const file = await writeHeatmap(ctx, heatmapOfCensus(census), flags.heatmap, `Census of ${schema.table}`);
+            const file = await writeHeatmap(ctx, heatmapOfCensus(census), flags.heatmap, `Census of ${table}`);
             ctx.out.note(`heatmap written to ${file}`);
           }
           ctx.out.result(census, renderCensus);
@@ -159,25 +161,26 @@ async function sampleKeys(
       const values = keyValuesOf(schema, row);
       if (values !== undefined && keys.length < sample) keys.push(values);
     },
-    { perRange: Math.ceil(sample / ranges), label: `sampling ${schema.table}`, valuesNeeded: false },
+    { perRange: Math.ceil(sample / ranges), label: `sampling ${ctx.tableOf(schema)}`, valuesNeeded: false },
   );
   if (keys.length === 0)
     throw new CliUsageError(
-      `table ${schema.table} has no rows of ${schema.name}`,
+      `table ${ctx.tableOf(schema)} has no rows of ${schema.name}`,
       'write some rows first, or pass --keys',
     );
   return keys;
 }
 
 function renderFindings(r: { entities: string[]; errors: number; warnings: number; findings: LintFinding[] }): string {
-  if (r.findings.length === 0) return `${r.entities.length} entities checked: no findings`;
+  const checked = `${count(r.entities.length, 'entity', 'entities')} checked`;
+  if (r.findings.length === 0) return `${checked}: no findings`;
   const blocks = r.findings.map((f) => {
     const where = f.property ?? f.family;
     const head = `${f.severity.padEnd(7)} ${f.code}  ${f.entity}${where === undefined ? '' : `.${where}`}${f.suppressed === undefined ? '' : ' (suppressed)'}`;
     const reason = f.suppressed === undefined ? '' : `\n        suppressed: ${f.suppressed}`;
     return `${head}\n        ${f.message}\n        principle: ${f.principle}\n        fix: ${f.fix}${reason}`;
   });
-  return `${blocks.join('\n\n')}\n\n${r.entities.length} entities checked: ${r.errors} error(s), ${r.warnings} warning(s)`;
+  return `${blocks.join('\n\n')}\n\n${checked}: ${count(r.errors, 'error')}, ${count(r.warnings, 'warning')}`;
 }
 
 function renderStudy(s: BucketStudy, declared: number | undefined): string {
@@ -191,8 +194,8 @@ function renderStudy(s: BucketStudy, declared: number | undefined): string {
   return `${s.entity}: ${s.keys} keys hashed with ${s.hash} on ${s.on.join(', ')}; max/min under ${s.threshold} is good\n${formatTable(['buckets', 'min', 'max', 'max/min', 'verdict'], rows)}`;
 }
 
-function renderCensus(c: Census): string {
-  const lines = [`${c.entity}: ${c.rows} rows, ${c.bytes} bytes`];
+function renderCensus(c: Census & { table: string }): string {
+  const lines = [`${c.entity} (table ${c.table}): ${count(c.rows, 'row')}, ${count(c.bytes, 'byte')}`];
   if (c.buckets.length > 0) {
     lines.push(
       formatTable(

@@ -22,8 +22,16 @@ export const LEVELS = 64;
  */
 export function levelOf(value: number, max: number, scale: 'log' | 'linear'): number {
   if (value <= 0 || max <= 0) return 0;
-  const fraction = scale === 'log' ? Math.log1p(value) / Math.log1p(max) : value / max;
-  return Math.min(LEVELS - 1, Math.max(1, Math.round(fraction * (LEVELS - 1))));
+  return Math.min(LEVELS - 1, Math.max(1, Math.round(fractionOf(value, max, scale) * (LEVELS - 1))));
+}
+
+/**
+ * Where `value` sits on a scale from 0 to `max`, from 0 to 1 (values over `max` count as `max`).
+ * @internal
+ */
+export function fractionOf(value: number, max: number, scale: 'log' | 'linear'): number {
+  if (value <= 0 || max <= 0) return 0;
+  return Math.min(1, scale === 'log' ? Math.log1p(value) / Math.log1p(max) : value / max);
 }
 
 /** The `#rrggbb` colour of a level. @internal */

@@ -23,7 +23,11 @@ export interface HeatmapOptions {
   readonly width?: number;
   /** Image height in pixels (150–8000). Default 540. */
   readonly height?: number;
-  /** Colour scale: `log` (default, like Key Visualizer) or `linear`. */
+  /**
+   * Colour scale: `log` or `linear`. Default: `log` (like Key Visualizer) over time, where it shows hot spots and
+   * the faint background together; `linear` for one column (a census, one moment), drawn as bars as long as
+   * their counts, where a log scale would make 1,333 and 4,668 rows look alike.
+   */
   readonly scale?: 'log' | 'linear';
   /** Count at the top of the colour scale. Default: the largest count. Give several heatmaps the same value to compare them. */
   readonly max?: number;
@@ -63,8 +67,7 @@ export function renderHeatmap(
 export function renderHeatmap(data: HeatmapData, options: HeatmapOptions): string | Promise<Uint8Array> {
   // A PNG caller awaits: every failure, bad input included, is a rejection.
   if (options?.format === 'png') return drawPng(data, options);
-  const svgOptions = resolveOptions(options);
-  checkHeatmapData(data);
+  const svgOptions = resolveOptions(options, data);
   const svg = renderSvg(data, svgOptions);
   if (options.format === 'svg') return svg;
   if (options.format === 'html') return htmlPage(svg, svgOptions.title);
@@ -74,12 +77,12 @@ export function renderHeatmap(data: HeatmapData, options: HeatmapOptions): strin
 }
 
 async function drawPng(data: HeatmapData, options: HeatmapOptions): Promise<Uint8Array> {
-  const svgOptions = resolveOptions(options);
-  checkHeatmapData(data);
+  const svgOptions = resolveOptions(options, data);
   return renderPng(renderSvg(data, svgOptions), options.fontFiles);
 }
 
-function resolveOptions(options: HeatmapOptions): SvgOptions {
+/** Checks the options, then the data, and resolves the defaults (the scale's depends on the data). */
+function resolveOptions(options: HeatmapOptions, data: HeatmapData): SvgOptions {
   if (options === null || typeof options !== 'object') {
     throw new ValidationError(
       `renderHeatmap needs options { format, title }, got ${preview(options)}. Fix: pass them.`,
@@ -104,14 +107,12 @@ function resolveOptions(options: HeatmapOptions): SvgOptions {
       `renderHeatmap max must be a positive number, got ${preview(max)}. Fix: give the top of the scale, or omit it.`,
     );
   }
-  return {
-    title,
-    subtitle,
-    width: size('width', options.width, 960, 200),
-    height: size('height', options.height, 540, 150),
-    scale: scale ?? 'log',
-    max,
-  };
+  const width = size('width', options.width, 960, 200);
+  const height = size('height', options.height, 540, 150);
+  checkHeatmapData(data);
+  // One column is one moment (a census): its counts are compared by length, on a linear scale.
+  const defaultScale = data.timeLabels.length === 1 ? 'linear' : 'log';
+  return { title, subtitle, width, height, scale: scale ?? defaultScale, max };
 }
 
 function size(name: string, value: number | undefined, fallback: number, min: number): number {

@@ -1,4 +1,4 @@
-import { colorOf, LEVELS, levelOf } from './color-scale.js';
+import { colorOf, fractionOf, LEVELS, levelOf } from './color-scale.js';
 import type { HeatmapData } from './heatmap-data.js';
 
 /** Resolved drawing options. @internal */
@@ -23,7 +23,10 @@ const STRIP = 34;
 /**
  * The heatmap as a standalone SVG document: time left to right, the key space
  * top to bottom in key order, one colour per cell on a dark-to-bright scale,
- * salt buckets as a banded strip beside the key labels, and a legend.
+ * salt buckets as a banded strip beside the key labels, and a legend. One
+ * column (a census: one moment, no time axis) is drawn as a bar per key
+ * range, as long as its count on the scale and coloured by it, over an axis
+ * of counts.
  * @internal
  */
 export function renderSvg(data: HeatmapData, options: SvgOptions): string {
@@ -52,7 +55,8 @@ export function renderSvg(data: HeatmapData, options: SvgOptions): string {
     parts.push(`<text x="${left}" y="40" font-size="11" fill="${DIM}">${escapeXml(options.subtitle)}</text>`);
   parts.push(`<rect x="${left}" y="${TOP}" width="${fmt(plotWidth)}" height="${fmt(plotHeight)}" fill="#000"/>`);
   parts.push(`<g shape-rendering="crispEdges">`);
-  for (let r = 0; r < rows; r++) {
+  if (cols === 1) parts.push(...bars(data, left, plotWidth, rowHeight, max, options.scale));
+  for (let r = 0; cols > 1 && r < rows; r++) {
     const y = TOP + r * rowHeight;
     let c = 0;
     while (c < cols) {
@@ -70,7 +74,11 @@ export function renderSvg(data: HeatmapData, options: SvgOptions): string {
   parts.push('</g>');
   if (salted) parts.push(...bucketStrip(data, left - STRIP - 4, rowHeight));
   parts.push(...keyLabels(data, left - (salted ? STRIP + 10 : 6), rowHeight, plotHeight));
-  parts.push(...timeLabels(data, left, cellWidth, plotWidth, plotHeight));
+  parts.push(
+    ...(cols === 1
+      ? countAxis(data, left, plotWidth, plotHeight, max, options.scale)
+      : timeLabels(data, left, cellWidth, plotWidth, plotHeight)),
+  );
   parts.push(...legend(width - RIGHT + 22, plotHeight, max, options.scale, data.unit ?? 'operations'));
   parts.push(
     `<text transform="translate(14 ${fmt(TOP + plotHeight / 2)}) rotate(-90)" text-anchor="middle" font-size="11" fill="${DIM}">key space (row key order)</text>`,
@@ -117,6 +125,61 @@ function keyLabels(data: HeatmapData, x: number, rowHeight: number, plotHeight: 
       `<text x="${x}" y="${fmt(y)}" text-anchor="end" font-size="${size}" fill="${TEXT}">${escapeXml(data.keyRanges[r]?.label ?? '')}</text>`,
     );
   }
+  return out;
+}
+
+/**
+ * The one column as bars from the key axis, as long as their counts on the scale (at least 1 px when not
+ * 0), outlined so that the dark colours of small counts still show on the black plot.
+ */
+function bars(
+  data: HeatmapData,
+  left: number,
+  plotWidth: number,
+  rowHeight: number,
+  max: number,
+  scale: 'log' | 'linear',
+): string[] {
+  const out: string[] = [];
+  data.keyRanges.forEach((_, r) => {
+    const value = data.counts[0]?.[r] ?? 0;
+    const level = levelOf(value, max, scale);
+    if (level === 0) return;
+    const length = Math.max(1, plotWidth * fractionOf(value, max, scale));
+    out.push(
+      `<rect x="${fmt(left)}" y="${fmt(TOP + r * rowHeight)}" width="${fmt(length)}" height="${fmt(rowHeight)}" fill="${colorOf(level)}" stroke="${DIM}" stroke-width="0.5"/>`,
+    );
+  });
+  return out;
+}
+
+/** Under one column's bars: counts at 0, the middle and the top of the scale, and what they count. */
+function countAxis(
+  data: HeatmapData,
+  left: number,
+  plotWidth: number,
+  plotHeight: number,
+  max: number,
+  scale: 'log' | 'linear',
+): string[] {
+  const y = TOP + plotHeight;
+  const mid = scale === 'log' ? Math.expm1(Math.log1p(max) / 2) : max / 2;
+  const out: string[] = [];
+  for (const [value, fraction] of [
+    [0, 0],
+    [mid, 0.5],
+    [max, 1],
+  ] as const) {
+    const x = left + plotWidth * fraction;
+    out.push(
+      `<line x1="${fmt(x)}" y1="${fmt(y)}" x2="${fmt(x)}" y2="${fmt(y + 4)}" stroke="${DIM}"/>`,
+      `<text x="${fmt(x)}" y="${fmt(y + 16)}" text-anchor="middle" font-size="10" fill="${TEXT}">${value === 0 ? '0' : formatCount(value)}</text>`,
+    );
+  }
+  const what = `${data.unit ?? 'operations'} per key range (${data.timeLabels[0] ?? ''}, ${scale} scale)`;
+  out.push(
+    `<text x="${fmt(left + plotWidth / 2)}" y="${fmt(y + 36)}" text-anchor="middle" font-size="11" fill="${DIM}">${escapeXml(what)}</text>`,
+  );
   return out;
 }
 

@@ -197,7 +197,7 @@ export function bucketCounts(salt: SaltSchema, inputs: Iterable<string>): Map<nu
 }
 
 /**
- * Min, max and max/min of per-bucket counts (the seed's distribution check).
+ * Min, max and max/min of per-bucket counts: the check that hash-salted buckets are even (under 1.5 is good).
  *
  * @example
  * ```ts

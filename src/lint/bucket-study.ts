@@ -8,7 +8,7 @@ import { encodeKeyComponents } from '../key/logical-key.js';
 import { evenness, saltInput } from '../key/salt.js';
 import { GOOD_RATIO, toSpread, type Spread } from './spread.js';
 
-/** Seed 002's benchmark: `for num_buckets in [5, 10, 20, 50]`. */
+/** The bucket counts a study compares by default. */
 const DEFAULT_COUNTS: readonly number[] = [5, 10, 20, 50];
 /** Most bucket counts one study compares (each costs a hash per key). */
 const MAX_COUNTS = 64;
@@ -17,7 +17,7 @@ const MAX_BUCKETS = 1000;
 
 /**
  * One bucket count of a {@link BucketStudy}: the spread of the keys over that
- * many buckets and seed 002's verdict on it.
+ * many buckets and the verdict on it.
  *
  * @example
  * ```ts
@@ -51,20 +51,20 @@ export interface BucketStudy {
   readonly on: readonly string[];
   /** Keys read. */
   readonly keys: number;
-  /** The `max / min` under which a count is `good`: 1.5, seed 002's "good enough". */
+  /** The `max / min` under which a count is `good`: 1.5, "good enough" for hash-salted buckets. */
   readonly threshold: number;
   /** One row per bucket count, in the order given. */
   readonly rows: readonly BucketStudyRow[];
 }
 
 /**
- * Seed 002's bucket-count benchmark against your own keys: hashes each
- * logical key the way the entity's `@Salt` does (same `on`, same hash preset;
- * the whole key with `md5` when the entity is not salted) into each bucket
- * count, and reports min, max and `max / min` rows per bucket with the seed's
- * verdict (under 1.5 is good). Keys are objects of key property values, read
- * once, one at a time; only the properties the salt hashes are needed. Empty
- * buckets count as 0 (the seed's script skips them).
+ * A bucket-count study of your own keys, to pick a bucket count before
+ * salting: hashes each logical key the way the entity's `@Salt` does (same
+ * `on`, same hash preset; the whole key with `md5` when the entity is not
+ * salted) into each bucket count, and reports min, max and `max / min` rows
+ * per bucket with a verdict (under 1.5 is good). Keys are objects of key
+ * property values, read once, one at a time; only the properties the salt
+ * hashes are needed. Empty buckets count as 0 (leaving them out would hide them).
  *
  * @example
  * ```ts

@@ -136,8 +136,8 @@ export interface Census extends CensusTally {
 
 /**
  * Counts rows and bytes per salt bucket and per key prefix from a table's
- * physical keys, the data of a bucket-evenness check after the fact (seed 002:
- * "verify your distribution"). Pure and streaming: the caller feeds it, for
+ * physical keys, the data of a bucket-evenness check after the fact (verify
+ * the distribution a salt gives real rows). Pure and streaming: the caller feeds it, for
  * example, a scan's keys and sizes; memory stays bounded by the bucket count
  * and `maxPrefixes`. Reads text and `ordered-code` keys alike.
  *

@@ -8,8 +8,8 @@ import type { LintDraft, LintRule } from './lint-finding.js';
 export const propagationFullScan: LintRule = {
   id: 'propagation-full-scan',
   principle:
-    'Design row keys around the queries you run (seed 001): a denormalized copy is kept fresh by reading the rows ' +
-    'that hold it, which is one key range only when the key starts with the source key.',
+    'Row keys designed around the queries you run: a denormalized copy is kept fresh by reading the rows that hold ' +
+    'it, which is one key range only when the key starts with the source key.',
   check(schema) {
     const seen = new Set<string>();
     const drafts: LintDraft[] = [];

@@ -9,8 +9,8 @@ import type { LintDraft, LintRule } from './lint-finding.js';
 export const DEFAULT_MAX_FAMILIES = 100;
 
 const GC_PRINCIPLE =
-  'Configure column-family garbage collection (max versions, max age) to control storage and retention ' +
-  '(seed 001, row-key design lesson: "keep the last 5 versions", gc: max_versions=5).';
+  'Garbage collection on every column family: a rule of max versions or max age (e.g. keep the last 5 versions) ' +
+  'bounds storage and retention, and a column never holds more versions than its family keeps.';
 
 /**
  * A family with no GC rule keeps every version of every cell forever.
@@ -70,8 +70,8 @@ export const versionsExceedFamily: LintRule = {
 export const tooManyFamilies: LintRule = {
   id: 'too-many-families',
   principle:
-    'Group columns that are read together into one column family, and keep families few: Bigtable advises at most ' +
-    'about 100 per table (seed 001, row-key design lesson: column families; Bigtable schema-design guide).',
+    "Few column families: group columns that are read together into one family; Bigtable's schema-design guide " +
+    'advises at most about 100 per table.',
   check(schema, options) {
     const count = schema.families.length;
     if (count <= options.maxFamilies) return [];

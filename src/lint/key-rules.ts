@@ -21,8 +21,9 @@ const ISO_LENGTH = 24;
 export const leadingTimestamp: LintRule = {
   id: 'leading-timestamp',
   principle:
-    'Avoid strictly increasing values such as timestamps as the first part of the row key: new rows all land on one tablet ' +
-    '(seed 001, row-key design lesson: bad 2023-05-01T12:00:00Z#sensor123, good sensor123#2023-05-01T12:00:00Z).',
+    'Entity id first, time after it: strictly increasing values such as timestamps at the start of the row key send ' +
+    'every new row to the same tablet; lead with an identifier that has many values (sensor123#2023-05-01T12:00:00Z, ' +
+    'not 2023-05-01T12:00:00Z#sensor123), or let hash-salted buckets spread the sequential writes.',
   check(schema) {
     const salt = schema.key.salt;
     if (salt !== undefined && salt.buckets > 1) return [];
@@ -75,8 +76,8 @@ function leadingBoolean(entity: string, first: PropertyComponent, after: string)
 export const unboundedStringKey: LintRule = {
   id: 'unbounded-string-key',
   principle:
-    'A row key is at most 4 KiB; keep keys short and bounded, with long text in columns ' +
-    "(Bigtable's row key limit; seed 004, row-key selection: row keys are the table's only index).",
+    "Short, bounded row keys: the row key is the table's only index and Bigtable's limit is 4 KiB; bound every " +
+    'key part and keep long text in columns.',
   check(schema) {
     return stringComponents(schema)
       .filter((c) => c.codec.maxLength === undefined)

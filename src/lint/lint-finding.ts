@@ -24,7 +24,7 @@ export type LintSeverity = 'error' | 'warning' | 'info';
  *   entity: 'Reading',
  *   family: 'logs',
  *   message: "Reading: family 'logs' has no garbage-collection rule, so every version of every cell is kept forever",
- *   principle: 'Configure column-family GC (max versions, age) to bound storage (seed 001, row-key design lesson)',
+ *   principle: 'Garbage collection on every column family: a rule of max versions or max age bounds storage…',
  *   fix: "@Family('logs', { gc: { maxAge: '30d' } })",
  * };
  * ```
@@ -42,7 +42,7 @@ export interface LintFinding {
   readonly family?: string;
   /** What is wrong, naming `Entity.property` (or the family). */
   readonly message: string;
-  /** The Bigtable key-design principle behind the rule, and where it comes from. */
+  /** The Bigtable key-design principle behind the rule: its name, then why it holds. */
   readonly principle: string;
   /** The concrete decorator change that resolves it. */
   readonly fix: string;

@@ -3,7 +3,7 @@ import type { KeyComponentSchema, SaltSchema } from '../metadata/entity-schema.j
 import { bucketCounts, evenness, saltInput, type Evenness } from '../key/salt.js';
 import type { LintRule } from './lint-finding.js';
 
-/** The seed's verdict: a max/min ratio under this is good enough. */
+/** The evenness verdict: a max/min ratio of rows per bucket under this is good enough. */
 const EVEN_ENOUGH = 1.5;
 /** Most distinct salt inputs enumerated to measure a small domain exactly. */
 const MAX_ENUMERATED = 100_000;
@@ -12,8 +12,8 @@ const SEQUENTIAL_IDS = 1_000_000;
 const SEQUENTIAL_ID_DIGITS = 8;
 
 const HASHING_PRINCIPLE =
-  'Salt with a hash that spreads keys evenly: the bucket is hash(key) mod N, and the spread is checked by max/min ' +
-  'rows per bucket, under 1.5 being good enough (seed 002, key salting; seed 003 salts with Java hashCode() % range).';
+  'Hash-salted buckets must be even: the bucket is hash(key) mod N, and the spread, max/min rows per bucket, should ' +
+  'stay under 1.5; a hash whose structure follows N (Java hashCode() mod a power of two or a multiple of 31) bunches keys.';
 
 /**
  * Salting on components with too few distinct values to fill the buckets.
@@ -25,8 +25,8 @@ const HASHING_PRINCIPLE =
 export const saltFewValues: LintRule = {
   id: 'salt-few-values',
   principle:
-    'Salting spreads a hotspot over N buckets only when the salted part has many more values than N ' +
-    '(seed 003, key salting: "N hotspots of strength 1/N"; seed 002: check max/min rows per bucket).',
+    'Salt over many values: hash-salted buckets spread sequential writes, turning one hotspot into N of strength 1/N, ' +
+    'only when the salted key parts take many more values than N; check max/min rows per bucket.',
   check(schema) {
     const salt = schema.key.salt;
     if (salt === undefined) return [];
@@ -48,7 +48,7 @@ export const saltFewValues: LintRule = {
         message:
           `${schema.name}: @Salt hashes ${on}, which can take only ${size} distinct values for ${buckets} buckets` +
           (empty ? `, so at least ${buckets - size} buckets stay empty` : '') +
-          `; hashing every one of them gives ${describe(spread)} rows per bucket (seed 002 calls under ${EVEN_ENOUGH} good)`,
+          `; hashing every one of them gives ${describe(spread)} rows per bucket (under ${EVEN_ENOUGH} is good enough)`,
         fix: `salt on more of the key, e.g. @Salt({ buckets: ${salt.buckets} }) to hash the whole key, or widen the part's domain`,
       },
     ];
@@ -159,7 +159,7 @@ const measured = new Map<number, Evenness>();
 function sequentialIdSpread(salt: SaltSchema): Evenness {
   const cached = measured.get(salt.buckets);
   if (cached !== undefined) return cached;
-  // The unsigned residue for both presets: the signed one's sign split is a separate, known 2× (seed 003's scheme).
+  // The unsigned residue for both presets: the signed one's sign split is a separate, known 2× (the signed preset's scheme).
   const hash = resolveSaltHash('lint', 'java-string-hashcode', salt.buckets);
   const counts = new Map<number, number>(hash.allBuckets.map((b) => [b, 0]));
   for (let i = 0; i < SEQUENTIAL_IDS; i++) {

@@ -20,8 +20,8 @@ export interface Spread {
 }
 
 /**
- * The seed's "good enough" bound on `max / min` (seed 002: "anything under 1.5
- * is usually good enough").
+ * The "good enough" bound on `max / min` rows per salt bucket: anything under
+ * 1.5 is usually good enough.
  * @internal
  */
 export const GOOD_RATIO = 1.5;

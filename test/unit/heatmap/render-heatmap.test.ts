@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  heatmapFromCensus,
-  heatmapFromSimulation,
-  renderHeatmap,
-  simulateHotspots,
-  ValidationError,
-  type HeatmapData,
-} from '../../../src/index.js';
+import { ValidationError } from '../../../src/errors/errors.js';
+import { heatmapFromCensus, heatmapFromSimulation, type HeatmapData } from '../../../src/heatmap/heatmap-data.js';
+import { renderHeatmap } from '../../../src/heatmap/render-heatmap.js';
+import { simulateHotspots } from '../../../src/simulate/simulate-hotspots.js';
 import { SaltedUserEvents } from '../simulate/seed-entities.js';
 import { checkXml } from './xml-check.js';
 
@@ -71,6 +67,40 @@ describe('renderHeatmap svg', () => {
       { format: 'svg', title: 't' },
     );
     expect(flat.match(/<g shape-rendering="crispEdges">([\s\S]*?)<\/g>/)?.[1]?.match(/<rect /g)).toHaveLength(1);
+  });
+});
+
+describe('renderHeatmap of a census (one moment, one column)', () => {
+  const census = heatmapFromCensus(
+    [
+      { start: '00#', label: 'bucket 0', bucket: 0, rows: 1333 },
+      { start: '01#', label: 'bucket 1', bucket: 1, rows: 4668 },
+      { start: '02#', label: 'bucket 2', bucket: 2, rows: 0 },
+    ],
+    { measure: 'rows' },
+  );
+  const svg = renderHeatmap(census, { format: 'svg', title: 'Census of cli_events', width: 960 });
+  const bars = [
+    ...(svg.match(/<g shape-rendering="crispEdges">([\s\S]*?)<\/g>/)?.[1] ?? '').matchAll(/\swidth="([\d.]+)"/g),
+  ].map((m) => Number(m[1]));
+
+  it('is well-formed, with no time axis: a census is not a time series', () => {
+    expect(checkXml(svg).problems).toEqual([]);
+    expect(svg).not.toContain('>time</text>');
+    expect(svg).toContain('>Census of cli_events</text>');
+  });
+
+  it('draws each range as a bar as long as its count, on a linear scale, so 1,333 and 4,668 rows look apart', () => {
+    expect(svg).toContain('>linear scale</text>');
+    expect(bars).toHaveLength(2);
+    expect(bars[0]! / bars[1]!).toBeCloseTo(1333 / 4668, 2);
+  });
+
+  it('keeps the log scale and the time axis for data over time, and the scale a caller asks for', () => {
+    const overTime = renderHeatmap(data, { format: 'svg', title: 't' });
+    expect(overTime).toContain('>log scale</text>');
+    expect(overTime).toContain('>time</text>');
+    expect(renderHeatmap(census, { format: 'svg', title: 't', scale: 'log' })).toContain('>log scale</text>');
   });
 });
 

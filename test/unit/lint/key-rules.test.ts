@@ -16,7 +16,8 @@ describe('leading-timestamp', () => {
       property: 'ts',
     });
     expect(findings[0]?.message).toContain('TimeFirstReading.ts: the row key starts with a timestamp');
-    expect(findings[0]?.principle).toContain('seed 001');
+    expect(findings[0]?.principle).toMatch(/^Entity id first, time after it: /);
+    expect(findings[0]?.principle).toContain('sensor123#2023-05-01T12:00:00Z');
     expect(findings[0]?.fix).toContain('@Salt({ buckets: 8 })');
   });
 
