@@ -51,7 +51,7 @@ export function addSchemaCommands(program: Command, run: Run): void {
             ...(flags.limit === undefined ? {} : { limit: flags.limit }),
             ...(flags.order === undefined ? {} : { order: flags.order }),
           });
-          ctx.out.result(describePlan(plan), renderPlan);
+          ctx.out.result(describePlan(plan, ctx.tableOf(schema)), renderPlan);
           return ExitCode.Ok;
         },
       ),
@@ -66,9 +66,10 @@ interface PlanDescription {
   keyCheck: ScanPlan['keyCheck'];
 }
 
-function describePlan(plan: ScanPlan): PlanDescription {
+/** The plan as the command prints it, naming `table`, the table as read (with the table prefix). */
+function describePlan(plan: ScanPlan, table: string): PlanDescription {
   return {
-    table: plan.table,
+    table,
     ranges: plan.sources.map((s) => ({
       bucket: s.segment,
       layout: s.layout,

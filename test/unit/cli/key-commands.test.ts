@@ -108,3 +108,15 @@ describe('--table-prefix and entity names', () => {
     expect(result.stderr).toContain('--table-prefix cli_');
   });
 });
+
+describe('plan with a table prefix', () => {
+  it('names the table as the mapper would read it, prefix included', async () => {
+    const prefixed = await cli([...examples, '--table-prefix', 'cli_', '--json', 'plan', 'salted-events']);
+    expect(prefixed.code).toBe(0);
+    expect((prefixed.json() as { table: string }).table).toBe('cli_salted-events');
+    const text = await cli([...examples, '--table-prefix', 'cli_', 'plan', 'cli_salted-events']);
+    expect(text.stdout).toContain('cli_salted-events');
+    const bare = await cli([...examples, '--json', 'plan', 'salted-events']);
+    expect((bare.json() as { table: string }).table).toBe('salted-events');
+  });
+});
