@@ -1,8 +1,9 @@
 import { BigtableMapper } from '../repository/mapper.js';
 import type { Constructor } from '../model/declarations.js';
+import { MetadataKeys } from '../metadata/keys.js';
+import { getOwnValue } from '../metadata/store.js';
 
 const repositoryTokens = new WeakMap<Function, symbol>();
-const namesInUse = new Map<string, number>();
 
 /**
  * Injection token of the module's options (the resolved `forRoot` /
@@ -27,21 +28,23 @@ export function getMapperToken(): typeof BigtableMapper {
 /**
  * The injection token of an entity's `Repository`, as provided by
  * `BigtableModule.forFeature([Entity])`: one unique symbol per entity class,
- * described `<Name>Repository`; a second class with the same name gets
- * `<Name>Repository#2`, so neither tokens nor Nest's module keys collide.
+ * described after the entity and its table, `<Name>Repository(<table>)`, so
+ * the same class always gets the same description, whatever else was
+ * registered first, and two classes of one name on different tables are told
+ * apart in Nest's errors and module keys.
  *
  * @example
  * ```ts
  * const readings = app.get<Repository<Reading>>(getRepositoryToken(Reading));
+ * String(getRepositoryToken(Reading)); // 'Symbol(ReadingRepository(readings))'
  * ```
  */
 export function getRepositoryToken(entity: Constructor): symbol {
   let token = repositoryTokens.get(entity);
   if (token === undefined) {
+    const table = getOwnValue<{ table?: unknown }>(MetadataKeys.entity, entity)?.table;
     const name = `${entity.name || 'AnonymousEntity'}Repository`;
-    const count = (namesInUse.get(name) ?? 0) + 1;
-    namesInUse.set(name, count);
-    token = Symbol(count === 1 ? name : `${name}#${count}`);
+    token = Symbol(typeof table === 'string' ? `${name}(${table})` : name);
     repositoryTokens.set(entity, token);
   }
   return token;
