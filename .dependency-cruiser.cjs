@@ -1,5 +1,8 @@
 // The allowed layer order of src/, lowest first: a folder may import only folders
-// listed before it (and itself). docs/architecture.md explains each layer.
+// listed before it (and itself). docs/architecture.md explains each layer. The
+// package's entry points sit above every layer: the files at the top of src/
+// (index.ts for the root, tools.ts, express.ts, driver-api.ts) and the index.ts
+// of testing/ and nest/; nothing in src/ imports them.
 const LAYERS = [
   'errors', // typed errors, no imports
   'util', // byte, number and signal helpers
@@ -38,12 +41,20 @@ module.exports = {
   forbidden: [
     ...layerRules,
     {
-      name: 'driver-implementation-only-from-the-root',
+      name: 'driver-implementation-only-from-the-mapper',
       comment:
-        'Plans and scans talk to the BigtableDriver interface in model/; only the mapper, the testing helpers and the package root pick the implementation',
+        'Plans and scans talk to the BigtableDriver interface in model/; only the mapper, the testing helpers and the bigtable-mapper/driver entry point (src/driver-api.ts) pick the implementation',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(driver|repository|testing)/|^src/index\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/(driver|repository|testing)/|^src/driver-api\\.ts$' },
       to: { path: '^src/driver/' },
+    },
+    {
+      name: 'tools-and-express-without-the-client',
+      comment:
+        'bigtable-mapper/tools (src/tools.ts) and bigtable-mapper/express (src/express.ts) load neither @google-cloud/bigtable nor gRPC: nothing they import, directly or not, may reach src/driver/ or the client',
+      severity: 'error',
+      from: { path: '^src/(tools|express)\\.ts$' },
+      to: { path: '^src/driver/|@google-cloud/bigtable|@grpc/grpc-js|google-gax', reachable: true },
     },
     {
       name: 'no-client-internals',

@@ -1,5 +1,7 @@
 import { Bigtable, type Instance, type Table } from '@google-cloud/bigtable';
-import { BigtableMapper, createGoogleCloudDriver, type GoogleCloudDriver } from '../src/index.js';
+import { BigtableMapper } from '../src/index.js';
+import { createGoogleCloudDriver } from '../src/driver-api.js';
+import type { GoogleCloudDriver } from '../src/driver/google-cloud-driver.js';
 import { emulatorClientOptions, uniqueTableId } from '../src/testing/index.js';
 import { FAMILY } from './entities.js';
 import type { ResolvedOptions } from './options.js';

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { Column, Entity, Family, KeyPart, Salt, type SaltHashPreset } from '../src/index.js';
+import { Column, Entity, Family, KeyPart, Salt } from '../src/index.js';
+import type { SaltHashPreset } from '../src/model/declarations.js';
 
 /** The ten columns every wide bench row has (eight strings, an int, a float). @example `const r: WideColumns = {...}` */
 export interface WideColumns {

@@ -14,16 +14,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Entity, KeyPart } from '../src/index.js';
 import {
-  Entity,
-  KeyPart,
   heatmapFromSimulation,
   renderHeatmap,
   simulateHotspots,
   type HeatmapData,
   type SimulationReport,
   type Workload,
-} from '../src/index.js';
+} from '../src/tools.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'images');
 const SIZE = { width: 900, height: 460 } as const;

@@ -1,6 +1,7 @@
 import { ChunkTransformer } from '@google-cloud/bigtable/build/src/chunktransformer.js';
 import { Mutation } from '@google-cloud/bigtable/build/src/mutation.js';
-import { compileEntity, encodeRowKey } from '../../src/index.js';
+import { compileEntity } from '../../src/metadata/compile-entity.js';
+import { encodeRowKey } from '../../src/tools.js';
 import { ChunkMerger } from '../../src/driver/chunk-merger.js';
 import type { RowData } from '../../src/model/driver.js';
 import { toRawEntry } from '../../src/driver/client-mutation.js';

@@ -1,4 +1,6 @@
-import { bucketCounts, compileEntity, encodeRowKey, evenness, type SaltHashPreset } from '../../src/index.js';
+import { bucketCounts, encodeRowKey, evenness } from '../../src/tools.js';
+import { compileEntity } from '../../src/metadata/compile-entity.js';
+import type { SaltHashPreset } from '../../src/model/declarations.js';
 import type { BenchContext } from '../context.js';
 import { defineEvennessEntity } from '../entities.js';
 import { eventKey } from '../dataset.js';

@@ -1,6 +1,6 @@
 import express from 'express';
 import type { ErrorRequestHandler, Express, Request } from 'express';
-import { bigtableMapperErrorHandler } from '../../src/index.js';
+import { bigtableMapperErrorHandler } from '../../src/express.js';
 import type { Repository } from '../../src/index.js';
 import { writeNdjson, type NdjsonSummary } from './ndjson.js';
 import type { Reading } from './reading.entity.js';

@@ -4,7 +4,8 @@
  * and merged back in key order, with the seed's bucket-evenness check.
  */
 import { createHash } from 'node:crypto';
-import { bucketCounts, evenness, range, type Evenness } from '../../src/index.js';
+import { bucketCounts, evenness, type Evenness } from '../../src/tools.js';
+import { range } from '../../src/index.js';
 import { uniqueTableId } from '../../src/testing/index.js';
 import { runScenario } from '../shared/run-scenario.js';
 import { isAscending, type ScenarioReport } from '../shared/scenario-report.js';

@@ -1,4 +1,5 @@
-import type { BigtableMapper, KeyRange } from '../../src/index.js';
+import type { BigtableMapper } from '../../src/index.js';
+import type { KeyRange } from '../../src/driver-api.js';
 
 /**
  * Physical row keys as stored, in stored order, read keys-only through the

@@ -8,6 +8,7 @@
  * ```ts
  * const entity: MapperClassDecorator = Entity({ table: 'readings' });
  * ```
+ * @inline
  */
 export type MapperClassDecorator = (target: Function, context?: ClassDecoratorContext) => void;
 
@@ -22,6 +23,7 @@ export type MapperClassDecorator = (target: Function, context?: ClassDecoratorCo
  * ```ts
  * const column: MapperPropertyDecorator = Column({ family: 'm', type: 'float' });
  * ```
+ * @inline
  */
 export interface MapperPropertyDecorator {
   /** Legacy decorators: the class prototype and the property name. */

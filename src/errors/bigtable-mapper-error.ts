@@ -41,6 +41,7 @@ export const ErrorCode = {
  * ```ts
  * const c: ErrorCodeValue = 'NOT_FOUND';
  * ```
+ * @inline
  */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -8,7 +8,6 @@ export { EntityNotFoundError } from './errors.js';
 export { DriverError } from './errors.js';
 export { TableNotFoundError } from './errors.js';
 export { SchemaSyncError } from './errors.js';
-export { EmulatorError } from './errors.js';
 export { PartialWriteError, type WriteFailure, type WriteStop } from './operation-errors.js';
 export {
   DeadlineExceededError,

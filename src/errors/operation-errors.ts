@@ -6,6 +6,7 @@ import { BigtableMapperError, ErrorCode } from './bigtable-mapper-error.js';
  * ```ts
  * 'total'
  * ```
+ * @inline
  */
 export type DeadlineKind = 'total' | 'attempt' | 'idle' | 'signal';
 
@@ -134,6 +135,7 @@ export interface WriteFailure<T = unknown> {
  * ```ts
  * { cause: inputError, notAttempted: [1040, 1041], unreadFrom: 1042 }
  * ```
+ * @inline
  */
 export interface WriteStop {
   /** The input's error, or the abort or deadline error that stopped the write. */

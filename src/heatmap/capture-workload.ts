@@ -23,7 +23,7 @@ import type { HeatmapData } from './heatmap-data.js';
 /**
  * One operation seen by a capturing driver: a write or point read of `key`,
  * or a read of the range from `key` to `end` (`end` undefined: to the end of
- * the table). Keys are kept to their first {@link CAPTURED_KEY_BYTES} bytes.
+ * the table). Keys are kept to their first 256 bytes.
  *
  * @example
  * ```ts
@@ -116,7 +116,7 @@ export const CAPTURED_KEY_BYTES = 256;
  * write mutated, which keys and ranges each read asked for, and when) before
  * it is passed on unchanged. Give the returned driver to a mapper:
  * `new BigtableMapper({ driver })`. Memory is bounded: at most `maxEntries`
- * operations of at most {@link CAPTURED_KEY_BYTES} key bytes each.
+ * operations of at most 256 key bytes each.
  *
  * @example
  * ```ts

@@ -47,7 +47,7 @@ export interface ErrorHandlerOptions {
  *
  * @example
  * ```ts
- * import { bigtableMapperErrorHandler } from 'bigtable-mapper';
+ * import { bigtableMapperErrorHandler } from 'bigtable-mapper/express';
  *
  * app.post('/readings', async (req, res) => { await readings.save(parse(req.body)); res.status(201).end(); });
  * app.use(bigtableMapperErrorHandler({ onServerError: (err) => console.error(err) }));

@@ -56,6 +56,7 @@ export interface EntityOptions {
  * ```ts
  * @Entity({ table: 'activity', lint: { ignore: { 'unbounded-string-key': { site: 'a fixed list of site names' } } } })
  * ```
+ * @inline
  */
 export interface EntityLintOptions {
   /** Rule id → reason, or → `{ property or family: reason }`. */
@@ -69,6 +70,7 @@ export interface EntityLintOptions {
  * ```ts
  * const format: KeyFormat = 'ordered-code';
  * ```
+ * @inline
  */
 export type KeyFormat = 'text' | 'ordered-code';
 
@@ -80,6 +82,7 @@ export type KeyFormat = 'text' | 'ordered-code';
  * ```ts
  * @KeyPart(1, { type: 'timestamp', format: 'epoch-ms', descending: true })
  * ```
+ * @inline
  */
 export type KeyPartType = 'string' | 'uint' | 'int' | 'bigint' | 'timestamp' | 'bytes' | 'float' | 'boolean';
 
@@ -89,6 +92,7 @@ export type KeyPartType = 'string' | 'uint' | 'int' | 'bigint' | 'timestamp' | '
  * ```ts
  * const format: TimestampKeyFormat = 'iso'; // a key text like 2023-05-01T12:00:00.000Z
  * ```
+ * @inline
  */
 export type TimestampKeyFormat = 'iso' | 'epoch-s' | 'epoch-ms';
 
@@ -100,7 +104,11 @@ export type TimestampKeyFormat = 'iso' | 'epoch-s' | 'epoch-ms';
  * ```
  */
 export interface KeyPartOptions {
-  /** Encoding of the component. */
+  /**
+   * Encoding of the component (docs/row-key-design.md): `bytes` is a
+   * `Uint8Array`/`Buffer` (lowercase hex in text keys), `float` a finite number
+   * (order-preserving double bits; `-0` is stored as `0`), `boolean` `0`/`1`.
+   */
   type: KeyPartType;
   /** Digits of zero-padded numeric and epoch encodings. */
   width?: number;
@@ -109,7 +117,7 @@ export interface KeyPartOptions {
    * timestamps; in `ordered-code` keys: any type.
    */
   descending?: boolean;
-  /** Text form of a `timestamp` part. Default `iso`. */
+  /** Text form of a `timestamp` part: `iso` (e.g. `2023-05-01T12:00:00.000Z`, the default), `epoch-s` or `epoch-ms`. */
   format?: TimestampKeyFormat;
   /**
    * `string` and `bytes` parts only: the longest value, in UTF-16 code units (`value.length`)
@@ -150,6 +158,7 @@ export interface KeyPartOptions {
  * ```ts
  * @KeyPart(0, { type: 'string', verbatim: true, charset: 'alnum' })
  * ```
+ * @inline
  */
 export type VerbatimCharset = 'alnum' | 'word' | 'hex';
 
@@ -159,6 +168,7 @@ export type VerbatimCharset = 'alnum' | 'word' | 'hex';
  * ```ts
  * @KeyPart(0, { literal: 'event' })
  * ```
+ * @inline
  */
 export interface KeyLiteralOptions {
   /** Constant text of the component (must not contain the separator or `%`). */
@@ -178,6 +188,7 @@ export interface KeyPartDeclaration {
  * ```ts
  * @Salt({ buckets: 8, hash: 'md5' })
  * ```
+ * @inline
  */
 export type SaltHashPreset = 'md5' | 'md5-int32' | 'java-string-hashcode' | 'java-string-hashcode-signed';
 
@@ -187,6 +198,7 @@ export type SaltHashPreset = 'md5' | 'md5-int32' | 'java-string-hashcode' | 'jav
  * ```ts
  * (s) => s.length
  * ```
+ * @inline
  */
 export type SaltHashFunction = (input: string) => number;
 
@@ -202,7 +214,10 @@ export interface SaltOptions {
   buckets: number;
   /** Key properties whose logical key text is hashed; a leading run of key parts. Default: the whole key. */
   on?: string[];
-  /** Hash preset or custom function. Default `md5`. */
+  /**
+   * Hash preset or custom function. Default `md5`. A custom function may return
+   * any deterministic integer; the bucket is its non-negative remainder.
+   */
   hash?: SaltHashPreset | SaltHashFunction;
   /** Text of the salt segment, for adopting existing tables. */
   format?: {
@@ -232,6 +247,7 @@ export interface SaltOptions {
  * ```ts
  * @Salt({ buckets: 16, previous: { buckets: 4, hash: 'md5' } })
  * ```
+ * @inline
  */
 export type PreviousSaltOptions = Pick<SaltOptions, 'buckets' | 'on' | 'hash' | 'format'>;
 
@@ -241,24 +257,9 @@ export type PreviousSaltOptions = Pick<SaltOptions, 'buckets' | 'on' | 'hash' | 
  * ```ts
  * '30d'
  * ```
+ * @inline
  */
 export type Duration = `${number}${'d' | 'h' | 'm' | 's'}` | number;
-
-/**
- * A column family's garbage-collection policy.
- * @example
- * ```ts
- * { maxVersions: 5, maxAge: '30d', mode: 'union' }
- * ```
- */
-export interface GcPolicy {
-  /** Keep at most this many versions of each column (a positive integer). Default: no version limit. */
-  maxVersions?: number;
-  /** Collect cells older than this. Default: no age limit. */
-  maxAge?: Duration;
-  /** How `maxVersions` and `maxAge` combine when both are set. Default `union`. */
-  mode?: 'union' | 'intersection';
-}
 
 /**
  * Options of `@Family`.
@@ -268,9 +269,30 @@ export interface GcPolicy {
  * ```
  */
 export interface FamilyOptions {
-  /** Garbage-collection policy; omitted (or empty), the family has no GC rule and `sync()` removes any it has. */
-  gc?: GcPolicy;
+  /**
+   * Garbage collection, compiled to the family's {@link GcRule}; omitted (or
+   * empty), the family has no GC rule and `sync()` removes any it has.
+   */
+  gc?: {
+    /** Keep at most this many versions of each column (a positive integer). Default: no version limit. */
+    maxVersions?: number;
+    /** Collect cells older than this: `'30d'`, `'12h'`, `'15m'`, `'90s'` or seconds. Default: no age limit. */
+    maxAge?: Duration;
+    /** How `maxVersions` and `maxAge` combine when both are set. Default `union`. */
+    mode?: 'union' | 'intersection';
+  };
 }
+
+/**
+ * The `gc` option of `@Family`, as the compile step reads it. Not part of the
+ * public API: an application writes `FamilyOptions['gc']`, and `GcRule` is the
+ * compiled rule.
+ * @example
+ * ```ts
+ * const policy: GcPolicy = { maxVersions: 5, maxAge: '30d', mode: 'union' };
+ * ```
+ */
+export type GcPolicy = NonNullable<FamilyOptions['gc']>;
 
 /** A recorded `@Family`. @internal */
 export interface FamilyDeclaration {
@@ -284,6 +306,7 @@ export interface FamilyDeclaration {
  * ```ts
  * @Column({ family: 'm', type: 'float' })
  * ```
+ * @inline
  */
 export type ColumnScalarType = 'string' | 'int' | 'float' | 'boolean' | 'date' | 'bigint' | 'json' | 'bytes';
 
@@ -295,6 +318,7 @@ export type ColumnScalarType = 'string' | 'int' | 'float' | 'boolean' | 'date' |
  * ```ts
  * @Column({ family: 'a', type: Address, layout: 'flatten', fields: ['street', 'city'] }) address?: Address;
  * ```
+ * @inline
  */
 export type ColumnLayout = 'json' | 'flatten';
 

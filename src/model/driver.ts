@@ -1,7 +1,7 @@
 import type { CompiledMutation, CellMutation } from './mutation.js';
 import type { RowSource } from '../stream/row-source.js';
 import type { GcRule } from './gc-rule.js';
-import type { KeyBound, LogicalKeyRange } from './key-range.js';
+import type { KeyBound, KeyRange } from './key-range.js';
 import type { RowFilter } from './row-filter.js';
 
 /**
@@ -159,15 +159,7 @@ export interface RowData {
   readonly cells: Readonly<Record<string, Readonly<Record<string, readonly CellData[]>>>>;
 }
 
-/**
- * A contiguous range of physical row keys (salt segment included); a missing end means "to the end of the table".
- * @example
- * ```ts
- * { start: { key, inclusive: true }, end: undefined }
- * ```
- */
-export type KeyRange = LogicalKeyRange;
-export type { KeyBound };
+export type { KeyBound, KeyRange };
 
 /**
  * A ReadRows request.

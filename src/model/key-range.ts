@@ -14,19 +14,31 @@ export interface KeyBound {
 }
 
 /**
- * A range of row keys between two bounds; `end: undefined` means up to the
- * end of the table. Scan planning computes it over logical keys (without the
- * salt segment); {@link KeyRange}, the same shape, holds the physical keys
- * a driver reads.
+ * A contiguous range of physical row keys (salt segment included), between
+ * two bounds; `end: undefined` means up to the end of the table. It is what
+ * a driver reads (`ReadRowsRequest.ranges`) and what a scan plan holds per
+ * source.
  *
  * @example
  * ```ts
- * const r: LogicalKeyRange = { start: { key: Buffer.from('a#'), inclusive: true }, end: { key: Buffer.from('a$'), inclusive: false } };
+ * const r: KeyRange = { start: { key: Buffer.from('a#'), inclusive: true }, end: { key: Buffer.from('a$'), inclusive: false } };
  * ```
  */
-export interface LogicalKeyRange {
+export interface KeyRange {
   /** Lower bound; an empty key starts at the first row. */
   readonly start: KeyBound;
   /** Upper bound; `undefined` reads to the end of the table. */
   readonly end: KeyBound | undefined;
 }
+
+/**
+ * A {@link KeyRange} over logical keys (without the salt segment), as scan
+ * planning computes it before each salt bucket's prefix is put in front.
+ * Not part of the public API.
+ *
+ * @example
+ * ```ts
+ * const r: LogicalKeyRange = { start: { key: Buffer.from('a#'), inclusive: true }, end: undefined };
+ * ```
+ */
+export type LogicalKeyRange = KeyRange;

@@ -68,9 +68,9 @@ function declaredTargets(manifest: Record<string, unknown>): string[] {
 describe('the packed tarball', () => {
   it('holds the ESM and CommonJS builds with declarations beside each, the license, the README and the guides', () => {
     const { files } = packed;
-    for (const entry of ['', 'testing/', 'nest/'])
+    for (const entry of ['index', 'driver-api', 'tools', 'express', 'testing/index', 'nest/index'])
       for (const format of ['esm', 'cjs'])
-        for (const file of ['index.js', 'index.d.ts']) expect(files).toContain(`dist/${format}/${entry}${file}`);
+        for (const file of [`${entry}.js`, `${entry}.d.ts`]) expect(files).toContain(`dist/${format}/${file}`);
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
     expect(JSON.parse(packedText('dist/esm/package.json'))).toEqual({ type: 'module' });
     expect(JSON.parse(packedText('dist/cjs/package.json'))).toEqual({ type: 'commonjs' });
@@ -150,8 +150,14 @@ describe('consumer projects compiled against the tarball and run on the emulator
 
   it('ESM (module: nodenext) imports every entry point', { timeout: 120_000 }, async () => {
     const { emitted, output } = await compileAndRun('esm');
-    expect(emitted).toMatch(/^import .* from 'bigtable-mapper\/nest';$/m);
-    expect(output).toEqual({ text: 'saved from ESM', nestModule: 'function' });
+    for (const entry of ['driver', 'express', 'nest', 'testing', 'tools'])
+      expect(emitted).toMatch(new RegExp(`^import .* from 'bigtable-mapper/${entry}';$`, 'm'));
+    expect(output).toEqual({
+      text: 'saved from ESM',
+      nestModule: 'function',
+      lintRules: expect.arrayContaining(['no-gc-rule']),
+      missing: 404,
+    });
   });
 
   it(
@@ -159,8 +165,14 @@ describe('consumer projects compiled against the tarball and run on the emulator
     { timeout: 120_000 },
     async () => {
       const { emitted, output } = await compileAndRun('cjs', ['--module', cjsModule, '--moduleResolution', cjsModule]);
-      expect(emitted).toMatch(/require\("bigtable-mapper\/nest"\)/);
-      expect(output).toEqual({ text: 'saved from CommonJS', nestModule: 'function' });
+      for (const entry of ['driver', 'express', 'nest', 'testing', 'tools'])
+        expect(emitted).toMatch(new RegExp(`require\\("bigtable-mapper/${entry}"\\)`));
+      expect(output).toEqual({
+        text: 'saved from CommonJS',
+        nestModule: 'function',
+        lintRules: expect.arrayContaining(['no-gc-rule']),
+        missing: 404,
+      });
     },
   );
 

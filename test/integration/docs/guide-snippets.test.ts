@@ -30,6 +30,9 @@ function againstSources(code: string, dir: string): string {
   return code
     .replaceAll("from 'bigtable-mapper/nest'", `from ${src('nest/index.js')}`)
     .replaceAll("from 'bigtable-mapper/testing'", `from ${src('testing/index.js')}`)
+    .replaceAll("from 'bigtable-mapper/tools'", `from ${src('tools.js')}`)
+    .replaceAll("from 'bigtable-mapper/express'", `from ${src('express.js')}`)
+    .replaceAll("from 'bigtable-mapper/driver'", `from ${src('driver-api.js')}`)
     .replaceAll("from 'bigtable-mapper'", `from ${src('index.js')}`);
 }
 

@@ -1,16 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BigtableMapper,
-  captureWorkload,
-  Column,
-  Entity,
-  Family,
-  KeyPart,
-  renderHeatmap,
-  Salt,
-  type WorkloadCapture,
-} from '../../../src/index.js';
+import { BigtableMapper, Column, Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { captureWorkload, renderHeatmap, type WorkloadCapture } from '../../../src/tools.js';
 import { closeMapper, openMapper } from '../../fixtures/entities.js';
 import { uniqueTableId } from '../../support/emulator.js';
 

@@ -5,13 +5,13 @@ import {
   Family,
   KeyPart,
   Salt,
-  encodeRowKey,
-  compileEntity,
   range,
   type BigtableMapper,
   type Repository,
   type ScanQuery,
 } from '../../../src/index.js';
+import { encodeRowKey } from '../../../src/tools.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { closeMapper, openMapper, plain } from '../../fixtures/entities.js';
 import { uniqueTableId } from '../../support/emulator.js';
 

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BigtableMapper,
   Column,
-  createGoogleCloudDriver,
   Denormalized,
   Entity,
   Family,
@@ -11,6 +10,7 @@ import {
   TableNotFoundError,
   ValidationError,
 } from '../../../src/index.js';
+import { createGoogleCloudDriver } from '../../../src/driver-api.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 
 const sensors = uniqueTableId('pfx-sensors');

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BigtableMapper,
-  Column,
-  Entity,
-  Family,
-  KeyPart,
-  Salt,
-  compileEntity,
-  encodeRowKey,
-} from '../../../src/index.js';
+import { BigtableMapper, Column, Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
+import { encodeRowKey } from '../../../src/tools.js';
 import type { BigtableDriver } from '../../../src/model/driver.js';
 import { holdingCheckAndMutate } from '../../support/held-calls.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';

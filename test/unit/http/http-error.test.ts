@@ -1,24 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   BigtableMapperError,
-  bigtableMapperErrorHandler,
   DeadlineExceededError,
   DriverError,
   EntityNotFoundError,
   ErrorCode,
-  httpStatusOf,
   KeyEncodingError,
   MetadataError,
   OperationAbortedError,
   PartialWriteError,
   SchemaSyncError,
   TableNotFoundError,
-  toHttpError,
   UnreachableError,
   ValidationError,
   ValueEncodingError,
   type WriteFailure,
 } from '../../../src/index.js';
+import { bigtableMapperErrorHandler, httpStatusOf, toHttpError } from '../../../src/express.js';
 
 const grpc = (code: number, message = 'boom') => Object.assign(new Error(message), { code });
 

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Entity,
-  Family,
-  KeyPart,
-  Salt,
-  bucketCounts,
-  bucketStudy,
-  compileEntity,
-  evenness,
-  type EntitySchema,
-} from '../../../src/index.js';
+import { Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { bucketCounts, bucketStudy, evenness, type EntitySchema } from '../../../src/tools.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { ValidationError } from '../../../src/errors/errors.js';
 import { resolveSaltHash } from '../../../src/codec/hash-presets.js';
 import { saltInput } from '../../../src/key/salt.js';

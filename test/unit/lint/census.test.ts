@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, Family, KeyPart, Salt, censusOf, compileEntity, encodeRowKey, evenness } from '../../../src/index.js';
+import { Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { censusOf, encodeRowKey, evenness } from '../../../src/tools.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { ValidationError } from '../../../src/errors/errors.js';
 
 const CUTOFF = new Date('2024-01-01T00:00:00.000Z');

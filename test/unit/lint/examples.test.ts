@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lintEntities, type Constructor } from '../../../src/index.js';
+import { lintEntities } from '../../../src/tools.js';
+import type { Constructor } from '../../../src/index.js';
 import { Reading as ExpressReading } from '../../../examples/express/reading.entity.js';
 import { activityEntity } from '../../../examples/hot-users/activity.entity.js';
 import { customerEventEntity } from '../../../examples/latest-events/customer-event.entity.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Column, Entity, Family, KeyPart, compileEntity, lintEntity, type Versioned } from '../../../src/index.js';
+import { Column, Entity, Family, KeyPart, type Versioned } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
+import { lintEntity } from '../../../src/tools.js';
 import { ValidationError } from '../../../src/errors/errors.js';
 
 describe('no-gc-rule', () => {

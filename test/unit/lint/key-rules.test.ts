@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CellTimestamp, Column, Entity, Family, KeyPart, Salt, compileEntity, lintEntity } from '../../../src/index.js';
+import { CellTimestamp, Column, Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
+import { lintEntity } from '../../../src/tools.js';
 import { MetadataError } from '../../../src/errors/errors.js';
 import { SensorFirstReading, TimeFirstReading } from './seed-001-entities.js';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, Family, KeyPart, compileEntity, lintEntity, type EntityOptions } from '../../../src/index.js';
+import { Entity, Family, KeyPart, type EntityOptions } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
+import { lintEntity } from '../../../src/tools.js';
 import { MetadataError } from '../../../src/errors/errors.js';
 
 function entityWith(lint: unknown) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simulateHotspots, type SimulateHotspotsParams } from '../../../src/index.js';
+import { simulateHotspots, type SimulateHotspotsParams } from '../../../src/tools.js';
 import { UserEvents } from './seed-entities.js';
 
 const params = (seed: number): SimulateHotspotsParams => ({

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compileEntity,
-  MetadataError,
-  simulateHotspots,
-  ValidationError,
-  type SimulateHotspotsParams,
-  type Workload,
-} from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
+import { MetadataError, ValidationError } from '../../../src/index.js';
+import { simulateHotspots, type SimulateHotspotsParams, type Workload } from '../../../src/tools.js';
 import { SensorFirst, TimestampFirst, UserEvents } from './seed-entities.js';
 
 const workload: Workload = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileEntity } from '../../../src/index.js';
+import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { keyPrefix, partitionKeys } from '../../../src/simulate/key-partition.js';
 import { SaltedUserEvents, UserEvents } from './seed-entities.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simulateHotspots, type SimulationReport, type Workload } from '../../../src/index.js';
+import { simulateHotspots, type SimulationReport, type Workload } from '../../../src/tools.js';
 import { SaltedUserEvents, SensorFirst, TimestampFirst, UserEvents } from './seed-entities.js';
 
 // The seeds' claims, checked against the model with fixed seeds. Bounds come from runs of these seeds

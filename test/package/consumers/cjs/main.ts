@@ -1,7 +1,10 @@
 // A CommonJS app (`module: node16` in a package without `"type": "module"`): every entry point through `require`.
 import { BigtableMapper, Column, Entity, Family, KeyPart, KeyParts } from 'bigtable-mapper';
+import { createGoogleCloudDriver } from 'bigtable-mapper/driver';
+import { toHttpError } from 'bigtable-mapper/express';
 import { BigtableModule } from 'bigtable-mapper/nest';
 import { uniqueTableId } from 'bigtable-mapper/testing';
+import { lintEntity } from 'bigtable-mapper/tools';
 
 @Entity({ table: uniqueTableId('consumer-cjs') })
 @Family('d')
@@ -12,19 +15,28 @@ class Note {
 }
 
 async function main(): Promise<void> {
-  const mapper = new BigtableMapper({
+  const driver = createGoogleCloudDriver({
     emulatorHost: process.env['BIGTABLE_EMULATOR_HOST'] ?? '',
     instance: 'consumers',
-    entities: [Note],
   });
+  const mapper = new BigtableMapper({ driver, entities: [Note] });
   try {
     await mapper.sync();
     const notes = mapper.getRepository(Note);
     await notes.save(Object.assign(new Note(), { id: 'n1', text: 'saved from CommonJS' }));
     const found = await notes.findOne({ id: 'n1' });
-    console.log(JSON.stringify({ text: found?.text, nestModule: typeof BigtableModule.forRoot }));
+    const missing = await notes.findOneOrFail({ id: 'none' }).catch((err: unknown) => toHttpError(err).status);
+    console.log(
+      JSON.stringify({
+        text: found?.text,
+        nestModule: typeof BigtableModule.forRoot,
+        lintRules: lintEntity(Note).map((f) => f.code),
+        missing,
+      }),
+    );
   } finally {
     await mapper.close();
+    await driver.close();
   }
 }
 

@@ -4,7 +4,6 @@ import {
   BigtableMapper,
   CellTimestamp,
   Column,
-  compileEntity,
   Denormalized,
   Entity,
   Family,
@@ -45,7 +44,14 @@ class Reading extends Tenanted {
   @CellTimestamp() readAt?: Date;
 }
 
-const schema = compileEntity(Reading);
+const mapper = new BigtableMapper({
+  emulatorHost: process.env['BIGTABLE_EMULATOR_HOST'] ?? '',
+  instance: 'decorator-modes',
+  entities: [Sensor, Reading],
+});
+
+// The compiled schema, as the mapper holds it.
+const schema = mapper.register(Reading);
 const summary = {
   name: schema.name,
   key: schema.key.components.map((c) =>
@@ -58,11 +64,6 @@ const summary = {
   denormalized: schema.denormalized.map((d) => `${d.property} <- ${d.sourceName}.${d.field}`),
 };
 
-const mapper = new BigtableMapper({
-  emulatorHost: process.env['BIGTABLE_EMULATOR_HOST'] ?? '',
-  instance: 'decorator-modes',
-  entities: [Sensor, Reading],
-});
 try {
   await mapper.sync();
   await mapper.getRepository(Sensor).save(Object.assign(new Sensor(), { id: 's1', location: 'roof' }));
