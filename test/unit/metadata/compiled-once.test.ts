@@ -13,7 +13,7 @@ import { COMPILED } from '../../../src/metadata/entity-schema.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import { compileUpdate } from '../../../src/mutation/compile-update.js';
 import { resolveRead } from '../../../src/scan/read-options.js';
-import { Address } from '../embedded/entities.js';
+import { Address } from './embedded-entities.js';
 
 @Entity({ table: 'devices' })
 @Family('info', { gc: { maxVersions: 2 } })

@@ -5,7 +5,7 @@ import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { ColumnSchema } from '../../../src/metadata/entity-schema.js';
 import { compileColumnValue, pushColumnCells } from '../../../src/mutation/compile-cells.js';
 import type { CellMutation } from '../../../src/model/mutation.js';
-import { Address, Profile } from '../embedded/entities.js';
+import { Address, Profile } from '../metadata/embedded-entities.js';
 
 @Entity({ table: 'samples' })
 @Family('m', { gc: { maxVersions: 5 } })

@@ -9,7 +9,7 @@ import { hydrate } from '../../../src/scan/hydrate.js';
 import type { CellMutation } from '../../../src/model/mutation.js';
 import { Repository } from '../../../src/repository/repository.js';
 import { FakeDriver } from '../../support/fake-driver.js';
-import { Address, Geo, Profile } from './entities.js';
+import { Address, Geo, Profile } from '../metadata/embedded-entities.js';
 
 const schema = compileEntity(Profile);
 const NOW = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Column, Entity, Family, KeyPart } from '../../../src/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
-import { Address, Exposed, Profile } from './entities.js';
+import { Address, Exposed, Profile } from './embedded-entities.js';
 import { expectMetadataError } from '../../support/expect-metadata-error.js';
 
 function entityWith(options: Record<string, unknown>, extra?: Record<string, unknown>) {
