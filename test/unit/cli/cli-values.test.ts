@@ -3,7 +3,7 @@ import { printableBytes } from '../../../src/util/printable-bytes.js';
 import { describe, expect, it } from 'vitest';
 import { formatTable } from '../../../src/cli/cli-output.js';
 import { jsonSafe, keyValuesFromJson, parseKeyText, whereFromJson } from '../../../src/cli/cli-values.js';
-import { Column, Entity, Family, KeyPart } from '../../../src/index.js';
+import { Column, Entity, Family, KeyPart } from '../../../src/decorators/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { KeyPartRange } from '../../../src/scan/scan-query.js';
 

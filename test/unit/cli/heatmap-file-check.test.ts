@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ValidationError } from '../../../src/index.js';
+import { ValidationError } from '../../../src/errors/index.js';
 
 afterEach(() => {
   vi.doUnmock('@resvg/resvg-js');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Column, Entity, Family, KeyEncodingError, KeyPart, MetadataError } from '../../../src/index.js';
+import { Column, Entity, Family, KeyPart } from '../../../src/decorators/index.js';
+import { KeyEncodingError, MetadataError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { encodeRowKey } from '../../../src/key/physical-key.js';
 import { lintEntity } from '../../../src/lint/lint-entity.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Column, Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { Column, Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSalt } from '../../../src/metadata/compile-salt.js';
 import { MetadataError } from '../../../src/errors/errors.js';

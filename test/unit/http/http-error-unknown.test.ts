@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ValidationError, DeadlineExceededError } from '../../../src/index.js';
+import { ValidationError, DeadlineExceededError } from '../../../src/errors/index.js';
 import { toHttpError } from '../../../src/http/http-error.js';
 import { bigtableMapperErrorHandler } from '../../../src/http/express-error-handler.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
 import { bucketCounts, bucketStudy, evenness, type EntitySchema } from '../../../src/tools.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { ValidationError } from '../../../src/errors/errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
 import { censusOf } from '../../../src/lint/census.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { encodeRowKey } from '../../../src/key/physical-key.js';

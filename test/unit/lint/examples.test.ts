@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintEntities } from '../../../src/tools.js';
-import type { Constructor } from '../../../src/index.js';
+import type { Constructor } from '../../../src/model/declarations.js';
 import { Reading as ExpressReading } from '../../../examples/express/reading.entity.js';
 import { activityEntity } from '../../../examples/hot-users/activity.entity.js';
 import { customerEventEntity } from '../../../examples/latest-events/customer-event.entity.js';

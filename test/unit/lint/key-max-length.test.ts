@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, Family, KeyPart } from '../../../src/index.js';
+import { Entity, Family, KeyPart } from '../../../src/decorators/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { encodeRowKey } from '../../../src/tools.js';
 import { KeyEncodingError, MetadataError } from '../../../src/errors/errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CellTimestamp, Column, Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { CellTimestamp, Column, Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { lintEntity } from '../../../src/tools.js';
 import { MetadataError } from '../../../src/errors/errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
 import { lintEntity } from '../../../src/lint/lint-entity.js';
 import { propagationFullScan } from '../../../src/lint/denormalized-rules.js';
 import { noGcRule, tooManyFamilies, versionsExceedFamily } from '../../../src/lint/family-rules.js';

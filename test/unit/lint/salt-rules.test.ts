@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, Family, KeyPart, Salt } from '../../../src/index.js';
+import { Entity, Family, KeyPart, Salt } from '../../../src/decorators/index.js';
 import { bucketCounts, evenness, lintEntity } from '../../../src/tools.js';
 import { resolveSaltHash } from '../../../src/codec/hash-presets.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Entity, Family, KeyPart, type EntityOptions } from '../../../src/index.js';
+import { Entity, Family, KeyPart } from '../../../src/decorators/index.js';
+import type { EntityOptions } from '../../../src/model/declarations.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { lintEntity } from '../../../src/tools.js';
 import { MetadataError } from '../../../src/errors/errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Column, Entity, Family, KeyPart } from '../../../src/index.js';
+import { Column, Entity, Family, KeyPart } from '../../../src/decorators/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { Address, Exposed, Profile } from './embedded-entities.js';
 import { expectMetadataError } from '../../support/expect-metadata-error.js';

@@ -1,5 +1,5 @@
 import { Expose, Type } from 'class-transformer';
-import { Column, Entity, Family, KeyPart } from '../../../src/index.js';
+import { Column, Entity, Family, KeyPart } from '../../../src/decorators/index.js';
 
 /** A nested value object (hydrated by class-transformer). @example `Object.assign(new Geo(), { lat: 1, lng: 2 })` */
 export class Geo {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError, ValueEncodingError } from '../../../src/index.js';
+import { ValidationError, ValueEncodingError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import { compileUpdate } from '../../../src/mutation/compile-update.js';

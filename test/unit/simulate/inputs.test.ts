@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
-import { MetadataError, ValidationError } from '../../../src/index.js';
+import { MetadataError, ValidationError } from '../../../src/errors/index.js';
 import { simulateHotspots, type SimulateHotspotsParams, type Workload } from '../../../src/tools.js';
 import { SensorFirst, TimestampFirst, UserEvents } from './seed-entities.js';
 

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Entity, KeyPart, Salt } from '../../../src/index.js';
+import { Entity, KeyPart, Salt } from '../../../src/decorators/index.js';
 
 /**
  * The key designs of the row-key seed articles, as entities for the simulator.
