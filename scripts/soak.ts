@@ -9,6 +9,7 @@
  */
 import 'reflect-metadata';
 import { createHistogram, monitorEventLoopDelay, performance, type RecordableHistogram } from 'node:perf_hooks';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BigtableMapper, Column, Entity, Family, KeyPart, PartialWriteError, Salt } from '../src/index.js';
@@ -23,10 +24,12 @@ const USAGE = `Usage: npm run soak -- [--seconds N] [--reset-every-ms N] [--batc
   --batch N            rows per saveMany call (default 100)
   --writers N          concurrent saveMany loops (default 8)
   --scanners N         concurrent ordered salted scans (default 4)
-  --point-readers N    concurrent findOne loops (default 2)`;
+  --point-readers N    concurrent findOne loops (default 2)
+  --readers-own-client the point readers use a mapper of their own (their own gRPC channels)
+  --readers-in-worker  the point readers run in a worker thread (their own event loop and client)`;
 const PAYLOAD = 'x'.repeat(200);
 
-const table = uniqueTableId('soak');
+const table = isMainThread ? uniqueTableId('soak') : (workerData as ReaderWorkerData).table;
 
 @Entity({ table })
 @Salt({ buckets: 8 })
@@ -59,6 +62,8 @@ interface SoakOptions {
   writers: number;
   scanners: number;
   pointReaders: number;
+  readersOwnClient: boolean;
+  readersInWorker: boolean;
 }
 
 function options(): SoakOptions | undefined {
@@ -72,6 +77,8 @@ function options(): SoakOptions | undefined {
       writers: { type: 'string' },
       scanners: { type: 'string' },
       'point-readers': { type: 'string' },
+      'readers-own-client': { type: 'boolean' },
+      'readers-in-worker': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -90,6 +97,8 @@ function options(): SoakOptions | undefined {
     writers: int('writers', values.writers, 8, 0),
     scanners: int('scanners', values.scanners, 4, 0),
     pointReaders: int('point-readers', values['point-readers'], 2, 0),
+    readersOwnClient: values['readers-own-client'] === true,
+    readersInWorker: values['readers-in-worker'] === true,
   };
 }
 
@@ -225,12 +234,15 @@ async function main(): Promise<void> {
   }
   const emulator = await useEmulator();
   const proxy = await startFaultProxy(emulator.host);
-  const mapper = new BigtableMapper({
-    emulatorHost: proxy.host,
-    instance: 'soak',
-    entities: [SoakRow],
-    timeouts: { scan: { idleMs: 5_000 }, read: { totalMs: 20_000 }, bulkWrite: { attemptMs: 10_000 } },
-  });
+  const connect = (): BigtableMapper =>
+    new BigtableMapper({
+      emulatorHost: proxy.host,
+      instance: 'soak',
+      entities: [SoakRow],
+      timeouts: { scan: { idleMs: 5_000 }, read: { totalMs: 20_000 }, bulkWrite: { attemptMs: 10_000 } },
+    });
+  const mapper = connect();
+  const readers = opts.readersOwnClient ? connect() : mapper;
   const tally: Tally = {
     writes: 0,
     uncertainWrites: 0,
@@ -263,7 +275,11 @@ async function main(): Promise<void> {
     await Promise.all([
       ...Array.from({ length: opts.writers }, (_, w) => writer(repo, `w${w}`, opts.batch, ledger, tally, until)),
       ...Array.from({ length: opts.scanners }, () => scanner(repo, ledger, tally, until)),
-      ...Array.from({ length: opts.pointReaders }, () => pointReader(repo, ledger, tally, until, latency)),
+      ...(opts.readersInWorker
+        ? [readersInWorker(proxy.host, opts.pointReaders, ledger, tally, until, latency)]
+        : Array.from({ length: opts.pointReaders }, () =>
+            pointReader(readers.getRepository(SoakRow), ledger, tally, until, latency),
+          )),
     ]);
     loopDelay.disable();
     clearInterval(resets);
@@ -310,13 +326,89 @@ async function main(): Promise<void> {
     if (tally.problems.length > 0) process.exitCode = 1;
     else console.log('soak: PASS (no row lost, duplicated, out of order or unexpected)');
   } finally {
+    if (readers !== mapper) await readers.close();
     await mapper.close();
     await proxy.close();
     await emulator.stop();
   }
 }
 
-main().catch((err: unknown) => {
+interface ReaderWorkerData {
+  readonly table: string;
+  readonly host: string;
+  readonly readers: number;
+  readonly until: number;
+}
+
+/**
+ * The point readers in a worker thread, with their own event loop and client: the main thread sends
+ * samples of confirmed keys; the worker answers its reads, misses and latencies (in microseconds).
+ */
+async function readersInWorker(
+  host: string,
+  readers: number,
+  ledger: Ledger,
+  tally: Tally,
+  until: number,
+  latency: RecordableHistogram,
+): Promise<void> {
+  const data: ReaderWorkerData = { table, host, readers, until };
+  // A worker does not inherit the TypeScript loader: its first script registers it, then loads this file.
+  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: data });
+  const sample = (): void => {
+    const list = ledger.confirmedList;
+    worker.postMessage(
+      Array.from({ length: Math.min(1000, list.length) }, () => list[Math.floor(Math.random() * list.length)]),
+    );
+  };
+  sample();
+  const samples = setInterval(sample, 200);
+  try {
+    const result = await new Promise<{ reads: number; problems: string[]; micros: number[] }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    tally.pointReads += result.reads;
+    tally.problems.push(...result.problems);
+    for (const micros of result.micros) latency.record(Math.max(1, micros));
+  } finally {
+    clearInterval(samples);
+    await worker.terminate();
+  }
+}
+
+async function readerWorkerMain(): Promise<void> {
+  const { host, readers, until } = workerData as ReaderWorkerData;
+  const mapper = new BigtableMapper({ emulatorHost: host, instance: 'soak', entities: [SoakRow] });
+  const repo = mapper.getRepository(SoakRow);
+  let keys: string[] = [];
+  parentPort?.on('message', (sample: string[]) => (keys = sample));
+  const micros: number[] = [];
+  const problems: string[] = [];
+  const read = async (): Promise<void> => {
+    while (Date.now() < until) {
+      if (keys.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        continue;
+      }
+      const key = keys[Math.floor(Math.random() * keys.length)] as string;
+      const [name, seq] = key.split('#') as [string, string];
+      const startedAt = performance.now();
+      const found = await repo.findOne({ writer: name, seq: Number(seq) }).catch((err: unknown) => {
+        problems.push(`point read of ${key} failed: ${(err as Error).message}`);
+        return null;
+      });
+      micros.push(Math.round((performance.now() - startedAt) * 1000));
+      if (found === undefined) problems.push(`point read of confirmed ${key} returned nothing`);
+    }
+  };
+  await Promise.all(Array.from({ length: readers }, read));
+  await mapper.close();
+  parentPort?.postMessage({ reads: micros.length, problems, micros });
+}
+
+(isMainThread ? main() : readerWorkerMain()).catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
 });
