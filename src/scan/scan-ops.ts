@@ -4,8 +4,7 @@ import { encodeCursor, decodeCursor, type SourceCursorState } from './cursor.js'
 import { executeScan, logicalKey, type ScannedRow, type SourceProgress } from './execute-scan.js';
 import { eachItem } from '../stream/row-source.js';
 import { hydrate } from './hydrate.js';
-import { planScan } from './plan-scan.js';
-import { resolveRead } from './read-options.js';
+import { planScanRead } from './plan-scan.js';
 import { SCAN_QUERY_OPTION_NAMES, type ScanQuery } from './scan-query.js';
 import { checkOptionNames } from '../util/option-names.js';
 import { ValidationError } from '../errors/errors.js';
@@ -51,8 +50,7 @@ export function iterateScan<T>(
 ): AsyncIterableIterator<T> {
   checkOptionNames(`${schema.name}.scan`, query, SCAN_CALL_OPTION_NAMES);
   const now = context.clock() * 1000;
-  const plan = planScan(schema, query, now);
-  const read = resolveRead(schema, query);
+  const { plan, read } = planScanRead(schema, query, now);
   const name = `${schema.name}.scan`;
   const operation = startOperation(context, 'scan', name, query);
   const { batches, settled } = abortableBatches(
@@ -86,8 +84,11 @@ export async function readPage<T>(
       { entity: schema.name },
     );
   }
-  const plan = planScan(schema, { ...query, limit: limit < Number.MAX_SAFE_INTEGER ? limit + 1 : limit }, now);
-  const read = resolveRead(schema, query);
+  const { plan, read } = planScanRead(
+    schema,
+    { ...query, limit: limit < Number.MAX_SAFE_INTEGER ? limit + 1 : limit },
+    now,
+  );
   const progress = new Map<number, SourceProgress>();
   const delivered = new Map<number, Buffer>();
   const items: T[] = [];
