@@ -104,7 +104,8 @@ export type {
   RowKeyField,
 } from './model/driver.js';
 export type { RowFilter } from './model/row-filter.js';
-export { fromAsyncIterable, type RowSource } from './stream/row-source.js';
+export { fromAsyncIterable } from './stream/async-iterable.js';
+export type { BatchStream } from './stream/batch-stream.js';
 export { concatMapFromIterable } from './stream/observable.js';
 export {
   createGoogleCloudDriver,

@@ -1,7 +1,6 @@
 import type { RowData } from '../model/driver.js';
-import { batchOf } from '../stream/batch-stream.js';
+import { batchOf, type BatchStream } from '../stream/batch-stream.js';
 import { pushedBatches, type PushFeed, type PushSink } from '../stream/pushed-batches.js';
-import { rowSource, type RowSource } from '../stream/row-source.js';
 import { DriverError } from '../errors/errors.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../errors/operation-errors.js';
@@ -150,10 +149,10 @@ export function openReadRows(
   operation: string,
   reads: OpenReads,
   table?: string,
-): RowSource<RowData> {
-  if (open === undefined) return rowSource(batchOf<RowData>([]));
+): BatchStream<RowData> {
+  if (open === undefined) return batchOf<RowData>([]);
   const limits = { items: READ_BUFFER_LIMITS.rows, size: READ_BUFFER_LIMITS.bytes };
-  return rowSource(pushedBatches(() => new DriverRead(open, operation, reads, table), limits));
+  return pushedBatches(() => new DriverRead(open, operation, reads, table), limits);
 }
 
 /** An abort or the total deadline: the operation is over, so buffered rows are not worth delivering. */
