@@ -35,5 +35,6 @@ export type {
 export type { RowFilter } from './model/row-filter.js';
 export type { CompiledMutation, CellMutation } from './model/mutation.js';
 export type { ScanPlan, ScanSource } from './scan/scan-plan.js';
-export { fromAsyncIterable, type RowSource } from './stream/row-source.js';
+export { fromAsyncIterable } from './stream/async-iterable.js';
+export type { BatchStream } from './stream/batch-stream.js';
 export { createGoogleCloudDriver, type GoogleCloudDriverOptions } from './driver/google-cloud-driver.js';

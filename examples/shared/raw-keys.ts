@@ -13,11 +13,11 @@ import type { KeyRange } from '../../src/driver-api.js';
 export async function rawKeys(mapper: BigtableMapper, table: string, range?: KeyRange): Promise<string[]> {
   const keys: string[] = [];
   const filter = { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] } as const;
-  for await (const row of mapper.driver.readRows({
+  for await (const rows of mapper.driver.readRows({
     table,
     filter,
     ...(range === undefined ? {} : { ranges: [range] }),
   }))
-    keys.push(row.key.toString('utf8'));
+    for (const row of rows) keys.push(row.key.toString('utf8'));
   return keys;
 }

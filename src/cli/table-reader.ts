@@ -46,10 +46,11 @@ export async function readEntityRows(
         ...(options.perRange === undefined ? {} : { limit: options.perRange }),
         ...(options.valuesNeeded ? {} : { filter: { kind: 'stripValue' as const } }),
       };
-      for await (const row of mapper.driver.readRows(request, call)) {
-        onRow(row);
-        rows++;
-      }
+      for await (const batch of mapper.driver.readRows(request, call))
+        for (const row of batch) {
+          onRow(row);
+          rows++;
+        }
       progress.update(index + 1);
     }
   } finally {

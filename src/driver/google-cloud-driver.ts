@@ -12,7 +12,7 @@ import type {
   RowMutationFailure,
 } from '../model/driver.js';
 import type { CompiledMutation } from '../model/mutation.js';
-import type { RowSource } from '../stream/row-source.js';
+import type { BatchStream } from '../stream/batch-stream.js';
 import type { GcRule } from '../model/gc-rule.js';
 import { checkAndMutateRow, incrementCells } from './atomic-ops.js';
 import { planRead } from './read-plan.js';
@@ -77,12 +77,12 @@ export type GoogleCloudDriverOptions =
  * and writes through the package's generated data client (`v2.BigtableClient`),
  * set up as the `Bigtable` client's own. Client errors become `DriverError`s
  * with the gRPC code. Writes are sent as pre-encoded raw mutations; reads are
- * pull-based streams that `cancel()` ends on the server.
+ * pull-based streams of row batches that `cancel()` ends on the server.
  *
  * @example
  * ```ts
  * const driver = createGoogleCloudDriver({ emulatorHost: '127.0.0.1:8086', instance: 'test' });
- * for await (const row of driver.readRows({ table: 'readings', limit: 10 })) console.log(row.key);
+ * for await (const rows of driver.readRows({ table: 'readings', limit: 10 })) for (const row of rows) console.log(row.key);
  * await driver.close();
  * ```
  */
@@ -262,7 +262,7 @@ export class GoogleCloudDriver implements BigtableDriver {
     return mutateManyRows(this.#data, this.#dataTable(table), mutations, call);
   }
 
-  readRows(request: ReadRowsRequest, options?: CallOptions): RowSource<RowData> {
+  readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
     const plan = planRead(request);
     const table = this.table(request.table);
     const data = this.#data;

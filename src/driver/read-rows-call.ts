@@ -6,6 +6,7 @@ import { ChunkMerger, type ReadRowsChunk } from './chunk-merger.js';
 import { resumeReadPlan, type ReadPlan } from './read-plan.js';
 import { abortRead, type AbortableRead } from './abort-read.js';
 import { responseBytes } from './client-row.js';
+import type { PushFeed, PushSink } from '../stream/pushed-batches.js';
 
 /**
  * One `ReadRowsResponse` as the generated client decodes it.
@@ -40,29 +41,6 @@ export interface ReadRetryPolicy {
   delayMs(consecutiveErrors: number, error?: unknown): number;
 }
 
-/**
- * Where a read delivers: each row with the bytes of its key and values, then
- * exactly one of `end` or `fail`.
- * @internal
- */
-export interface RowSink {
-  row(row: RowData, bytes: number): void;
-  end(): void;
-  fail(error: unknown): void;
-}
-
-/**
- * A read that pushes rows into a {@link RowSink}, with flow control.
- * @internal
- */
-export interface RowFeed {
-  start(sink: RowSink): void;
-  pause(): void;
-  resume(): void;
-  /** Aborts the RPC; the sink hears nothing more. */
-  cancel(): void;
-}
-
 /** The longest a timer can wait; a longer bound is checked again when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -93,7 +71,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * attempt must go out on another one.
  * @internal
  */
-export class ReadRowsCall implements RowFeed {
+export class ReadRowsCall implements PushFeed<RowData> {
   readonly #plan: ReadPlan;
   readonly #open: (plan: ReadPlan, attempt: number) => ReadAttemptStream;
   readonly #retry: ReadRetryPolicy;
@@ -101,7 +79,7 @@ export class ReadRowsCall implements RowFeed {
   readonly #operation: string;
   readonly #ready: (() => Promise<void>) | undefined;
   readonly #retireChannel: ((stream: ReadAttemptStream) => void) | undefined;
-  #sink: RowSink | undefined;
+  #sink: PushSink<RowData> | undefined;
   #stream: ReadAttemptStream | undefined;
   #attempts = 0;
   #consecutiveErrors = 0;
@@ -118,7 +96,7 @@ export class ReadRowsCall implements RowFeed {
     this.#resumeAfter = row.key;
     this.#rowsRead += 1;
     this.#consecutiveErrors = 0;
-    this.#sink?.row(row, bytes);
+    this.#sink?.push(row, bytes);
   };
   readonly #onAbort = (): void => {
     if (!this.#done) this.#finish(abortError(this.#call.signal as AbortSignal, this.#operation));
@@ -160,7 +138,7 @@ export class ReadRowsCall implements RowFeed {
     this.#retireChannel = retireChannel;
   }
 
-  start(sink: RowSink): void {
+  start(sink: PushSink<RowData>): void {
     this.#sink = sink;
     this.#startedAt = Date.now();
     const { signal } = this.#call;

@@ -1,11 +1,9 @@
 import type { RowData } from '../model/driver.js';
-import { batchOf } from '../stream/batch-stream.js';
+import { batchOf, type BatchStream } from '../stream/batch-stream.js';
 import { pushedBatches, type PushFeed, type PushSink } from '../stream/pushed-batches.js';
-import { rowSource, type RowSource } from '../stream/row-source.js';
 import { DriverError } from '../errors/errors.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../errors/operation-errors.js';
-import type { RowFeed } from './read-rows-call.js';
 import { driverFailure } from './driver-failure.js';
 
 /** What {@link OpenReads} needs of a read: to fail it for good. */
@@ -65,16 +63,16 @@ export const READ_BUFFER_LIMITS: { readonly rows: number; readonly bytes: number
   bytes: 1024 * 1024,
 });
 
-/** A {@link RowFeed} as a push feed: counted in {@link OpenReads} while it runs, its errors made the driver's. */
+/** A read's feed, counted in {@link OpenReads} while it runs, its errors made the driver's. */
 class DriverRead implements PushFeed<RowData>, ClosableRead {
-  readonly #open: () => RowFeed;
+  readonly #open: () => PushFeed<RowData>;
   readonly #operation: string;
   readonly #reads: OpenReads;
   readonly #table: string | undefined;
-  #feed: RowFeed | undefined;
+  #feed: PushFeed<RowData> | undefined;
   #sink: PushSink<RowData> | undefined;
 
-  constructor(open: () => RowFeed, operation: string, reads: OpenReads, table: string | undefined) {
+  constructor(open: () => PushFeed<RowData>, operation: string, reads: OpenReads, table: string | undefined) {
     this.#open = open;
     this.#operation = operation;
     this.#reads = reads;
@@ -84,7 +82,7 @@ class DriverRead implements PushFeed<RowData>, ClosableRead {
   start(sink: PushSink<RowData>): void {
     const closed = this.#reads.closedBecause;
     if (closed !== undefined) throw new OperationAbortedError(this.#operation, closed);
-    let feed: RowFeed;
+    let feed: PushFeed<RowData>;
     try {
       feed = this.#open();
     } catch (err) {
@@ -95,7 +93,7 @@ class DriverRead implements PushFeed<RowData>, ClosableRead {
     this.#reads.add(this);
     try {
       feed.start({
-        row: (row, bytes) => sink.push(row, bytes),
+        push: (row, bytes) => sink.push(row, bytes),
         end: () => {
           this.#reads.delete(this);
           sink.end();
@@ -147,14 +145,14 @@ class DriverRead implements PushFeed<RowData>, ClosableRead {
 
 /** What `readRows` of `table` returns: the feed's rows with {@link READ_BUFFER_LIMITS} read-ahead; no `open`, no RPC. @internal */
 export function openReadRows(
-  open: (() => RowFeed) | undefined,
+  open: (() => PushFeed<RowData>) | undefined,
   operation: string,
   reads: OpenReads,
   table?: string,
-): RowSource<RowData> {
-  if (open === undefined) return rowSource(batchOf<RowData>([]));
+): BatchStream<RowData> {
+  if (open === undefined) return batchOf<RowData>([]);
   const limits = { items: READ_BUFFER_LIMITS.rows, size: READ_BUFFER_LIMITS.bytes };
-  return rowSource(pushedBatches(() => new DriverRead(open, operation, reads, table), limits));
+  return pushedBatches(() => new DriverRead(open, operation, reads, table), limits);
 }
 
 /** An abort or the total deadline: the operation is over, so buffered rows are not worth delivering. */

@@ -17,7 +17,7 @@ import type {
 import type { GcRule } from '../model/gc-rule.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { partitionKeys } from '../simulate/key-partition.js';
-import type { RowSource } from '../stream/row-source.js';
+import type { BatchStream } from '../stream/batch-stream.js';
 import type { HeatmapData } from './heatmap-data.js';
 
 /**
@@ -320,7 +320,7 @@ class CapturingDriver implements BigtableDriver {
     return this.#inner.mutateRows(table, mutations, options);
   }
 
-  readRows(request: ReadRowsRequest, options?: CallOptions): RowSource<RowData> {
+  readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
     const { table, keys, ranges } = request;
     for (const key of keys ?? []) this.#capture.record('read', table, key);
     for (const range of ranges ?? []) this.#capture.record('scan', table, range.start.key, range.end?.key);

@@ -1,5 +1,5 @@
 import type { CompiledMutation, CellMutation } from './mutation.js';
-import type { RowSource } from '../stream/row-source.js';
+import type { BatchStream } from '../stream/batch-stream.js';
 import type { GcRule } from './gc-rule.js';
 import type { KeyBound, KeyRange } from './key-range.js';
 import type { RowFilter } from './row-filter.js';
@@ -123,8 +123,13 @@ export interface BigtableDriver {
     mutations: readonly CompiledMutation[],
     options?: CallOptions,
   ): Promise<RowMutationFailure[]>;
-  /** Streams rows in key order (descending when `request.reversed`); pull-based; `cancel()` stops the server stream. */
-  readRows(request: ReadRowsRequest, options?: CallOptions): RowSource<RowData>;
+  /**
+   * Streams rows in key order (descending when `request.reversed`), in
+   * batches of the rows the read has ready; pull-based: nothing is read until
+   * the first `next()`, and a read not pulled holds the server back.
+   * `cancel()` stops the server stream.
+   */
+  readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData>;
   /** CheckAndMutateRow: resolves whether the predicate matched. */
   checkAndMutate(request: CheckAndMutateRequest, options?: CallOptions): Promise<boolean>;
   /** ReadModifyWriteRow increments; resolves with the new cells. Never retried. */

@@ -44,8 +44,8 @@ export async function findByKeys<T>(
   const rows = new Map<string, RowData>();
   for (let i = 0; i < unique.length; i += KEYS_PER_READ) {
     const chunk = unique.slice(i, i + KEYS_PER_READ).map((k) => Buffer.from(k, 'latin1'));
-    for await (const row of driver.readRows({ table: schema.table, keys: chunk, filter }, call))
-      rows.set(row.key.toString('latin1'), row);
+    for await (const batch of driver.readRows({ table: schema.table, keys: chunk, filter }, call))
+      for (const row of batch) rows.set(row.key.toString('latin1'), row);
   }
   return encoded.map((k, i) => {
     const row = rows.get(k) ?? (old[i] === undefined ? undefined : rows.get(old[i]));

@@ -13,7 +13,8 @@ import { planScan } from '../scan/plan-scan.js';
 import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../scan/read-options.js';
 import { PlannedScan, type ScanPlan } from '../scan/scan-plan.js';
 import type { ScanQuery } from '../scan/scan-query.js';
-import { iterableToObservable } from '../stream/observable.js';
+import { batchesToObservable } from '../stream/observable.js';
+import { eachItem } from '../stream/async-iterable.js';
 import type { EntityData } from '../model/declarations.js';
 import { createEntity } from './create-entity.js';
 import { findByKeys } from './find.js';
@@ -25,7 +26,7 @@ import {
   type BulkWriteOptions,
   type BulkWriteResult,
 } from './save-many.js';
-import { iterateScan, readPage, SCAN_CALL_OPTION_NAMES, type Page } from '../scan/scan-ops.js';
+import { openScan, readPage, SCAN_CALL_OPTION_NAMES, type Page } from '../scan/scan-ops.js';
 import { checkOptionNames } from '../util/option-names.js';
 import type { OperationKind } from '../model/timeouts.js';
 import type {
@@ -513,7 +514,7 @@ export class Repository<T extends object> {
   ): Observable<Selected<T, S>>;
   scan(query?: ScanQuery<T> & OperationOptions): Observable<T>;
   scan(query: ScanQuery<T> & OperationOptions = {}): Observable<T> {
-    return iterableToObservable(() => iterateScan(this.#driver, this.schema, query, this.#context));
+    return batchesToObservable(() => openScan(this.#driver, this.schema, query, this.#context));
   }
 
   /**
@@ -529,7 +530,12 @@ export class Repository<T extends object> {
   ): AsyncIterable<Selected<T, S>>;
   iterate(query?: ScanQuery<T> & OperationOptions): AsyncIterable<T>;
   iterate(query: ScanQuery<T> & OperationOptions = {}): AsyncIterable<T> {
-    return { [Symbol.asyncIterator]: () => iterateScan(this.#driver, this.schema, query, this.#context) };
+    return {
+      [Symbol.asyncIterator]: () => {
+        const { stream, map } = openScan(this.#driver, this.schema, query, this.#context);
+        return eachItem(stream, map);
+      },
+    };
   }
 
   /**

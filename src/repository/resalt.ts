@@ -147,12 +147,13 @@ export async function resaltRows(
       batch = [];
       options.onProgress?.(progress());
     };
-    for await (const row of driver.readRows({ table: schema.table, ranges: [{ ...range, start }] }, call)) {
-      if (layoutOfKey(schema, row.key.toString('utf8')) !== 'previous') continue;
-      count.seen++;
-      batch.push(row);
-      if (batch.length >= batchSize) await flush();
-    }
+    for await (const rows of driver.readRows({ table: schema.table, ranges: [{ ...range, start }] }, call))
+      for (const row of rows) {
+        if (layoutOfKey(schema, row.key.toString('utf8')) !== 'previous') continue;
+        count.seen++;
+        batch.push(row);
+        if (batch.length >= batchSize) await flush();
+      }
     if (batch.length > 0) await flush();
     rangesDone++;
     options.onProgress?.(progress());
@@ -212,8 +213,8 @@ async function countOld(
   let remaining = 0;
   const filter: RowFilter = { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] };
   for (const { range } of ranges)
-    for await (const row of driver.readRows({ table: schema.table, ranges: [range], filter }, call))
-      if (layoutOfKey(schema, row.key.toString('utf8')) === 'previous') remaining++;
+    for await (const rows of driver.readRows({ table: schema.table, ranges: [range], filter }, call))
+      for (const row of rows) if (layoutOfKey(schema, row.key.toString('utf8')) === 'previous') remaining++;
   return remaining;
 }
 

@@ -11,7 +11,7 @@ import type {
 } from '../model/driver.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import type { GcRule } from '../model/gc-rule.js';
-import type { RowSource } from '../stream/row-source.js';
+import type { BatchStream } from '../stream/batch-stream.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 
@@ -116,7 +116,7 @@ export class PrefixedDriver implements BigtableDriver {
     );
   }
 
-  readRows(request: ReadRowsRequest, options?: CallOptions): RowSource<RowData> {
+  readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
     return this.#inner.readRows({ ...request, table: this.#prefix + request.table }, options);
   }
 

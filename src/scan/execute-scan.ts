@@ -6,7 +6,6 @@ import type { BigtableDriver, CallOptions, ReadRowsRequest, RowData } from '../m
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { mapBatches, takeItems, type BatchStream } from '../stream/batch-stream.js';
 import { mergeOrdered, mergeUnordered, type OpenStream } from '../stream/merge.js';
-import { toBatchStream } from '../stream/row-source.js';
 import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
 import { RowPacker, type PackedRow } from './packed-row.js';
 import { isMarkOnly } from '../metadata/resalt-mark.js';
@@ -149,7 +148,7 @@ function openSource(
   progress?.set(source.id, state);
   const segmentBytes = source.prefix.length;
   return mapBatches(
-    toBatchStream(rows),
+    rows,
     (row) => {
       if (resalting) {
         if (layoutOfKey(schema, row.key.toString('utf8')) !== wantLayout) return undefined;

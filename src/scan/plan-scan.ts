@@ -9,9 +9,8 @@ import type { KeyRange } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { deepFreeze } from '../util/deep-freeze.js';
-import { checkConcurrency, checkLimit } from '../stream/merge.js';
 import { splitWhere } from './plan-where.js';
-import { resolveRead } from './read-options.js';
+import { resolveRead, type ResolvedRead } from './read-options.js';
 import { planReadFilter } from './read-filter.js';
 import { applyCursor } from './cursor.js';
 import { PlannedScan, PlannedSource, type KeyCheck, type ScanPlan, type ScanSource } from './scan-plan.js';
@@ -37,6 +36,19 @@ export function planScan<T>(
   query: ScanQuery<T> = {},
   nowMicros = Date.now() * 1000,
 ): ScanPlan {
+  return planScanRead(schema, query, nowMicros).plan;
+}
+
+/**
+ * {@link planScan}, and the read it resolved (`select`, `versions`): what the
+ * scan hydrates its rows with, so a scan resolves its read once.
+ * @internal
+ */
+export function planScanRead<T>(
+  schema: EntitySchema<T>,
+  query: ScanQuery<T>,
+  nowMicros: number,
+): { readonly plan: ScanPlan; readonly read: ResolvedRead } {
   checkQuery(schema, query);
   const { fixed, range } = splitWhere(schema, query.where as Record<string, unknown> | undefined);
   const { range: logical, exact } = planKeyRange(schema, fixed, range);
@@ -64,7 +76,7 @@ export function planScan<T>(
     keyCheck,
   );
   if (query.cursor !== undefined) sources = applyCursor(schema, sources, query.cursor, scope, order);
-  return deepFreeze(
+  const plan = deepFreeze(
     new PlannedScan({
       table: schema.table,
       sources: sources.map((source) => new PlannedSource(source)),
@@ -76,6 +88,7 @@ export function planScan<T>(
       keyCheck,
     }),
   );
+  return { plan, read };
 }
 
 /** The query itself is an object of known fields: anything else is a caller's mistake, not a scan of everything. */
@@ -88,19 +101,26 @@ function checkQuery(schema: EntitySchema, query: unknown): void {
   }
 }
 
+/** A scan's `limit`: `undefined` (no limit) or a non-negative safe integer. */
 function checkScanLimit(schema: EntitySchema, limit: unknown): number | undefined {
   if (limit === undefined) return undefined;
-  if (typeof limit === 'number') return checkLimit(limit);
+  if (typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0) return limit;
   throw new ValidationError(
     `${schema.name}: limit must be a non-negative integer, got ${preview(limit)}. Fix: pass a whole number of rows, or omit it`,
     { entity: schema.name, argument: 'limit' },
   );
 }
 
+/** An unordered scan's `concurrency`: an integer from 1 to {@link MAX_SCAN_CONCURRENCY}, default {@link DEFAULT_SCAN_CONCURRENCY}. */
 function checkScanConcurrency(schema: EntitySchema, concurrency: unknown): number {
   if (concurrency === undefined) return DEFAULT_SCAN_CONCURRENCY;
-  if (typeof concurrency === 'number' && Number.isInteger(concurrency) && concurrency <= MAX_SCAN_CONCURRENCY)
-    return checkConcurrency(concurrency);
+  if (
+    typeof concurrency === 'number' &&
+    Number.isInteger(concurrency) &&
+    concurrency >= 1 &&
+    concurrency <= MAX_SCAN_CONCURRENCY
+  )
+    return concurrency;
   throw new ValidationError(
     `${schema.name}: concurrency must be an integer from 1 to ${MAX_SCAN_CONCURRENCY}, got ${preview(concurrency)}. Fix: pass how many bucket reads may run at once (default ${DEFAULT_SCAN_CONCURRENCY})`,
     { entity: schema.name, argument: 'concurrency' },

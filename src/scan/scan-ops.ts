@@ -2,10 +2,9 @@ import type { BigtableDriver } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { encodeCursor, decodeCursor, type SourceCursorState } from './cursor.js';
 import { executeScan, logicalKey, type ScannedRow, type SourceProgress } from './execute-scan.js';
-import { eachItem } from '../stream/row-source.js';
+import type { MappedBatches } from '../stream/batch-stream.js';
 import { hydrate } from './hydrate.js';
-import { planScan } from './plan-scan.js';
-import { resolveRead } from './read-options.js';
+import { planScanRead } from './plan-scan.js';
 import { SCAN_QUERY_OPTION_NAMES, type ScanQuery } from './scan-query.js';
 import { checkOptionNames } from '../util/option-names.js';
 import { ValidationError } from '../errors/errors.js';
@@ -36,23 +35,24 @@ export interface Page<T> {
 }
 
 /**
- * Streams a scan's entities, pull-based: each range reads ahead of the
- * consumer by at most one bounded batch (the driver's buffer). Entities are
- * hydrated as the consumer takes them. Breaking out cancels every read; so
- * do the scan's deadline, its `signal` and `mapper.close()`, which also make
- * a pending `next()` reject with the typed error.
+ * Opens a scan: the batch stream of its rows, and how each row becomes an
+ * entity, hydrated as the reader takes it. `iterate()` reads it item by item,
+ * `scan()` as an Observable. Pull-based: each range reads ahead of the
+ * reader by at most one bounded batch (the driver's buffer). Cancelling the
+ * stream cancels every read; so do the scan's deadline, its `signal` and
+ * `mapper.close()`, which also make a pending `next()` reject with the typed
+ * error.
  * @internal
  */
-export function iterateScan<T>(
+export function openScan<T>(
   driver: BigtableDriver,
   schema: EntitySchema<T>,
   query: ScanQuery<T> & OperationOptions,
   context: OperationContext,
-): AsyncIterableIterator<T> {
+): MappedBatches<ScannedRow, T> {
   checkOptionNames(`${schema.name}.scan`, query, SCAN_CALL_OPTION_NAMES);
   const now = context.clock() * 1000;
-  const plan = planScan(schema, query, now);
-  const read = resolveRead(schema, query);
+  const { plan, read } = planScanRead(schema, query, now);
   const name = `${schema.name}.scan`;
   const operation = startOperation(context, 'scan', name, query);
   const { batches, settled } = abortableBatches(
@@ -61,7 +61,7 @@ export function iterateScan<T>(
     name,
   );
   void context.track(settled);
-  return eachItem(batches, ({ row }: ScannedRow) => hydrate(schema, row, read, now));
+  return { stream: batches, map: ({ row }) => hydrate(schema, row, read, now) };
 }
 
 /**
@@ -86,8 +86,11 @@ export async function readPage<T>(
       { entity: schema.name },
     );
   }
-  const plan = planScan(schema, { ...query, limit: limit < Number.MAX_SAFE_INTEGER ? limit + 1 : limit }, now);
-  const read = resolveRead(schema, query);
+  const { plan, read } = planScanRead(
+    schema,
+    { ...query, limit: limit < Number.MAX_SAFE_INTEGER ? limit + 1 : limit },
+    now,
+  );
   const progress = new Map<number, SourceProgress>();
   const delivered = new Map<number, Buffer>();
   const items: T[] = [];

@@ -1,6 +1,20 @@
 import { abortError } from '../util/operation-signal.js';
 
-/** The mapper's one stream shape: pulled, cancellable, one promise per (non-empty) batch. @internal */
+/**
+ * The mapper's one stream shape: an async iterator of non-empty batches of
+ * items, pulled a batch at a time, that can be cancelled. It is what
+ * `BigtableDriver.readRows` returns: rows in batches of what the read had
+ * ready, so that a reader pays one promise per batch rather than per row.
+ * `cancel()` stops the stream and what it reads (for a Bigtable read, the RPC)
+ * at once; leaving a `for await` loop early does the same through `return()`.
+ * A custom driver makes one from an async iterable with `fromAsyncIterable`.
+ *
+ * @example
+ * ```ts
+ * const rows = driver.readRows({ table: 'readings', limit: 100 });
+ * for await (const batch of rows) for (const row of batch) console.log(row.key);
+ * ```
+ */
 export interface BatchStream<T> extends AsyncIterableIterator<readonly T[], undefined, undefined> {
   /** The next batch; done once ended, cancelled or failed. An error rejects once; an abort rejects every call. */
   next(): Promise<IteratorResult<readonly T[], undefined>>;
@@ -8,6 +22,17 @@ export interface BatchStream<T> extends AsyncIterableIterator<readonly T[], unde
   return(): Promise<IteratorReturnResult<undefined>>;
   /** Stops the stream and what it reads at once; a pending `next()` resolves done. Idempotent. */
   cancel(): void;
+}
+
+/**
+ * A batch stream read item by item: `map` is applied to each item as the
+ * reader takes it, not to a whole batch ahead of it (what `eachItem` and the
+ * Observable adapter read).
+ * @internal
+ */
+export interface MappedBatches<S, T> {
+  readonly stream: BatchStream<S>;
+  readonly map: (item: S) => T;
 }
 
 /** A source of a {@link batchStream}: it opens what it reads on its first `pull()`, never before. @internal */

@@ -43,23 +43,27 @@ export function mergeUnordered<T>(sources: readonly OpenStream<T>[], options: Un
   return takeItems(batchStream(new UnorderedMerge([...sources], concurrency)), limit);
 }
 
-/** A merge `limit`: `undefined` (Infinity) or a non-negative integer, else a ValidationError. @internal */
-export function checkLimit(limit: number | undefined): number {
+/**
+ * A merge's `limit`: `undefined` (Infinity) or a non-negative integer. Callers
+ * check what their users pass with their own messages (a scan's in `scan/`);
+ * this guards the merge itself.
+ */
+function checkLimit(limit: number | undefined): number {
   if (limit === undefined) return Number.POSITIVE_INFINITY;
   if (Number.isSafeInteger(limit) && limit >= 0) return limit;
-  throw new ValidationError(
-    `Scan merge: limit must be a non-negative integer, got ${String(limit)}. Fix: pass a whole number of rows, or omit it.`,
-    { argument: 'limit', value: limit },
-  );
+  throw new ValidationError(`merge: limit must be a non-negative integer, got ${String(limit)}`, {
+    argument: 'limit',
+    value: limit,
+  });
 }
 
-/** A merge `concurrency`: a positive integer, else a ValidationError. @internal */
-export function checkConcurrency(concurrency: number): number {
+/** A merge's `concurrency`: a positive integer (see {@link checkLimit}). */
+function checkConcurrency(concurrency: number): number {
   if (Number.isSafeInteger(concurrency) && concurrency >= 1) return concurrency;
-  throw new ValidationError(
-    `Scan merge: concurrency must be a positive integer, got ${String(concurrency)}. Fix: pass how many ranges may be read at once (e.g. 4).`,
-    { argument: 'concurrency', value: concurrency },
-  );
+  throw new ValidationError(`merge: concurrency must be a positive integer, got ${String(concurrency)}`, {
+    argument: 'concurrency',
+    value: concurrency,
+  });
 }
 
 /** One source of an ordered merge: its current batch, whose head item is at `position`, and the batches read ahead. */

@@ -1,37 +1,32 @@
 import { from, Observable } from 'rxjs';
 import type { ObservableInput, Subscriber, Subscription } from 'rxjs';
-import type { BatchStream } from './batch-stream.js';
-import { BatchItems, iteratorBatches } from './row-source.js';
+import type { MappedBatches } from './batch-stream.js';
+import { iteratorBatches } from './async-iterable.js';
 
-/** A subscription's items: a batch stream and the map applied to each item as it is emitted. */
-interface Items<T> {
-  readonly stream: BatchStream<unknown>;
-  readonly map: (item: unknown) => T;
-}
-
-/** A subscription's items: batch by batch from an unread {@link BatchItems}; a factory error goes to `error`. */
-function openItems<T>(
-  factory: () => AsyncIterator<T> | AsyncIterable<T>,
+/** A subscription's batches, from `open`; an error it throws goes to `error`. */
+function openBatches<S, T>(
+  open: () => MappedBatches<S, T>,
   subscriber: Subscriber<unknown>,
-): Items<T> | undefined {
-  let iterator: AsyncIterator<T>;
+): MappedBatches<S, T> | undefined {
   try {
-    const made = factory();
-    iterator = Symbol.asyncIterator in made ? made[Symbol.asyncIterator]() : made;
+    return open();
   } catch (error) {
     subscriber.error(error);
     return undefined;
   }
-  if (iterator instanceof BatchItems && iterator.unread) return iterator as Items<T>;
-  return { stream: iteratorBatches(() => iterator), map: (item) => item as T };
 }
 
-/** A cold Observable paced by its subscriber: the next batch is read once the last `next()` returned. @internal */
-export function iterableToObservable<T>(factory: () => AsyncIterator<T> | AsyncIterable<T>): Observable<T> {
+/**
+ * A cold Observable of a batch stream's items, `map` applied to each as it is
+ * emitted: `open` runs once per subscription, and the next batch is read once
+ * the subscriber's last `next()` returned. Unsubscribing cancels the stream.
+ * @internal
+ */
+export function batchesToObservable<S, T>(open: () => MappedBatches<S, T>): Observable<T> {
   return new Observable<T>((subscriber) => {
-    const items = openItems(factory, subscriber);
-    if (items === undefined) return undefined;
-    const { stream, map } = items;
+    const opened = openBatches(open, subscriber);
+    if (opened === undefined) return undefined;
+    const { stream, map } = opened;
     const pump = async (): Promise<void> => {
       try {
         while (!subscriber.closed) {
@@ -53,6 +48,13 @@ export function iterableToObservable<T>(factory: () => AsyncIterator<T> | AsyncI
     void pump();
     return () => stream.cancel();
   });
+}
+
+/** An async iterator's items, one per batch. */
+function iteratorItems<T>(factory: () => AsyncIterator<T> | AsyncIterable<T>): MappedBatches<T, T> {
+  const made = factory();
+  const iterator = Symbol.asyncIterator in made ? made[Symbol.asyncIterator]() : made;
+  return { stream: iteratorBatches(() => iterator), map: (item) => item };
 }
 
 /**
@@ -78,19 +80,19 @@ export function concatMapFromIterable<T, R>(
   project: (item: T, index: number) => ObservableInput<R>,
 ): Observable<R> {
   return new Observable<R>((subscriber) => {
-    const items = openItems(factory, subscriber);
-    if (items === undefined) return undefined;
-    const { stream, map } = items;
-    let batch: readonly unknown[] = [];
+    const opened = openBatches(() => iteratorItems(factory), subscriber);
+    if (opened === undefined) return undefined;
+    const { stream } = opened;
+    let batch: readonly T[] = [];
     let position = 0;
     let index = 0;
     let inner: Subscription | undefined;
     const fail = (error: unknown): void => subscriber.error(error);
 
-    const onItem = (item: unknown): void => {
+    const onItem = (item: T): void => {
       let input: ObservableInput<R>;
       try {
-        input = project(map(item), index++);
+        input = project(item, index++);
       } catch (error) {
         fail(error);
         return;
@@ -104,7 +106,7 @@ export function concatMapFromIterable<T, R>(
 
     const pullNext = (): void => {
       if (position < batch.length) {
-        const item = batch[position++];
+        const item = batch[position++] as T;
         void Promise.resolve().then(() => {
           if (!subscriber.closed) onItem(item);
         });
@@ -120,7 +122,7 @@ export function concatMapFromIterable<T, R>(
           }
           batch = result.value;
           position = 1;
-          onItem(batch[0]);
+          onItem(batch[0] as T);
         },
         (error: unknown) => fail(error),
       );

@@ -1,14 +1,22 @@
 import { batchStream, type BatchStream } from './batch-stream.js';
 
-/** Where a {@link PushFeed} delivers: items with their size, then exactly one of `end` or `fail`. @internal */
+/**
+ * Where a {@link PushFeed} delivers: items with their size, then exactly one
+ * of `end` or `fail`.
+ * @internal
+ */
 export interface PushSink<T> {
   push(item: T, size: number): void;
   end(): void;
-  /** Buffered items are delivered before the error, or dropped with `dropBuffered`. */
-  fail(error: unknown, dropBuffered: boolean): void;
+  /** Items pushed before are delivered before the error, or dropped with `dropBuffered` (the operation is over). */
+  fail(error: unknown, dropBuffered?: boolean): void;
 }
 
-/** A source that pushes items (e.g. a gRPC read) and can be held back. @internal */
+/**
+ * A source that pushes items into a {@link PushSink} (e.g. a gRPC read) and
+ * can be held back: the one push interface of the library.
+ * @internal
+ */
 export interface PushFeed<T> {
   /** Starts pushing into `sink`; may throw, which fails the stream. */
   start(sink: PushSink<T>): void;
@@ -96,7 +104,7 @@ class PushBuffer<T> implements PushSink<T> {
     this.#finish(END);
   }
 
-  fail(error: unknown, dropBuffered: boolean): void {
+  fail(error: unknown, dropBuffered = false): void {
     if (this.#finished) return;
     if (dropBuffered) {
       this.#items = [];

@@ -14,7 +14,8 @@ import type { CompiledMutation } from '../model/mutation.js';
 import type { GcRule } from '../model/gc-rule.js';
 import { ValidationError } from '../errors/errors.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
-import { fromAsyncIterable, type RowSource } from '../stream/row-source.js';
+import type { BatchStream } from '../stream/batch-stream.js';
+import { fromAsyncIterable } from '../stream/async-iterable.js';
 import { applyFilter, toRowData } from './in-memory-cells.js';
 import { checkCall, grpcError } from './in-memory-checks.js';
 import { MemoryInstance } from './in-memory-instance.js';
@@ -414,13 +415,14 @@ export class InMemoryBigtable implements BigtableDriver {
   }
 
   /**
-   * Streams the selected rows in key order (descending when `reversed`), filtered, pull-based.
+   * Streams the selected rows in key order (descending when `reversed`), filtered, pull-based: one row per
+   * batch, each pulled on its own, so call options are checked, and the event loop runs, at every row.
    * @example
    * ```ts
-   * for await (const row of bigtable.readRows({ table: 'orders', limit: 10 })) console.log(row.key);
+   * for await (const rows of bigtable.readRows({ table: 'orders', limit: 10 })) for (const row of rows) console.log(row.key);
    * ```
    */
-  readRows(request: ReadRowsRequest, call?: CallOptions): RowSource<RowData> {
+  readRows(request: ReadRowsRequest, call?: CallOptions): BatchStream<RowData> {
     const { limit } = request;
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
       throw new ValidationError(

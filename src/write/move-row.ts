@@ -61,7 +61,7 @@ export async function moveFromPreviousLayout(
   }
   if (oldKeys.length === 0) return;
   const rows: RowData[] = [];
-  for await (const row of driver.readRows({ table: schema.table, keys: oldKeys }, call)) rows.push(row);
+  for await (const batch of driver.readRows({ table: schema.table, keys: oldKeys }, call)) rows.push(...batch);
   for (let i = 0; i < rows.length; i += COPY_CONCURRENCY)
     await Promise.all(rows.slice(i, i + COPY_CONCURRENCY).map((row) => moveRow(driver, schema, row, call)));
 }

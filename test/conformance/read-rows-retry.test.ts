@@ -132,7 +132,7 @@ async function run(testCase: ReadRetryCase): Promise<Outcome> {
       check();
     });
   call.start({
-    row: (row) => outcome.rowKeysRead.at(-1)?.push(row.key.toString()),
+    push: (row) => outcome.rowKeysRead.at(-1)?.push(row.key.toString()),
     end: () => {
       outcome.ended = true;
       wake?.();

@@ -1,5 +1,5 @@
-import { fromAsyncIterable } from '../../src/stream/row-source.js';
-import type { RowSource } from '../../src/stream/row-source.js';
+import { iteratorBatches } from '../../src/stream/async-iterable.js';
+import type { BatchStream } from '../../src/stream/batch-stream.js';
 
 /**
  * Counts how many fake sources are open at the same time.
@@ -64,7 +64,7 @@ export interface GeneratedItems<T> {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * An instrumented source (async generator behind `fromAsyncIterable`): counts
+ * An instrumented source (an async generator read one item per batch): counts
  * opens, pulls, produced items and cancel calls, and knows whether it was
  * released (exhausted, failed or cancelled). Its `factory` is what merges open.
  *
@@ -82,7 +82,7 @@ export class FakeSource<T> {
   cancelCalls = 0;
   exhausted = false;
   failed = false;
-  readonly factory = (): RowSource<T> => this.#open();
+  readonly factory = (): BatchStream<T> => this.#open();
   readonly #items: GeneratedItems<T>;
   readonly #options: FakeSourceOptions;
   #released = false;
@@ -104,26 +104,24 @@ export class FakeSource<T> {
     return this.opens > 0 && !this.exhausted && !this.failed && !this.cancelled;
   }
 
-  #open(): RowSource<T> {
+  #open(): BatchStream<T> {
     this.opens += 1;
     this.#options.tracker?.open();
-    const inner = fromAsyncIterable(this.#generate(), () => this.#release());
-    return {
-      cancel: () => {
-        this.cancelCalls += 1;
-        inner.cancel();
+    const items = this.#generate();
+    const counted: AsyncIterator<T> = {
+      next: () => {
+        this.pulls += 1;
+        return items.next();
       },
-      [Symbol.asyncIterator]: () => {
-        const iterator = inner[Symbol.asyncIterator]();
-        return {
-          next: () => {
-            this.pulls += 1;
-            return iterator.next();
-          },
-          return: async () => (await iterator.return?.()) ?? { done: true as const, value: undefined },
-        };
-      },
+      return: () => items.return(),
     };
+    return iteratorBatches(
+      () => counted,
+      () => {
+        this.cancelCalls += 1;
+        this.#release();
+      },
+    );
   }
 
   async *#generate(): AsyncGenerator<T, void, undefined> {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BigtableDriver, CallOptions, ReadRowsRequest, RowData } from '../../src/model/driver.js';
-import { fromAsyncIterable, type RowSource } from '../../src/stream/row-source.js';
+import { fromAsyncIterable } from '../../src/stream/async-iterable.js';
+import type { BatchStream } from '../../src/stream/batch-stream.js';
 
 /**
  * A deterministic scheduler for single-row protocols: each actor runs until it calls the driver, then waits
@@ -27,11 +28,11 @@ export class StepScheduler {
         if (typeof value !== 'function') return value;
         const method = (value as (...args: unknown[]) => unknown).bind(target);
         if (property === 'readRows')
-          return (request: ReadRowsRequest, call?: CallOptions): RowSource<RowData> => {
+          return (request: ReadRowsRequest, call?: CallOptions): BatchStream<RowData> => {
             async function* atomically(): AsyncGenerator<RowData> {
               await step('readRows');
               const rows: RowData[] = [];
-              for await (const row of method(request, call) as RowSource<RowData>) rows.push(row);
+              for await (const batch of method(request, call) as BatchStream<RowData>) rows.push(...batch);
               yield* rows;
             }
             return fromAsyncIterable(atomically(), () => undefined);

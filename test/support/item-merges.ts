@@ -6,23 +6,15 @@ import {
   mergeUnordered as mergeUnorderedBatches,
   type UnorderedMergeOptions,
 } from '../../src/stream/merge.js';
-import { eachItem, toBatchStream, type RowSource } from '../../src/stream/row-source.js';
+import { eachItem } from '../../src/stream/async-iterable.js';
 
 /**
  * The scan's merges read one item at a time, as `iterate()` reads them: the
- * tests check each merge's item order and cancellation through these. Sources
- * are row sources (read one item per batch) or batch streams.
+ * tests check each merge's item order and cancellation through these.
  */
 
-/** Opens a test source as the batch stream a merge reads. */
-export type TestSource<T> = () => RowSource<T> | BatchStream<T>;
-
-const asStream =
-  <T>(open: TestSource<T>) =>
-  (): BatchStream<T> => {
-    const source = open();
-    return 'next' in source ? source : toBatchStream(source);
-  };
+/** Opens a test source: the batch stream a merge reads. */
+export type TestSource<T> = () => BatchStream<T>;
 
 /** `mergeOrdered`, item by item. */
 export function mergeOrdered<T>(
@@ -30,7 +22,7 @@ export function mergeOrdered<T>(
   compare: (a: T, b: T) => number,
   options: OrderedMergeOptions<T> = {},
 ): AsyncIterableIterator<T> {
-  return eachItem(mergeOrderedBatches(sources.map(asStream), compare, options), (item: T) => item);
+  return eachItem(mergeOrderedBatches(sources, compare, options), (item: T) => item);
 }
 
 /** `mergeUnordered`, item by item. */
@@ -38,10 +30,10 @@ export function mergeUnordered<T>(
   sources: readonly TestSource<T>[],
   options: UnorderedMergeOptions,
 ): AsyncIterableIterator<T> {
-  return eachItem(mergeUnorderedBatches(sources.map(asStream), options), (item: T) => item);
+  return eachItem(mergeUnorderedBatches(sources, options), (item: T) => item);
 }
 
 /** A scan's single-source path (`takeItems` over the source), item by item. */
-export function iterateSingleSource<T>(source: RowSource<T>, limit: number | undefined): AsyncIterableIterator<T> {
-  return eachItem(takeItems(toBatchStream(source), limit), (item: T) => item);
+export function iterateSingleSource<T>(source: BatchStream<T>, limit: number | undefined): AsyncIterableIterator<T> {
+  return eachItem(takeItems(source, limit), (item: T) => item);
 }

@@ -10,6 +10,7 @@ import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { emulatorHost } from '../../support/emulator.js';
 import { ResaltedNote } from './resalt.entities.js';
 import { cli } from './run-cli.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const instance = `cli-resalt-${randomUUID().slice(0, 8)}`;
 const connect = [
@@ -85,7 +86,7 @@ describe('bigtable-mapper resalt', () => {
     expect(Object.keys(JSON.parse(readFileSync(checkpoint, 'utf8')) as object).sort()).toEqual(['00#', '01#']);
 
     const keys: string[] = [];
-    for await (const row of mapper.driver.readRows({ table: 'cli-resalt' })) keys.push(row.key.toString());
+    for await (const row of rowsOf(mapper.driver.readRows({ table: 'cli-resalt' }))) keys.push(row.key.toString());
     expect(keys).toHaveLength(ROWS);
     expect(keys.filter((k) => layoutOfKey(schema, k) !== 'current')).toEqual([]);
 

@@ -5,6 +5,7 @@ import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { CellMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId } from '../../support/emulator.js';
 import { denormalizedEntities } from './entities.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 /**
  * The conditional write behind propagate() and a save's check of its
@@ -41,7 +42,7 @@ async function rewriteCopy(key: string, location: string | null): Promise<{ appl
     onNoMatch: [],
   });
   const cells: string[] = [];
-  for await (const row of driver.readRows({ table, keys: [Buffer.from(key)] }))
+  for await (const row of rowsOf(driver.readRows({ table, keys: [Buffer.from(key)] })))
     for (const q of ['location', 'kind'])
       for (const cell of row.cells.meta?.[q] ?? [])
         cells.push(`${q}=${cell.value.toString()}@${(cell.timestampMicros - NOW) / MS}`);

@@ -5,6 +5,7 @@ import type { RowFilter } from '../../../src/model/row-filter.js';
 import { DriverError, ValidationError } from '../../../src/errors/index.js';
 import type { CellMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
 const table = uniqueTableId('drv-atomic');
@@ -25,7 +26,7 @@ const int64 = (n: bigint): Buffer => {
 };
 
 async function readRow(key: string): Promise<RowData | undefined> {
-  for await (const row of driver.readRows({ table, keys: [Buffer.from(key)] })) return row;
+  for await (const row of rowsOf(driver.readRows({ table, keys: [Buffer.from(key)] }))) return row;
   return undefined;
 }
 

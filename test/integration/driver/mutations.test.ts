@@ -9,6 +9,7 @@ import {
 } from '../../../src/errors/index.js';
 import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
 const created: string[] = [];
@@ -39,7 +40,7 @@ function row(table: string, key: string, mutations: CellMutation[], idempotent =
 }
 
 async function readRow(table: string, key: string): Promise<RowData | undefined> {
-  for await (const r of driver.readRows({ table, keys: [Buffer.from(key)] })) return r;
+  for await (const r of rowsOf(driver.readRows({ table, keys: [Buffer.from(key)] }))) return r;
   return undefined;
 }
 
@@ -178,7 +179,7 @@ describe('GoogleCloudDriver.mutateRows', () => {
     );
     expect(await driver.mutateRows(table, batch)).toEqual([]);
     let count = 0;
-    for await (const r of driver.readRows({ table })) if (r.key.length > 0) count += 1;
+    for await (const r of rowsOf(driver.readRows({ table }))) if (r.key.length > 0) count += 1;
     expect(count).toBe(50);
   });
 

@@ -5,8 +5,8 @@ import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { RowData } from '../../../src/model/driver.js';
 import { READ_BUFFER_LIMITS } from '../../../src/driver/read-stream.js';
-import { toBatchStream } from '../../../src/stream/row-source.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
 const table = uniqueTableId('drv-cancel');
@@ -59,7 +59,7 @@ describe('readRows cancellation', () => {
   it('counts the open stream while reading and none after a full read', async () => {
     let count = 0;
     let activeWhileReading = -1;
-    for await (const row of driver.readRows({ table })) {
+    for await (const row of rowsOf(driver.readRows({ table }))) {
       if (count === 0) activeWhileReading = driver.activeReads;
       count += row.key.length > 0 ? 1 : 0;
     }
@@ -85,7 +85,7 @@ describe('readRows cancellation', () => {
 
   it('breaking out of for-await cancels through return()', async () => {
     const messages = await countReadResponses(async () => {
-      for await (const row of driver.readRows({ table })) if (row.key.length > 0) break;
+      for await (const row of rowsOf(driver.readRows({ table }))) if (row.key.length > 0) break;
       expect(driver.activeReads).toBe(0);
       await settle(300);
     });
@@ -117,7 +117,7 @@ describe('readRows cancellation', () => {
 
 describe('readRows read-ahead', () => {
   it('hands over rows in batches, and a consumer that stops pulling holds the server back', async () => {
-    const source = toBatchStream(driver.readRows({ table }));
+    const source = driver.readRows({ table });
     const nextBatch = async (): Promise<readonly RowData[] | undefined> => (await source.next()).value;
     let firstBatch = 0;
     let waitingBatch = 0;

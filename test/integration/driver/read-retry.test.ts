@@ -5,6 +5,7 @@ import type { ReadRowsRequest } from '../../../src/model/driver.js';
 import type { ReadRowsMessage } from '../../../src/driver/read-rows-message.js';
 import { DriverError } from '../../../src/errors/errors.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
 const table = uniqueTableId('drv-retry');
@@ -49,7 +50,7 @@ async function withFailures(
 
 async function readKeys(request: ReadRowsRequest): Promise<string[]> {
   const keys: string[] = [];
-  for await (const row of driver.readRows(request)) keys.push(row.key.toString());
+  for await (const row of rowsOf(driver.readRows(request))) keys.push(row.key.toString());
   return keys;
 }
 
@@ -137,7 +138,7 @@ describe('readRows retries through the real client', () => {
       () => Object.assign(new Error('injected: permission denied'), { code: 7 }),
       async () => {
         try {
-          for await (const row of driver.readRows({ table })) keys.push(row.key.toString());
+          for await (const row of rowsOf(driver.readRows({ table }))) keys.push(row.key.toString());
         } catch (error) {
           failure = error;
         }

@@ -4,6 +4,7 @@ import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver
 import { DriverError, ValidationError } from '../../../src/errors/index.js';
 import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
 const table = uniqueTableId('drv-read');
@@ -36,7 +37,7 @@ const int64 = (n: bigint): Buffer => {
 
 async function read(request: Omit<ReadRowsRequest, 'table'>, target = table): Promise<RowData[]> {
   const rows: RowData[] = [];
-  for await (const row of driver.readRows({ table: target, ...request })) rows.push(row);
+  for await (const row of rowsOf(driver.readRows({ table: target, ...request }))) rows.push(row);
   return rows;
 }
 
@@ -125,7 +126,7 @@ describe('GoogleCloudDriver.readRows: row sets', () => {
 
   it('rejects with the gRPC code for a missing table', async () => {
     const error = await (async () => {
-      for await (const row of driver.readRows({ table: 'no-such-table' })) return row;
+      for await (const row of rowsOf(driver.readRows({ table: 'no-such-table' }))) return row;
       return undefined;
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);

@@ -5,6 +5,7 @@ import { createGoogleCloudDriver } from '../../../src/driver/google-cloud-driver
 import type { RowFilter } from '../../../src/model/row-filter.js';
 import type { CellMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
 const table = uniqueTableId('drv-filter');
@@ -26,7 +27,7 @@ async function view(filter: RowFilter): Promise<Record<string, string[]>> {
   const label = (ts: number): string => ({ [T1]: 'T1', [T2]: 'T2', [T3]: 'T3' })[ts] ?? String(ts);
   const out: Record<string, string[]> = {};
   const rows: RowData[] = [];
-  for await (const row of driver.readRows({ table, filter })) rows.push(row);
+  for await (const row of rowsOf(driver.readRows({ table, filter }))) rows.push(row);
   for (const row of rows) {
     for (const [family, columns] of Object.entries(row.cells)) {
       for (const [qualifier, cells] of Object.entries(columns)) {
@@ -214,7 +215,7 @@ describe('hostile names and values match exactly themselves', () => {
   /** `{ 'f:q': ['value (hex)'] }` of the one row, under `filter`. */
   async function cells(filter: RowFilter): Promise<Record<string, string[]>> {
     const out: Record<string, string[]> = {};
-    for await (const row of driver.readRows({ table: hostile, filter })) {
+    for await (const row of rowsOf(driver.readRows({ table: hostile, filter }))) {
       for (const [fam, columns] of Object.entries(row.cells))
         for (const [qualifier, versions] of Object.entries(columns))
           out[`${fam}:${qualifier}`] = versions.map((c) => c.value.toString('hex'));

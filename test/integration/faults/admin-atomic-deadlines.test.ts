@@ -6,6 +6,7 @@ import { DeadlineExceededError, OperationAbortedError } from '../../../src/error
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { startFaultProxy } from '../../support/fault-proxy.js';
 import type { FaultProxy } from '../../support/fault-proxy.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const table = uniqueTableId('adm-atomic-dl');
 let proxy: FaultProxy;
@@ -47,7 +48,7 @@ beforeAll(async () => {
 afterEach(async () => {
   proxy.pass();
   await driver.getFamilies(table);
-  for await (const row of driver.readRows({ table, limit: 1 })) expect(row.key.length).toBeGreaterThan(0);
+  for await (const row of rowsOf(driver.readRows({ table, limit: 1 }))) expect(row.key.length).toBeGreaterThan(0);
 });
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { DeadlineExceededError, OperationAbortedError } from '../../../src/error
 import { closeMapper, makeEntities, openMapper } from '../../fixtures/entities.js';
 import { emulatorHost, testInstanceId } from '../../support/emulator.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const E = makeEntities('scanfault');
 type SaltedEvent = InstanceType<typeof E.SaltedEvent>;
@@ -37,7 +38,7 @@ let driver: GoogleCloudDriver;
 
 const readKeys = async (call?: CallOptions): Promise<string[]> => {
   const keys: string[] = [];
-  for await (const row of driver.readRows({ table: E.tables.plain }, call)) keys.push(row.key.toString());
+  for await (const row of rowsOf(driver.readRows({ table: E.tables.plain }, call))) keys.push(row.key.toString());
   return keys;
 };
 
@@ -121,7 +122,8 @@ describe('reversed scans through a proxy that resets every connection after 20 k
     const before = proxy.connectionsOpened;
     proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
     const keys: string[] = [];
-    for await (const row of driver.readRows({ table: E.tables.plain, reversed: true })) keys.push(row.key.toString());
+    for await (const row of rowsOf(driver.readRows({ table: E.tables.plain, reversed: true })))
+      keys.push(row.key.toString());
     expect(keys).toEqual([...clean].reverse());
     expect(proxy.connectionsOpened - before).toBeGreaterThanOrEqual(3);
   });
@@ -130,7 +132,7 @@ describe('reversed scans through a proxy that resets every connection after 20 k
     const clean = await readKeys();
     proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
     const keys: string[] = [];
-    for await (const row of driver.readRows({ table: E.tables.plain, reversed: true, limit: 150 }))
+    for await (const row of rowsOf(driver.readRows({ table: E.tables.plain, reversed: true, limit: 150 })))
       keys.push(row.key.toString());
     expect(keys).toEqual([...clean].reverse().slice(0, 150));
   });
@@ -166,9 +168,8 @@ describe('scans through a stalled connection', () => {
     proxy.faultAfter({ bytes: 10_000, fault: 'stall', direction: 'toClient', every: true });
     const keys: string[] = [];
     const failure = await (async () => {
-      for await (const row of driver.readRows(
-        { table: E.tables.plain },
-        { deadline: Date.now() + 2_000, idleTimeoutMs: 300 },
+      for await (const row of rowsOf(
+        driver.readRows({ table: E.tables.plain }, { deadline: Date.now() + 2_000, idleTimeoutMs: 300 }),
       ))
         keys.push(row.key.toString());
     })().catch((error: unknown) => error);
@@ -204,7 +205,7 @@ describe('abort mid-scan', () => {
     const controller = new AbortController();
     const keys: string[] = [];
     const failure = await (async () => {
-      for await (const row of driver.readRows({ table: E.tables.plain }, { signal: controller.signal })) {
+      for await (const row of rowsOf(driver.readRows({ table: E.tables.plain }, { signal: controller.signal }))) {
         keys.push(row.key.toString());
         if (keys.length === 10) controller.abort();
       }

@@ -14,6 +14,7 @@ import type { ReadAttemptStream } from '../../../src/driver/read-rows-call.js';
 import { closeMapper, makeEntities, openMapper } from '../../fixtures/entities.js';
 import { emulatorHost, testInstanceId } from '../../support/emulator.js';
 import { startFaultProxy, type ConnectionStats, type FaultProxy } from '../../support/fault-proxy.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 /**
  * An HTTP/2 flow-control wedge: for a few seconds the network swallows the
@@ -139,7 +140,8 @@ describe('the replacement of a retired data client', () => {
     const driver = createGoogleCloudDriver({ emulatorHost: proxy.host, instance: testInstanceId });
     const streams: ReadAttemptStream[] = [];
     try {
-      for await (const row of driver.readRows({ table: E.tables.plain, limit: 1 })) expect(row.key).toBeDefined();
+      for await (const row of rowsOf(driver.readRows({ table: E.tables.plain, limit: 1 })))
+        expect(row.key).toBeDefined();
       const message = toReadRowsMessage(
         planRead({ table: E.tables.plain }) as ReadPlan,
         driver.data.tableName(driver.table(E.tables.plain).name),

@@ -7,6 +7,7 @@ import { DeadlineExceededError, DriverError } from '../../../src/errors/index.js
 import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 /**
  * MutateRows and MutateRow through the real client under network faults: TCP
@@ -58,15 +59,17 @@ function rows(prefix: string, n: number, mixed = false): CompiledMutation[] {
 
 async function readPrefix(prefix: string): Promise<Map<string, RowData>> {
   const found = new Map<string, RowData>();
-  for await (const row of direct.readRows({
-    table,
-    ranges: [
-      {
-        start: { key: Buffer.from(`${prefix}-`), inclusive: true },
-        end: { key: Buffer.from(`${prefix}.`), inclusive: false },
-      },
-    ],
-  })) {
+  for await (const row of rowsOf(
+    direct.readRows({
+      table,
+      ranges: [
+        {
+          start: { key: Buffer.from(`${prefix}-`), inclusive: true },
+          end: { key: Buffer.from(`${prefix}.`), inclusive: false },
+        },
+      ],
+    }),
+  )) {
     found.set(row.key.toString(), row);
   }
   return found;

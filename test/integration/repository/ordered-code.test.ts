@@ -14,6 +14,7 @@ import { encodeRowKey } from '../../../src/tools.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { closeMapper, openMapper, plain } from '../../fixtures/entities.js';
 import { uniqueTableId } from '../../support/emulator.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const TABLES = {
   readings: uniqueTableId('oc-readings'),
@@ -104,7 +105,7 @@ describe("keyFormat 'ordered-code' on the emulator", () => {
     // to 00 ff, terminator; Int64 of 1, the last field, so no terminator
     expect(key.toString('hex')).toBe('73310001' + 'ff060dd7102120' + '00ff' + '0001' + '81');
     const rows = [];
-    for await (const row of mapper.driver.readRows({ table: TABLES.readings, keys: [key] })) rows.push(row);
+    for await (const row of rowsOf(mapper.driver.readRows({ table: TABLES.readings, keys: [key] }))) rows.push(row);
     expect(rows.map((r) => r.key.toString('hex'))).toEqual([key.toString('hex')]);
     expect(plain((await readings.findOne({ sensorId: 's1\u0000', at: one.at, seq: 1 })) as Reading)).toEqual(
       plain(reading('s1\u0000', 3)),

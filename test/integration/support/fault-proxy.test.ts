@@ -7,6 +7,7 @@ import type { GoogleCloudDriver } from '../../../src/driver/google-cloud-driver.
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { startFaultProxy } from '../../support/fault-proxy.js';
 import type { FaultProxy } from '../../support/fault-proxy.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 /** A loopback echo server: the simplest peer on which byte-exact faults can be checked. */
 async function startEcho(): Promise<{ host: string; server: Server }> {
@@ -157,7 +158,7 @@ describe('fault proxy between the real client and the emulator', () => {
 
   const readAll = async (): Promise<string[]> => {
     const keys: string[] = [];
-    for await (const row of driver.readRows({ table })) keys.push(row.key.toString());
+    for await (const row of rowsOf(driver.readRows({ table }))) keys.push(row.key.toString());
     return keys;
   };
 

@@ -32,7 +32,7 @@ function harness(plan: ReadPlan, retry: ReadRetryPolicy = retryAll(), call: Call
     'readRows "t"',
   );
   feed.start({
-    row: (row) => rows.push(row),
+    push: (row) => rows.push(row),
     end: () => (outcome.ended = true),
     fail: (error) => (outcome.error = error),
   });
@@ -288,7 +288,7 @@ describe('ReadRowsCall when an attempt cannot start', () => {
       },
       retryAll(),
     );
-    call.start({ row: () => undefined, end: () => (outcome.ended = true), fail: (error) => (outcome.error = error) });
+    call.start({ push: () => undefined, end: () => (outcome.ended = true), fail: (error) => (outcome.error = error) });
     first.stream.destroy(unavailable());
     await wait(20);
     expect(opened).toBe(2);

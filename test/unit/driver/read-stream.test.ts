@@ -6,7 +6,6 @@ import { DeadlineExceededError, OperationAbortedError } from '../../../src/error
 import { ReadRowsCall, type ReadRetryPolicy } from '../../../src/driver/read-rows-call.js';
 import { planRead } from '../../../src/driver/read-plan.js';
 import { fakeAttempt, fakeRows, responseOf } from '../../support/fake-read-attempt.js';
-import { toBatchStream } from '../../../src/stream/row-source.js';
 
 const noRetry: ReadRetryPolicy = { maxRetries: 0, isRetryable: () => false, delayMs: () => 0 };
 
@@ -23,7 +22,7 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 
 /** The driver's read source taken a batch at a time, as the mapper's scans take it. */
 function openBatches(...args: Parameters<typeof openReadRows>) {
-  const stream = toBatchStream(openReadRows(...args));
+  const stream = openReadRows(...args);
   return {
     nextBatch: async (): Promise<readonly RowData[] | undefined> => {
       const result = await stream.next();

@@ -226,7 +226,7 @@ describe('the attempt timers retire the channel of an attempt they cut', () => {
       },
     );
     const outcome: { ended: boolean; error: unknown } = { ended: false, error: undefined };
-    call.start({ row: () => undefined, end: () => (outcome.ended = true), fail: (e) => (outcome.error = e) });
+    call.start({ push: () => undefined, end: () => (outcome.ended = true), fail: (e) => (outcome.error = e) });
     await until(() => attempts.length === 2);
     expect(events).toEqual(['open 0', 'retire 0', 'open 1']);
     expect(attempts[0]?.calls.cancel).toBe(1);
@@ -253,7 +253,7 @@ describe('the attempt timers retire the channel of an attempt they cut', () => {
       undefined,
       (stream) => retired.push(stream),
     );
-    call.start({ row: () => undefined, end: () => undefined, fail: () => undefined });
+    call.start({ push: () => undefined, end: () => undefined, fail: () => undefined });
     attempts[0]?.stream.destroy(Object.assign(new Error('unavailable'), { code: 14 }));
     await until(() => attempts.length === 2);
     expect(retired).toEqual([]);

@@ -25,7 +25,7 @@ async function read(
   request: Partial<Parameters<FakeDriver['readRows']>[0]> = {},
 ): Promise<RowData[]> {
   const rows: RowData[] = [];
-  for await (const row of driver.readRows({ table: 't', ...request })) rows.push(row);
+  for await (const batch of driver.readRows({ table: 't', ...request })) rows.push(...batch);
   return rows;
 }
 const keys = (rows: readonly RowData[]): string[] => rows.map((r) => r.key.toString());

@@ -4,7 +4,7 @@ import type { BigtableDriver, CallOptions, RowData } from '../../../src/model/dr
 import { DEFAULT_TIMEOUTS } from '../../../src/model/timeouts.js';
 import { DeadlineExceededError, OperationAbortedError, ValidationError } from '../../../src/errors/index.js';
 import { BigtableMapper } from '../../../src/repository/mapper.js';
-import type { RowSource } from '../../../src/stream/row-source.js';
+import { batchStream, type BatchStream } from '../../../src/stream/batch-stream.js';
 
 @Entity({ table: 'ops' })
 @Salt({ buckets: 4 })
@@ -27,21 +27,21 @@ function silentDriver(): { driver: BigtableDriver; calls: CallOptions[]; cancell
       options?.signal?.addEventListener('abort', () => reject(options.signal?.reason));
     });
   };
-  const readRows = (_request: unknown, options?: CallOptions): RowSource<RowData> => {
+  const readRows = (_request: unknown, options?: CallOptions): BatchStream<RowData> => {
     calls.push(options ?? {});
     let stop: (() => void) | undefined;
-    const stopped = new Promise<IteratorResult<RowData>>((resolve, reject) => {
-      stop = () => resolve({ done: true, value: undefined });
+    const stopped = new Promise<readonly RowData[] | undefined>((resolve, reject) => {
+      stop = () => resolve(undefined);
       options?.signal?.addEventListener('abort', () => reject(options.signal?.reason));
     });
     stopped.catch(() => undefined);
-    return {
-      cancel: () => {
+    return batchStream({
+      pull: () => stopped,
+      stop: () => {
         cancelled += 1;
         stop?.();
       },
-      [Symbol.asyncIterator]: () => ({ next: () => stopped }),
-    };
+    });
   };
   const driver = {
     listTables: never,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OperationAbortedError } from '../../../src/errors/operation-errors.js';
 import { batchStream, mapBatches, takeItems, type BatchProducer } from '../../../src/stream/batch-stream.js';
-import { fromAsyncIterable, rowSource, toBatchStream } from '../../../src/stream/row-source.js';
+import { iteratorBatches } from '../../../src/stream/async-iterable.js';
 import { collect } from '../../support/fake-sources.js';
 
 /** A producer over fixed batches that records its pulls and stops; `gate` holds the pull of that batch index until released. */
@@ -160,7 +160,7 @@ describe('mapBatches', () => {
   });
 });
 
-describe('toBatchStream', () => {
+describe('iteratorBatches', () => {
   function counting(items: number[]) {
     const state = { cancelled: 0, returned: 0, produced: 0 };
     const generator = (async function* () {
@@ -173,51 +173,22 @@ describe('toBatchStream', () => {
         state.returned += 1;
       }
     })();
-    const source = { cancel: () => void (state.cancelled += 1), [Symbol.asyncIterator]: () => generator };
-    return { source, state };
+    return { open: () => generator, onCancel: () => void (state.cancelled += 1), state };
   }
 
-  it('reads any other row source one item per batch, then ends', async () => {
-    const { source } = counting([1, 2]);
-    expect(await collect(toBatchStream(source))).toEqual([[1], [2]]);
+  it('reads an async iterator one item per batch, then ends', async () => {
+    const { open, onCancel } = counting([1, 2]);
+    expect(await collect(iteratorBatches(open, onCancel))).toEqual([[1], [2]]);
   });
 
-  it('cancel() cancels the source once and closes its iterator; later reads are done', async () => {
-    const { source, state } = counting([1, 2, 3]);
-    const stream = toBatchStream(source);
+  it('cancel() calls onCancel once and closes the iterator; later reads are done', async () => {
+    const { open, onCancel, state } = counting([1, 2, 3]);
+    const stream = iteratorBatches(open, onCancel);
     expect(await stream.next()).toEqual({ done: false, value: [1] });
     stream.cancel();
     stream.cancel();
     await tick();
     expect(state).toEqual({ cancelled: 1, returned: 1, produced: 1 });
     expect(await stream.next()).toEqual({ done: true, value: undefined });
-  });
-
-  it('takes the batches of a source made from a batch stream as they are', async () => {
-    const { producer } = recorded([[1, 2, 3]]);
-    const stream = batchStream(producer);
-    expect(toBatchStream(rowSource(stream))).toBe(stream);
-    const made = fromAsyncIterable((async function* () {})(), () => undefined);
-    expect(toBatchStream(made)).toBe(toBatchStream(made));
-  });
-});
-
-describe('rowSource', () => {
-  it('cancel() after an item was taken ends the iteration at once, dropping the rest of the batch', async () => {
-    const { producer, state } = recorded([[1, 2, 3], [4]]);
-    const source = rowSource(batchStream(producer));
-    const items = source[Symbol.asyncIterator]();
-    expect(await items.next()).toEqual({ done: false, value: 1 });
-    source.cancel();
-    expect(await items.next()).toEqual({ done: true, value: undefined });
-    expect(state).toMatchObject({ pulls: 1, stops: 1 });
-  });
-
-  it('hands its batches over whole when unread, and only what is left once items were read one by one', async () => {
-    const { producer } = recorded([[1, 2, 3], [4]]);
-    const source = rowSource(batchStream(producer));
-    const items = source[Symbol.asyncIterator]();
-    expect(await items.next()).toEqual({ done: false, value: 1 });
-    expect(await collect(toBatchStream(source))).toEqual([[2], [3], [4]]);
   });
 });

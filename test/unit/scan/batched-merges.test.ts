@@ -9,7 +9,7 @@ import { BatchedFake, splitInto } from '../../support/batched-source.js';
 import { byIdentity, byKey, collect, tagged } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
 import { mergeOrdered, mergeUnordered } from '../../support/item-merges.js';
-import { eachItem } from '../../../src/stream/row-source.js';
+import { eachItem } from '../../../src/stream/async-iterable.js';
 
 const sortedLists = fc
   .array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }), { minLength: 1, maxLength: 8 })

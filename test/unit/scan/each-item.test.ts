@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batchStream } from '../../../src/stream/batch-stream.js';
-import { eachItem } from '../../../src/stream/row-source.js';
+import { eachItem } from '../../../src/stream/async-iterable.js';
 import { collect } from '../../support/fake-sources.js';
 
 function batches(list: number[][], options: { failAt?: number } = {}) {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { mapBatches, type BatchStream } from '../../../src/stream/batch-stream.js';
-import { eachItem, fromAsyncIterable, toBatchStream, type RowSource } from '../../../src/stream/row-source.js';
+import { eachItem, fromAsyncIterable } from '../../../src/stream/async-iterable.js';
 
-/** `mapBatches` over a row source, with its items read one at a time. */
+/** `mapBatches` over a source, with its items read one at a time. */
 function mapSource<A, B>(
-  source: RowSource<A>,
+  source: BatchStream<A>,
   map: (item: A) => B | undefined,
   onEnd: () => void,
 ): AsyncIterable<B> & { cancel(): void } {
-  const stream: BatchStream<B> = mapBatches(toBatchStream(source), map, onEnd);
+  const stream: BatchStream<B> = mapBatches(source, map, onEnd);
   return { cancel: () => stream.cancel(), [Symbol.asyncIterator]: () => eachItem(stream, (item: B) => item) };
 }
 

@@ -375,6 +375,15 @@ describe('planScan: validation', () => {
     expect(caught(() => plan(Reading, { concurrency: 2.5 }))).toBeInstanceOf(ValidationError);
   });
 
+  it('names the entity in every limit and concurrency error, whatever was wrong with the value', () => {
+    for (const limit of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '5' as unknown as number])
+      expect(caught(() => plan(Reading, { limit })).message).toMatch(/^Reading: limit must be a non-negative integer/);
+    for (const concurrency of [0, -3, 2.5, 257, Number.NaN])
+      expect(caught(() => plan(Reading, { concurrency })).message).toMatch(
+        /^Reading: concurrency must be an integer from 1 to 256/,
+      );
+  });
+
   it('validates select and versions', () => {
     expect(caught(() => plan(Reading, { select: ['nope' as 'note'] })).message).toContain(
       'Reading.nope: cannot select an unknown property',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromAsyncIterable } from '../../../src/stream/row-source.js';
+import { fromAsyncIterable } from '../../../src/stream/async-iterable.js';
 import { iterateSingleSource } from '../../support/item-merges.js';
 
 function source(items: number[], options: { stallAfter?: number; failAt?: number } = {}) {

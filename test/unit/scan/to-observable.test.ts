@@ -1,6 +1,11 @@
 import { concatMap, firstValueFrom, lastValueFrom, map, take, tap, timer, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { concatMapFromIterable, iterableToObservable } from '../../../src/stream/observable.js';
+import { batchesToObservable, concatMapFromIterable } from '../../../src/stream/observable.js';
+import type { MappedBatches } from '../../../src/stream/batch-stream.js';
+import {
+  mergeOrdered as mergeOrderedBatches,
+  mergeUnordered as mergeUnorderedBatches,
+} from '../../../src/stream/merge.js';
 import { byKey, FakeSource } from '../../support/fake-sources.js';
 import type { Tagged } from '../../support/fake-sources.js';
 import { mergeOrdered, mergeUnordered } from '../../support/item-merges.js';
@@ -15,15 +20,25 @@ function bigFakes(k: number, count: number, delayMs?: number): FakeSource<Tagged
 
 const producedBy = (fakes: readonly FakeSource<Tagged>[]): number => fakes.reduce((sum, f) => sum + f.produced, 0);
 
-describe('iterableToObservable', () => {
+/** An ordered merge as a scan's Observable reads it: its batch stream, items as they are. */
+function ordered<T>(...args: Parameters<typeof mergeOrderedBatches<T>>): MappedBatches<T, T> {
+  return { stream: mergeOrderedBatches(...args), map: (item) => item };
+}
+
+/** An unordered merge as a scan's Observable reads it. */
+function unordered<T>(...args: Parameters<typeof mergeUnorderedBatches<T>>): MappedBatches<T, T> {
+  return { stream: mergeUnorderedBatches(...args), map: (item) => item };
+}
+
+describe('batchesToObservable', () => {
   it('is cold: each subscription runs the factory and gets its own scan', async () => {
     const factory = vi.fn(() =>
-      mergeOrdered(
+      ordered(
         bigFakes(2, 3).map((f) => f.factory),
         byKey,
       ),
     );
-    const rows$ = iterableToObservable(factory);
+    const rows$ = batchesToObservable(factory);
     expect(factory).not.toHaveBeenCalled();
     const [a, b] = await Promise.all([lastValueFrom(rows$.pipe(toArray())), lastValueFrom(rows$.pipe(toArray()))]);
     expect(factory).toHaveBeenCalledTimes(2);
@@ -34,8 +49,8 @@ describe('iterableToObservable', () => {
   it('take(1) cancels every source', async () => {
     const fakes = bigFakes(4, 1000, 1);
     const first = await firstValueFrom(
-      iterableToObservable(() =>
-        mergeOrdered(
+      batchesToObservable(() =>
+        ordered(
           fakes.map((f) => f.factory),
           byKey,
         ),
@@ -48,8 +63,8 @@ describe('iterableToObservable', () => {
 
   it('unsubscribing while a pull is pending cancels every source', async () => {
     const fakes = bigFakes(3, 1000, 5);
-    const subscription = iterableToObservable(() =>
-      mergeUnordered(
+    const subscription = batchesToObservable(() =>
+      unordered(
         fakes.map((f) => f.factory),
         { concurrency: 3 },
       ),
@@ -68,8 +83,8 @@ describe('iterableToObservable', () => {
     const fakes = [failing, ...bigFakes(2, 1000, 1)];
     await expect(
       lastValueFrom(
-        iterableToObservable(() =>
-          mergeOrdered(
+        batchesToObservable(() =>
+          ordered(
             fakes.map((f) => f.factory),
             byKey,
           ),
@@ -79,8 +94,23 @@ describe('iterableToObservable', () => {
     expect(fakes.filter((f) => f.live)).toEqual([]);
   });
 
+  it('applies map to each item as it is emitted: a map error follows the items before it and cancels the stream', async () => {
+    const fake = new FakeSource([1, 2, 3, 4]);
+    const seen: number[] = [];
+    const rows$ = batchesToObservable(() => ({
+      stream: fake.factory(),
+      map: (n: number) => {
+        if (n === 3) throw new Error('cannot map 3');
+        return n * 10;
+      },
+    }));
+    await expect(lastValueFrom(rows$.pipe(tap((n) => seen.push(n))))).rejects.toThrow('cannot map 3');
+    expect(seen).toEqual([10, 20]);
+    expect(fake.cancelled).toBe(true);
+  });
+
   it('sends a factory error to `error`', async () => {
-    const rows$ = iterableToObservable<number>(() => {
+    const rows$ = batchesToObservable<number, number>(() => {
       throw new Error('bad plan');
     });
     await expect(lastValueFrom(rows$)).rejects.toThrow('bad plan');
@@ -89,8 +119,8 @@ describe('iterableToObservable', () => {
   it('is paced by a synchronous subscriber: sources stay one item ahead of what it received', async () => {
     const fakes = bigFakes(4, 10_000);
     let received = 0;
-    const rows$ = iterableToObservable(() =>
-      mergeOrdered(
+    const rows$ = batchesToObservable(() =>
+      ordered(
         fakes.map((f) => f.factory),
         byKey,
       ),
@@ -108,8 +138,8 @@ describe('iterableToObservable', () => {
   it('documents the limit of RxJS: a slow concatMap buffers upstream rows itself, so sources run ahead', async () => {
     const fakes = bigFakes(4, 250);
     let producedAtFirstResult = -1;
-    const rows$ = iterableToObservable(() =>
-      mergeOrdered(
+    const rows$ = batchesToObservable(() =>
+      ordered(
         fakes.map((f) => f.factory),
         byKey,
       ),

@@ -5,6 +5,7 @@ import type { CellMutation, CompiledMutation } from '../../../src/model/mutation
 import { DriverError, TableNotFoundError, ValidationError } from '../../../src/errors/index.js';
 import { GrpcCode, InMemoryBigtable } from '../../../src/testing/index.js';
 import { MemoryTable, toId } from '../../../src/testing/in-memory-table.js';
+import { rowsOf } from '../../support/rows-of.js';
 
 const T = 1_700_000_000_000_000;
 const set = (family: string, qualifier: string, value: string, timestampMicros = T): CellMutation => ({
@@ -26,7 +27,7 @@ const versions = (row: RowData | undefined, family: string, qualifier: string): 
 
 async function readAll(bigtable: InMemoryBigtable, request: ReadRowsRequest): Promise<RowData[]> {
   const rows: RowData[] = [];
-  for await (const row of bigtable.readRows(request)) rows.push(row);
+  for await (const batch of bigtable.readRows(request)) rows.push(...batch);
   return rows;
 }
 
@@ -206,7 +207,7 @@ describe('InMemoryBigtable', () => {
       ['a', 'c'].map((k) => m('t', k, set('f', 'q', k))),
     );
     const seen: string[] = [];
-    for await (const row of bigtable.readRows({ table: 't' })) {
+    for await (const row of rowsOf(bigtable.readRows({ table: 't' }))) {
       seen.push(`${row.key.toString()}=${row.cells.f?.q?.[0]?.value.toString() ?? ''}`);
       if (seen.length === 1) {
         await bigtable.mutateRow(m('t', 'b', set('f', 'q', 'b')));

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fromAsyncIterable } from '../../../src/stream/row-source.js';
+import { fromAsyncIterable } from '../../../src/stream/async-iterable.js';
 
 async function* numbers(state: { closed: boolean; produced: number }): AsyncGenerator<number> {
   try {
@@ -13,6 +13,13 @@ async function* numbers(state: { closed: boolean; produced: number }): AsyncGene
 }
 
 describe('fromAsyncIterable', () => {
+  it('hands over one item per batch', async () => {
+    const batches: (readonly number[])[] = [];
+    for await (const batch of fromAsyncIterable(numbers({ closed: false, produced: 0 }), () => undefined))
+      batches.push(batch);
+    expect(batches).toEqual(Array.from({ length: 100 }, (_, i) => [i]));
+  });
+
   it('calls onCancel once however often cancel() is called', () => {
     const onCancel = vi.fn();
     const source = fromAsyncIterable(numbers({ closed: false, produced: 0 }), onCancel);
@@ -25,9 +32,9 @@ describe('fromAsyncIterable', () => {
     const state = { closed: false, produced: 0 };
     const source = fromAsyncIterable(numbers(state), () => undefined);
     const seen: number[] = [];
-    for await (const n of source) {
-      seen.push(n);
-      if (n === 2) source.cancel();
+    for await (const batch of source) {
+      seen.push(...batch);
+      if (batch.includes(2)) source.cancel();
     }
     expect(seen).toEqual([0, 1, 2]);
     expect(state.closed).toBe(true);
@@ -36,7 +43,7 @@ describe('fromAsyncIterable', () => {
 
   it('closes the wrapped iterable when the consumer breaks', async () => {
     const state = { closed: false, produced: 0 };
-    for await (const n of fromAsyncIterable(numbers(state), () => undefined)) if (n === 1) break;
+    for await (const batch of fromAsyncIterable(numbers(state), () => undefined)) if (batch.includes(1)) break;
     expect(state).toEqual({ closed: true, produced: 2 });
   });
 
@@ -45,7 +52,7 @@ describe('fromAsyncIterable', () => {
     const source = fromAsyncIterable(numbers(state), () => undefined);
     source.cancel();
     const seen: number[] = [];
-    for await (const n of source) seen.push(n);
+    for await (const batch of source) seen.push(...batch);
     expect(seen).toEqual([]);
     expect(state.produced).toBe(0);
   });
