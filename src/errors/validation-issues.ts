@@ -21,6 +21,8 @@ const MAX_MESSAGE = 200;
 const MAX_SEGMENT = 40;
 /** Most path segments shown after the property. */
 const MAX_SEGMENTS = 20;
+/** Longest property name an issue gives (an entity's own names are shorter; a JSON body's need not be). */
+const MAX_PROPERTY = 80;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -38,7 +40,8 @@ export function invalidValues(
   fix: string,
 ): ValidationError {
   const issues: ValidationIssue[] = found.slice(0, MAX_ISSUES).map((issue) => ({
-    property: issue.property,
+    // A property named in a hostile JSON body may be any length.
+    property: bounded(issue.property, MAX_PROPERTY),
     path: issuePath(entity, issue.property, issue.path),
     message: bounded(typeof issue.message === 'string' && issue.message !== '' ? issue.message : 'invalid value'),
   }));
