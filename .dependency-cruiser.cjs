@@ -1,7 +1,7 @@
 // The allowed layer order of src/, lowest first: a folder may import only folders
 // listed before it (and itself). docs/architecture.md explains each layer. The
 // package's entry points sit above every layer: the files at the top of src/
-// (index.ts for the root, tools.ts, express.ts, driver-api.ts) and the index.ts
+// (index.ts for the root, tools.ts, express.ts, json.ts, driver-api.ts) and the index.ts
 // of testing/ and nest/; nothing in src/ imports them.
 const LAYERS = [
   'errors', // typed errors, no imports
@@ -12,6 +12,7 @@ const LAYERS = [
   'metadata', // decorator storage and the compile step: declarations -> frozen EntitySchema
   'decorators', // the public decorators, recording raw arguments
   'key', // row keys against a compiled schema: encode, decode, salt, ranges
+  'json-form', // an entity's JSON form: its JSON Schema, and conversions from and to it
   'lint', // key-design linter and bucket-count study: pure checks of a compiled schema
   'simulate', // hotspot simulator: workloads over a tablet/node model, per layout, with the real key encoder
   'heatmap', // Key-Visualizer-style heatmaps (SVG, HTML, PNG) and the workload-capturing driver decorator
@@ -49,11 +50,11 @@ module.exports = {
       to: { path: '^src/driver/' },
     },
     {
-      name: 'tools-and-express-without-the-client',
+      name: 'tools-express-and-json-without-the-client',
       comment:
-        'bigtable-mapper/tools (src/tools.ts) and bigtable-mapper/express (src/express.ts) load neither @google-cloud/bigtable nor gRPC: nothing they import, directly or not, may reach src/driver/ or the client',
+        'bigtable-mapper/tools (src/tools.ts), bigtable-mapper/express (src/express.ts) and bigtable-mapper/json (src/json.ts) load neither @google-cloud/bigtable nor gRPC: nothing they import, directly or not, may reach src/driver/ or the client',
       severity: 'error',
-      from: { path: '^src/(tools|express)\\.ts$' },
+      from: { path: '^src/(tools|express|json)\\.ts$' },
       to: { path: '^src/driver/|@google-cloud/bigtable|@grpc/grpc-js|google-gax', reachable: true },
     },
     {

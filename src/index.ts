@@ -84,6 +84,7 @@ export {
   KeyEncodingError,
   ValueEncodingError,
   ValidationError,
+  type ValidationIssue,
   EntityNotFoundError,
   DriverError,
   TableNotFoundError,

@@ -1,7 +1,7 @@
 import { instanceToPlain, plainToInstance } from 'class-transformer';
 import type { EmbeddedColumn, EmbeddedFieldSchema } from './codec-contracts.js';
 import type { Constructor } from '../model/declarations.js';
-import { valueError, type ValueCodecContext } from './value-codecs.js';
+import { refuseProtoKeys, valueError, type ValueCodecContext } from './value-codecs.js';
 import { parseJsonBytes, toJsonBytes } from './value-codecs.js';
 
 /** One field cell of a flattened object. */
@@ -14,7 +14,8 @@ interface EmbeddedCell {
  * Encodes a `flatten` column's object: `instanceToPlain`, then one UTF-8 JSON
  * cell per field whose plain value is defined (so numbers, booleans, nested
  * objects and Dates round-trip). A plain field that is not in the column's
- * field list throws `ValueEncodingError` rather than being dropped.
+ * field list throws `ValueEncodingError` rather than being dropped, and so
+ * does a `__proto__` key at any depth.
  * @internal
  */
 export function encodeEmbedded(ctx: ValueCodecContext, column: EmbeddedColumn, value: unknown): EmbeddedCell[] {
@@ -27,6 +28,7 @@ export function encodeEmbedded(ctx: ValueCodecContext, column: EmbeddedColumn, v
       `is not a valid ${name} value: a flattened column stores one object. Fix: pass an instance of ${name} (or a plain object of its shape)`,
     );
   }
+  refuseProtoKeys(ctx, value, name);
   const plain = instanceToPlain(value) as Record<string, unknown>;
   const unknown = Object.keys(plain).find((k) => plain[k] !== undefined && !fields.some((f) => f.name === k));
   if (unknown !== undefined) {

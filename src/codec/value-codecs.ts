@@ -368,7 +368,8 @@ function createJsonValueCodec(ctx: ValueCodecContext): ValueCodec {
  * Class-typed cells: `instanceToPlain` then UTF-8 JSON; decoding parses the
  * JSON and hydrates it with `plainToInstance(cls, …)`, so nested
  * class-transformer decorators (`@Type`, `@Transform`, `@Exclude`) apply.
- * Arrays of instances round-trip as arrays.
+ * Arrays of instances round-trip as arrays. A `__proto__` key, which
+ * `instanceToPlain` drops, is refused ({@link refuseProtoKeys}).
  * @internal
  */
 function createClassValueCodec(ctx: ValueCodecContext, cls: Constructor): ValueCodec {
@@ -379,6 +380,7 @@ function createClassValueCodec(ctx: ValueCodecContext, cls: Constructor): ValueC
       if (typeof value !== 'object' || value === null) {
         throw valueError(ctx, value, `is not a valid ${cls.name || 'class'} value: expected an object. ${expect}`);
       }
+      refuseProtoKeys(ctx, value, cls.name || 'class');
       return toJsonBytes(ctx, instanceToPlain(value), 'class');
     },
     decode(bytes: Buffer): unknown {
@@ -393,6 +395,37 @@ function createClassValueCodec(ctx: ValueCodecContext, cls: Constructor): ValueC
       return plainToInstance(cls, plain);
     },
   } as const);
+}
+
+/**
+ * Throws `ValueEncodingError` when `value` holds an own `__proto__` key (as
+ * `JSON.parse` makes one) at any depth: class-transformer's `instanceToPlain`
+ * drops such keys, so the stored object would silently lack them. Walks
+ * objects and arrays with an explicit stack (a hostile, deeply nested value
+ * cannot overflow the call stack), each object once.
+ * @internal
+ */
+export function refuseProtoKeys(ctx: ValueCodecContext, value: object, type: string): void {
+  const seen = new Set<object>();
+  const pending: { node: object; path: string }[] = [{ node: value, path: '' }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { node, path } = next;
+    if (seen.has(node) || ArrayBuffer.isView(node) || node instanceof Date) continue;
+    seen.add(node);
+    if (Object.hasOwn(node, '__proto__')) {
+      const at = path === '' ? '' : ` at "${path.length > 60 ? `${path.slice(0, 59)}…` : path}"`;
+      throw valueError(
+        ctx,
+        value,
+        `is not a valid ${type} value: it holds a "__proto__" key${at}, which class-transformer would drop, losing its value. Fix: rename the key, or store the data in a 'json' column`,
+      );
+    }
+    for (const key of Object.keys(node)) {
+      const child = (node as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object')
+        pending.push({ node: child, path: path === '' ? key : `${path}.${key}` });
+    }
+  }
 }
 
 const LONE_SURROGATE = /\p{Surrogate}/u;

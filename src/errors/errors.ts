@@ -67,18 +67,57 @@ export class ValueEncodingError extends BigtableMapperError {
 }
 
 /**
+ * One problem found in a value: by a `validate` validator of `@Column` or
+ * `@KeyPart`, or by `fromJson` in a JSON body.
+ *
+ * @example
+ * ```ts
+ * const issue: ValidationIssue = { property: 'address', path: 'Person.address.city', message: 'Required' };
+ * ```
+ */
+export interface ValidationIssue {
+  /** The entity property the value belongs to. */
+  readonly property: string;
+  /**
+   * Where: `Entity.property`, then the path inside the value as the validator
+   * gave it (`Person.address.city`, `Person.tags[2]`, `Reading.temperature[0].value`).
+   */
+  readonly path: string;
+  /** What is wrong, in the validator's words (at most 200 characters). */
+  readonly message: string;
+}
+
+/**
  * An argument to a public method is invalid: an unknown property in a query or
- * `select`, a malformed cursor, bad options. Names the argument and the fix.
+ * `select`, a malformed cursor, bad options, or values a `validate` validator
+ * refuses (then `issues` lists each problem with its path). Names the argument
+ * and the fix.
  *
  * @example
  * ```ts
  * await repo.findOne({ sensorId: 's1' }); // missing `ts`
  * // ValidationError: Reading: key is missing "ts". Fix: pass every key part ...
+ * try { await people.save(person); }
+ * catch (err) { if (err instanceof ValidationError) console.log(err.issues); } // [{ property: 'email', path: 'Person.email', message: 'Invalid email address' }]
  * ```
  */
 export class ValidationError extends BigtableMapperError {
-  constructor(message: string, details: Record<string, unknown> = {}) {
-    super(ErrorCode.Validation, message, { details });
+  /**
+   * The problems found in the values, each with its path: every issue of
+   * every validator that failed (at most 100; `details.issuesOmitted` counts
+   * the rest). Empty when the error is about an argument, not about values.
+   */
+  readonly issues: readonly ValidationIssue[];
+
+  /**
+   * @param message - What is wrong, naming the argument and the fix.
+   * @param details - Structured facts (entity, property, option ...).
+   * @param issues - The problems found in the values; also given as `details.issues`.
+   */
+  constructor(message: string, details: Record<string, unknown> = {}, issues: readonly ValidationIssue[] = []) {
+    const listed = Object.freeze(issues.map((issue) => Object.freeze({ ...issue })));
+    super(ErrorCode.Validation, message, { details: listed.length === 0 ? details : { ...details, issues: listed } });
+    this.issues = listed;
   }
 }
 

@@ -3,7 +3,7 @@ export { BigtableMapperError } from './bigtable-mapper-error.js';
 export { MetadataError } from './errors.js';
 export { KeyEncodingError } from './errors.js';
 export { ValueEncodingError } from './errors.js';
-export { ValidationError } from './errors.js';
+export { ValidationError, type ValidationIssue } from './errors.js';
 export { EntityNotFoundError } from './errors.js';
 export { DriverError } from './errors.js';
 export { TableNotFoundError } from './errors.js';

@@ -10,6 +10,7 @@ import { withCompiled, type ColumnSchema, type EntitySchema, type FamilySchema }
 import { planColumn } from './compile-columns.js';
 import { checkPropertyName } from './reserved-names.js';
 import { getOwnValue, setOwnValue } from './store.js';
+import { compileValidatedProperties } from './property-validator.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 
 /** Where a class keeps the schema this copy of the package compiled from it. */
@@ -98,6 +99,12 @@ function buildSchema<T>(target: Constructor<T>, pass: CompilePass): EntitySchema
   const columnsByProperty: Record<string, ColumnSchema> = Object.create(null) as Record<string, ColumnSchema>;
   for (const c of columns) columnsByProperty[c.property] = c;
   const denormalized = compileDenormalized({ entity, key, columns }, d.denormalized, pass);
+  const validated = compileValidatedProperties(
+    entity,
+    d.keyParts,
+    d.columns,
+    denormalized.map((copy) => copy.property),
+  );
   const plans = deepFreeze(columns.map((column) => planColumn({ families, denormalized }, column)));
   const lintNames = new Set([
     ...key.properties,
@@ -118,7 +125,7 @@ function buildSchema<T>(target: Constructor<T>, pass: CompilePass): EntitySchema
     denormalized: deepFreeze(denormalized),
     lintSuppressions,
   };
-  return Object.freeze(withCompiled(schema, Object.freeze({ columns: plans })));
+  return Object.freeze(withCompiled(schema, Object.freeze({ columns: plans, validated })));
 }
 
 function compileCellTimestamp(

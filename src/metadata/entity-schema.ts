@@ -4,6 +4,7 @@ import type { GcRule } from '../model/gc-rule.js';
 import type { DenormalizedSchema } from './denormalized-schema.js';
 import type { ColumnLayout, ColumnScalarType, Constructor, KeyFormat, SaltHashPreset } from '../model/declarations.js';
 import type { LintSuppression } from '../model/lint-rule.js';
+import type { ValidatedProperty } from './property-validator.js';
 
 export type { EmbeddedFieldSchema } from '../codec/codec-contracts.js';
 export type { DenormalizedSchema, PropagationStrategy } from './denormalized-schema.js';
@@ -233,6 +234,8 @@ export interface ColumnPlan {
 interface CompiledEntity {
   /** Every column as `hydrate` reads it, in column order: the plan of a read of all columns. */
   readonly columns: readonly ColumnPlan[];
+  /** The key parts and columns with a `validate` validator, key parts first. */
+  readonly validated: readonly ValidatedProperty[];
 }
 
 /** Gives a compiled object, not yet frozen, its internal part. @internal */

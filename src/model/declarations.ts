@@ -4,6 +4,7 @@
  */
 
 import type { LintRuleId } from './lint-rule.js';
+import type { StandardValidator } from './standard-schema.js';
 
 /**
  * Any class constructor.
@@ -150,6 +151,20 @@ export interface KeyPartOptions {
    * It must exclude the key separator.
    */
   charset?: VerbatimCharset;
+  /**
+   * A Standard Schema validator (zod, valibot, ArkType, ...) the value must
+   * pass before any write that can create the row (`save`, `saveMany`,
+   * `saveIf`, `replace`, `update`, `increment`) and in `create()`, run on the
+   * value as given (a `Date`, a `bigint`, ...), before the key is encoded.
+   * Its issues become one `ValidationError` listing each with its path
+   * (`Entity.property`); HTTP 400. Synchronous validators only.
+   *
+   * @example
+   * ```ts
+   * @KeyPart(0, { type: 'string', maxLength: 64, validate: z.string().regex(/^[a-z0-9-]+$/) }) slug!: string;
+   * ```
+   */
+  validate?: StandardValidator;
 }
 
 /**
@@ -347,6 +362,23 @@ export interface ColumnOptions {
   fields?: readonly string[];
   /** `flatten` only: text before each field name in its qualifier. Default `<qualifier>.`. */
   fieldPrefix?: string;
+  /**
+   * A Standard Schema validator (zod, valibot, ArkType, ...) each value written
+   * to the column must pass, checked before anything is sent by `save`,
+   * `saveMany`, `saveIf`, `replace` and `update`, and by `create()`. It sees the
+   * value as given, before encoding (a `Date`, a `bigint`, a `Buffer`, the
+   * object of a class-typed column); for a versioned column, the `value` of
+   * each version. An absent value (`undefined`, or `null`, which deletes the
+   * cell) is not checked. Its issues become one `ValidationError` listing each
+   * with its path (`Entity.property` and the path inside the value); HTTP 400.
+   * Synchronous validators only; not on `@Denormalized` copies.
+   *
+   * @example
+   * ```ts
+   * @Column({ family: 'p', type: 'int', validate: z.number().int().min(0).max(150) }) age?: number;
+   * ```
+   */
+  validate?: StandardValidator;
 }
 
 /** A recorded `@Column`. @internal */

@@ -6,6 +6,7 @@ import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
 import { checkRowSize } from './request-limits.js';
 import { marksWrites, resaltMark } from '../metadata/resalt-mark.js';
+import { checkValues } from './validate-values.js';
 
 /** Options of the write compilers. @internal */
 export interface CompileWriteOptions {
@@ -17,6 +18,12 @@ export interface CompileWriteOptions {
    * driver sees, skip it (a tenth of a row's compile time).
    */
   frozen?: boolean;
+  /**
+   * The values already passed their `validate` validators (the repository
+   * checks them before it moves a row or reads copies' sources), so they are
+   * not run again. Default false: the validators run first.
+   */
+  checked?: boolean;
 }
 
 /**
@@ -24,6 +31,8 @@ export interface CompileWriteOptions {
  * column with an explicit timestamp (so a retry writes the same cells).
  * `mode: 'replace'` first deletes the row's other cells in the same mutation.
  * While re-salting, the write also carries the move mark ({@link resaltMark}).
+ * The `validate` validators of the key parts and columns run first, on the
+ * values as given: their issues are one `ValidationError`.
  * @internal
  */
 export function compileSave<T>(
@@ -32,6 +41,7 @@ export function compileSave<T>(
   options: CompileWriteOptions & { mode?: 'save' | 'replace' } = {},
 ): CompiledMutation {
   const record = asRecord(schema, entity);
+  if (options.checked !== true) checkValues(schema, record);
   const { key, text } = encodeRowKey(schema, record);
   const now = options.now ?? Date.now();
   const micros = rowTimestampMicros(schema, record, now);

@@ -7,10 +7,13 @@ import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { asRecord, type CompileWriteOptions } from './compile-save.js';
 import { checkRowSize } from './request-limits.js';
 import { marksWrites, resaltMark } from '../metadata/resalt-mark.js';
+import { checkChanges } from './validate-values.js';
 
 /**
  * Compiles `update(key, partial)`: writes only the given columns; `null`
  * deletes that cell; `undefined` leaves it alone. Key parts cannot change.
+ * The `validate` validators of the key parts and of the columns given run
+ * first: their issues are one `ValidationError`.
  * @internal
  */
 export function compileUpdate<T>(
@@ -19,8 +22,10 @@ export function compileUpdate<T>(
   partial: Partial<T>,
   options: CompileWriteOptions = {},
 ): CompiledMutation {
-  const { key: rowKey, text } = encodeRowKey(schema, asRecord(schema, key));
+  const keyRecord = asRecord(schema, key);
   const changes = asRecord(schema, partial);
+  if (options.checked !== true) checkChanges(schema, keyRecord, changes);
+  const { key: rowKey, text } = encodeRowKey(schema, keyRecord);
   const mutations: CellMutation[] = [];
   const now = options.now ?? Date.now();
   const micros = rowTimestampMicros(schema, changes, now);

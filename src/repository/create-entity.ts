@@ -3,6 +3,7 @@ import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { instantiate } from '../scan/hydrate.js';
 import { closestName } from '../util/option-names.js';
+import { checkValues } from '../mutation/validate-values.js';
 
 /**
  * A new instance of the schema's class holding `props`: the props object's
@@ -13,7 +14,9 @@ import { closestName } from '../util/option-names.js';
  * properties with a setter are taken: an unknown key (a typo, or an extra
  * field of a request body) and a getter without a setter are
  * `ValidationError`s naming `Entity.property`, never a `TypeError` nor a
- * stray property echoed back to a client.
+ * stray property echoed back to a client. The `validate` validators then
+ * check the instance's values (those it holds, the constructor's defaults
+ * included), as a write would.
  * @internal
  */
 export function createEntity<T>(schema: EntitySchema<T>, props: object): T {
@@ -34,6 +37,7 @@ export function createEntity<T>(schema: EntitySchema<T>, props: object): T {
     checkAssignable(schema, entity, name);
     entity[name] = (props as Record<string, unknown>)[name];
   }
+  checkValues(schema, entity);
   return entity as T;
 }
 

@@ -5,6 +5,7 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import { compileCondition, type SaveCondition } from '../mutation/compile-condition.js';
 import { compileSave } from '../mutation/compile-save.js';
 import { compileDelete, compileUpdate } from '../mutation/compile-update.js';
+import { checkChanges, checkKeyValues, checkValues } from '../mutation/validate-values.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { encodeRowKey } from '../key/physical-key.js';
 import { previousLayout } from '../key/previous-layout.js';
@@ -148,10 +149,11 @@ export class Repository<T extends object> {
    * `props` assigned over what its constructor set. Only the props object's
    * own enumerable properties are copied; a `__proto__` key, a key that is
    * neither a mapped property nor a field the constructor sets (the error
-   * suggests the closest property), and a getter without a setter are refused
-   * with a `ValidationError`, so request input is safe to pass. Nothing is
-   * sent. The write methods also accept a plain object with the entity's data
-   * properties; `create` gives a typed instance.
+   * suggests the closest property), a getter without a setter, and values
+   * their `validate` validators refuse are `ValidationError`s, so request
+   * input is safe to pass. Nothing is sent. The write methods also accept a
+   * plain object with the entity's data properties; `create` gives a typed
+   * instance.
    * @example
    * ```ts
    * const reading = readings.create({ sensorId: 's1', ts: new Date(), temperature: 21.5 });
@@ -198,9 +200,10 @@ export class Repository<T extends object> {
    * confirmed the write, settles the filled copies against their sources (`settleCopies`).
    */
   async #saveWithCopies(entity: EntityInput<T>, mode: 'save' | 'replace', call: CallOptions): Promise<void> {
+    checkValues(this.schema, entity);
     await this.#moveFirst(entity as Record<string, unknown>, call);
     const filled = await withCopies(this.schema, entityOf(entity), this.#sources);
-    const mutation = compileSave(this.schema, filled.entity, { mode, now: this.#context.clock() });
+    const mutation = compileSave(this.schema, filled.entity, { mode, now: this.#context.clock(), checked: true });
     await this.#driver.mutateRow(mutation, call);
     await this.#settle(mutation.rowKey, filled.fills, call);
   }
@@ -232,9 +235,11 @@ export class Repository<T extends object> {
    */
   update(key: EntityKey<T>, partial: EntityChanges<T>, options?: OperationOptions): Promise<void> {
     return this.#write('update', options, async (call) => {
+      checkChanges(this.schema, key, partial);
       await this.#moveFirst(key as Record<string, unknown>, call);
       return compileUpdate(this.schema, key as Record<string, unknown>, partial as Partial<T>, {
         now: this.#context.clock(),
+        checked: true,
       });
     });
   }
@@ -389,6 +394,7 @@ export class Repository<T extends object> {
     options?: OperationOptions,
   ): Promise<CounterValue<T[K]>> {
     return this.#run('write', 'increment', options, OPERATION_OPTION_NAMES, async (call) => {
+      checkKeyValues(this.schema, key);
       await this.#moveFirst(key as Record<string, unknown>, call);
       return incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call);
     }) as Promise<CounterValue<T[K]>>;
@@ -403,9 +409,10 @@ export class Repository<T extends object> {
    */
   saveIf(entity: EntityInput<T>, condition: SaveCondition<T>, options?: OperationOptions): Promise<boolean> {
     return this.#run('write', 'saveIf', options, OPERATION_OPTION_NAMES, async (call) => {
+      checkValues(this.schema, entity);
       await this.#moveFirst(entity as Record<string, unknown>, call);
       const filled = await withCopies(this.schema, entityOf(entity), this.#sources);
-      const mutation = compileSave(this.schema, filled.entity, { now: this.#context.clock() });
+      const mutation = compileSave(this.schema, filled.entity, { now: this.#context.clock(), checked: true });
       const { request, appliesOnMatch } = compileCondition(this.schema, mutation, condition);
       const applied = (await this.#driver.checkAndMutate(request, call)) === appliesOnMatch;
       if (applied) await this.#settle(mutation.rowKey, filled.fills, call);

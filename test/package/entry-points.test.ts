@@ -11,7 +11,7 @@ import { createConsumerWorkspace } from './consumer-workspace.js';
  * Every entry point of the packed tarball, loaded by Node itself in a child
  * process, once through `require` and once through `import`: it resolves in
  * both formats with the same exports, and `bigtable-mapper/tools` and
- * `bigtable-mapper/express` load neither `@google-cloud/bigtable` nor gRPC.
+ * `bigtable-mapper/express` and `bigtable-mapper/json` load neither `@google-cloud/bigtable` nor gRPC.
  * Both client packages are CommonJS, so whatever loads them, `require` or
  * `import`, puts them in `require.cache`, which the child reports; the root
  * and `bigtable-mapper/driver`, which do load the client, show that the
@@ -23,9 +23,9 @@ const givenTarball = process.env['BIGTABLE_MAPPER_TARBALL'];
 const run = promisify(execFile);
 
 /** The entry points, as `package.json` `exports` declares them. */
-const ENTRY_POINTS = ['.', './driver', './tools', './express', './testing', './nest'] as const;
+const ENTRY_POINTS = ['.', './driver', './tools', './express', './json', './testing', './nest'] as const;
 /** Entry points that must not load the Google client or gRPC. */
-const WITHOUT_CLIENT = new Set(['./tools', './express', './testing']);
+const WITHOUT_CLIENT = new Set(['./tools', './express', './json', './testing']);
 const CLIENT_MODULE = String.raw`[\\/]node_modules[\\/](@google-cloud[\\/]bigtable|@grpc[\\/]grpc-js|google-gax)[\\/]`;
 
 let work: string;
@@ -99,14 +99,20 @@ describe('the entry points of the packed package', () => {
   );
 
   it('put each function in one home: the root keeps the application API, the subpaths the rest', async () => {
-    const [root, driver, tools, express] = await Promise.all(
-      (['.', './driver', './tools', './express'] as const).map((entry) => load(entry, 'cjs')),
+    const [root, driver, tools, express, json] = await Promise.all(
+      (['.', './driver', './tools', './express', './json'] as const).map((entry) => load(entry, 'cjs')),
     );
     expect(root?.names).toEqual(expect.arrayContaining(['BigtableMapper', 'Repository', 'Entity', 'range']));
     expect(driver?.names).toEqual(['createGoogleCloudDriver', 'fromAsyncIterable']);
     expect(tools?.names).toEqual(expect.arrayContaining(['lintEntity', 'simulateHotspots', 'captureWorkload']));
     expect(express?.names).toEqual(['bigtableMapperErrorHandler', 'httpStatusOf', 'toHttpError']);
-    const elsewhere = [...(driver?.names ?? []), ...(tools?.names ?? []), ...(express?.names ?? [])];
+    expect(json?.names).toEqual(['fromJson', 'toJson', 'toJsonSchema']);
+    const elsewhere = [
+      ...(driver?.names ?? []),
+      ...(tools?.names ?? []),
+      ...(express?.names ?? []),
+      ...(json?.names ?? []),
+    ];
     expect(root?.names.filter((name) => elsewhere.includes(name))).toEqual([]);
     for (const internal of ['compileEntity', 'GoogleCloudDriver', 'CAPTURED_KEY_BYTES', 'EmulatorError'])
       expect(root?.names).not.toContain(internal);

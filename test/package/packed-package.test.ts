@@ -68,7 +68,7 @@ function declaredTargets(manifest: Record<string, unknown>): string[] {
 describe('the packed tarball', () => {
   it('holds the ESM and CommonJS builds with declarations beside each, the license, the README and the guides', () => {
     const { files } = packed;
-    for (const entry of ['index', 'driver-api', 'tools', 'express', 'testing/index', 'nest/index'])
+    for (const entry of ['index', 'driver-api', 'tools', 'express', 'json', 'testing/index', 'nest/index'])
       for (const format of ['esm', 'cjs'])
         for (const file of [`${entry}.js`, `${entry}.d.ts`]) expect(files).toContain(`dist/${format}/${file}`);
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
@@ -150,13 +150,15 @@ describe('consumer projects compiled against the tarball and run on the emulator
 
   it('ESM (module: nodenext) imports every entry point', { timeout: 120_000 }, async () => {
     const { emitted, output } = await compileAndRun('esm');
-    for (const entry of ['driver', 'express', 'nest', 'testing', 'tools'])
+    for (const entry of ['driver', 'express', 'json', 'nest', 'testing', 'tools'])
       expect(emitted).toMatch(new RegExp(`^import .* from 'bigtable-mapper/${entry}';$`, 'm'));
     expect(output).toEqual({
       text: 'saved from ESM',
       nestModule: 'function',
       lintRules: expect.arrayContaining(['no-gc-rule']),
       missing: 404,
+      createRequired: ['id'],
+      read: { id: 'n1', text: 'saved from ESM' },
     });
   });
 
@@ -165,13 +167,15 @@ describe('consumer projects compiled against the tarball and run on the emulator
     { timeout: 120_000 },
     async () => {
       const { emitted, output } = await compileAndRun('cjs', ['--module', cjsModule, '--moduleResolution', cjsModule]);
-      for (const entry of ['driver', 'express', 'nest', 'testing', 'tools'])
+      for (const entry of ['driver', 'express', 'json', 'nest', 'testing', 'tools'])
         expect(emitted).toMatch(new RegExp(`require\\("bigtable-mapper/${entry}"\\)`));
       expect(output).toEqual({
         text: 'saved from CommonJS',
         nestModule: 'function',
         lintRules: expect.arrayContaining(['no-gc-rule']),
         missing: 404,
+        createRequired: ['id'],
+        read: { id: 'n1', text: 'saved from CommonJS' },
       });
     },
   );

@@ -2,6 +2,7 @@
 import { BigtableMapper, Column, Entity, Family, KeyPart, KeyParts } from 'bigtable-mapper';
 import { createGoogleCloudDriver } from 'bigtable-mapper/driver';
 import { toHttpError } from 'bigtable-mapper/express';
+import { fromJson, toJson, toJsonSchema } from 'bigtable-mapper/json';
 import { BigtableModule } from 'bigtable-mapper/nest';
 import { uniqueTableId } from 'bigtable-mapper/testing';
 import { lintEntity } from 'bigtable-mapper/tools';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   try {
     await mapper.sync();
     const notes = mapper.getRepository(Note);
-    await notes.save(Object.assign(new Note(), { id: 'n1', text: 'saved from CommonJS' }));
+    await notes.save(notes.create(fromJson(Note, { id: 'n1', text: 'saved from CommonJS' }, { for: 'create' })));
     const found = await notes.findOne({ id: 'n1' });
     const missing = await notes.findOneOrFail({ id: 'none' }).catch((err: unknown) => toHttpError(err).status);
     console.log(
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
         nestModule: typeof BigtableModule.forRoot,
         lintRules: lintEntity(Note).map((f) => f.code),
         missing,
+        createRequired: toJsonSchema(Note, { for: 'create' })['required'],
+        read: found === undefined ? undefined : toJson(Note, found),
       }),
     );
   } finally {

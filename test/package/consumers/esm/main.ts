@@ -2,6 +2,7 @@
 import { BigtableMapper, Column, Entity, Family, KeyPart, KeyParts } from 'bigtable-mapper';
 import { createGoogleCloudDriver } from 'bigtable-mapper/driver';
 import { toHttpError } from 'bigtable-mapper/express';
+import { fromJson, toJson, toJsonSchema } from 'bigtable-mapper/json';
 import { BigtableModule } from 'bigtable-mapper/nest';
 import { uniqueTableId } from 'bigtable-mapper/testing';
 import { lintEntity } from 'bigtable-mapper/tools';
@@ -22,7 +23,7 @@ const mapper = new BigtableMapper({ driver, entities: [Note] });
 try {
   await mapper.sync();
   const notes = mapper.getRepository(Note);
-  await notes.save(Object.assign(new Note(), { id: 'n1', text: 'saved from ESM' }));
+  await notes.save(notes.create(fromJson(Note, { id: 'n1', text: 'saved from ESM' }, { for: 'create' })));
   const found = await notes.findOne({ id: 'n1' });
   const missing = await notes.findOneOrFail({ id: 'none' }).catch((err: unknown) => toHttpError(err).status);
   console.log(
@@ -31,6 +32,8 @@ try {
       nestModule: typeof BigtableModule.forRoot,
       lintRules: lintEntity(Note).map((f) => f.code),
       missing,
+      createRequired: toJsonSchema(Note, { for: 'create' })['required'],
+      read: found === undefined ? undefined : toJson(Note, found),
     }),
   );
 } finally {
