@@ -31,6 +31,14 @@ export type {
   RowMutationFailure,
   CheckAndMutateRequest,
   IncrementRule,
+  ListTablesRequest,
+  TableRequest,
+  CreateTableRequest,
+  CreateFamilyRequest,
+  SetFamilyGcRequest,
+  DeleteFamilyRequest,
+  MutateRowsRequest,
+  IncrementRequest,
 } from './model/driver.js';
 export type { RowFilter } from './model/row-filter.js';
 export type { CompiledMutation, CellMutation } from './model/mutation.js';

@@ -69,7 +69,7 @@ export async function runScenario<D>(
 
 async function dropTable(mapper: BigtableMapper, table: string): Promise<void> {
   try {
-    await mapper.driver.deleteTable(table);
+    await mapper.driver.deleteTable({ table });
   } catch (err) {
     console.warn(
       `could not delete table "${table}" (delete it by hand): ${err instanceof Error ? err.message : String(err)}`,

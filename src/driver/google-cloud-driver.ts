@@ -5,15 +5,20 @@ import type {
   BigtableDriver,
   CallOptions,
   CheckAndMutateRequest,
-  IncrementRule,
+  CreateFamilyRequest,
+  CreateTableRequest,
+  DeleteFamilyRequest,
+  IncrementRequest,
+  ListTablesRequest,
+  MutateRowsRequest,
   ReadRowsRequest,
   RowData,
-  RowKeySchema,
   RowMutationFailure,
+  SetFamilyGcRequest,
+  TableRequest,
 } from '../model/driver.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import type { BatchStream } from '../stream/batch-stream.js';
-import type { GcRule } from '../model/gc-rule.js';
 import { checkAndMutateRow, incrementCells } from './atomic-ops.js';
 import { planRead } from './read-plan.js';
 import { ReadRowsCall } from './read-rows-call.js';
@@ -182,42 +187,37 @@ export class GoogleCloudDriver implements BigtableDriver {
     return this.#instance.table(id);
   }
 
-  async listTables(call?: CallOptions): Promise<string[]> {
+  async listTables(_request?: ListTablesRequest, call?: CallOptions): Promise<string[]> {
     await this.#adminProbe.ready(call, 'listTables');
     return listTableIds(this.#instance, call);
   }
 
-  async getFamilies(table: string, call?: CallOptions): Promise<ActualFamily[] | undefined> {
+  async getFamilies({ table }: TableRequest, call?: CallOptions): Promise<ActualFamily[] | undefined> {
     await this.#adminProbe.ready(call, 'getFamilies');
     return readFamilies(this.#instance, table, call);
   }
 
-  async createTable(
-    table: string,
-    families: readonly ActualFamily[],
-    call?: CallOptions,
-    rowKeySchema?: RowKeySchema,
-  ): Promise<void> {
+  async createTable({ table, families, rowKeySchema }: CreateTableRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'createTable');
     return createTableWithFamilies(this.#instance, table, families, call, rowKeySchema);
   }
 
-  async createFamily(table: string, family: ActualFamily, call?: CallOptions): Promise<void> {
+  async createFamily({ table, family }: CreateFamilyRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'createFamily');
     return addFamily(this.#instance, table, family, call);
   }
 
-  async setFamilyGc(table: string, family: string, gc: GcRule | undefined, call?: CallOptions): Promise<void> {
+  async setFamilyGc({ table, family, gc }: SetFamilyGcRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'setFamilyGc');
     return replaceFamilyGc(this.#instance, table, family, gc, call);
   }
 
-  async deleteFamily(table: string, family: string, call?: CallOptions): Promise<void> {
+  async deleteFamily({ table, family }: DeleteFamilyRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'deleteFamily');
     return dropFamily(this.#instance, table, family, call);
   }
 
-  async deleteTable(table: string, call?: CallOptions): Promise<void> {
+  async deleteTable({ table }: TableRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'deleteTable');
     return dropTable(this.#instance, table, call);
   }
@@ -253,11 +253,7 @@ export class GoogleCloudDriver implements BigtableDriver {
     return mutateOneRow(this.#data, this.#dataTable(mutation.table), mutation, call);
   }
 
-  async mutateRows(
-    table: string,
-    mutations: readonly CompiledMutation[],
-    call?: CallOptions,
-  ): Promise<RowMutationFailure[]> {
+  async mutateRows({ table, mutations }: MutateRowsRequest, call?: CallOptions): Promise<RowMutationFailure[]> {
     await this.#dataProbe.ready(call, 'mutateRows');
     return mutateManyRows(this.#data, this.#dataTable(table), mutations, call);
   }
@@ -290,12 +286,7 @@ export class GoogleCloudDriver implements BigtableDriver {
     return checkAndMutateRow(this.#data, this.#dataTable(request.table), request, call);
   }
 
-  async increment(
-    table: string,
-    rowKey: Buffer,
-    rules: readonly IncrementRule[],
-    call?: CallOptions,
-  ): Promise<RowData> {
+  async increment({ table, rowKey, rules }: IncrementRequest, call?: CallOptions): Promise<RowData> {
     await this.#dataProbe.ready(call, 'increment');
     return incrementCells(this.#data, this.#dataTable(table), rowKey, rules, call);
   }

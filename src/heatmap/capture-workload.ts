@@ -8,13 +8,18 @@ import type {
   BigtableDriver,
   CallOptions,
   CheckAndMutateRequest,
-  IncrementRule,
+  CreateFamilyRequest,
+  CreateTableRequest,
+  DeleteFamilyRequest,
+  IncrementRequest,
+  ListTablesRequest,
+  MutateRowsRequest,
   ReadRowsRequest,
   RowData,
-  RowKeySchema,
   RowMutationFailure,
+  SetFamilyGcRequest,
+  TableRequest,
 } from '../model/driver.js';
-import type { GcRule } from '../model/gc-rule.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { partitionKeys } from '../simulate/key-partition.js';
 import type { BatchStream } from '../stream/batch-stream.js';
@@ -269,37 +274,32 @@ class CapturingDriver implements BigtableDriver {
     this.#capture = capture;
   }
 
-  listTables(options?: CallOptions): Promise<string[]> {
-    return this.#inner.listTables(options);
+  listTables(request?: ListTablesRequest, options?: CallOptions): Promise<string[]> {
+    return this.#inner.listTables(request, options);
   }
 
-  getFamilies(table: string, options?: CallOptions): Promise<ActualFamily[] | undefined> {
-    return this.#inner.getFamilies(table, options);
+  getFamilies(request: TableRequest, options?: CallOptions): Promise<ActualFamily[] | undefined> {
+    return this.#inner.getFamilies(request, options);
   }
 
-  createTable(
-    table: string,
-    families: readonly ActualFamily[],
-    options?: CallOptions,
-    rowKeySchema?: RowKeySchema,
-  ): Promise<void> {
-    return this.#inner.createTable(table, families, options, rowKeySchema);
+  createTable(request: CreateTableRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.createTable(request, options);
   }
 
-  createFamily(table: string, family: ActualFamily, options?: CallOptions): Promise<void> {
-    return this.#inner.createFamily(table, family, options);
+  createFamily(request: CreateFamilyRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.createFamily(request, options);
   }
 
-  setFamilyGc(table: string, family: string, gc: GcRule | undefined, options?: CallOptions): Promise<void> {
-    return this.#inner.setFamilyGc(table, family, gc, options);
+  setFamilyGc(request: SetFamilyGcRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.setFamilyGc(request, options);
   }
 
-  deleteFamily(table: string, family: string, options?: CallOptions): Promise<void> {
-    return this.#inner.deleteFamily(table, family, options);
+  deleteFamily(request: DeleteFamilyRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.deleteFamily(request, options);
   }
 
-  deleteTable(table: string, options?: CallOptions): Promise<void> {
-    return this.#inner.deleteTable(table, options);
+  deleteTable(request: TableRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.deleteTable(request, options);
   }
 
   close(): Promise<void> {
@@ -311,13 +311,9 @@ class CapturingDriver implements BigtableDriver {
     return this.#inner.mutateRow(mutation, options);
   }
 
-  mutateRows(
-    table: string,
-    mutations: readonly CompiledMutation[],
-    options?: CallOptions,
-  ): Promise<RowMutationFailure[]> {
-    for (const mutation of mutations) this.#capture.record('write', table, mutation.rowKey);
-    return this.#inner.mutateRows(table, mutations, options);
+  mutateRows(request: MutateRowsRequest, options?: CallOptions): Promise<RowMutationFailure[]> {
+    for (const mutation of request.mutations) this.#capture.record('write', request.table, mutation.rowKey);
+    return this.#inner.mutateRows(request, options);
   }
 
   readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
@@ -333,8 +329,8 @@ class CapturingDriver implements BigtableDriver {
     return this.#inner.checkAndMutate(request, options);
   }
 
-  increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[], options?: CallOptions): Promise<RowData> {
-    this.#capture.record('write', table, rowKey);
-    return this.#inner.increment(table, rowKey, rules, options);
+  increment(request: IncrementRequest, options?: CallOptions): Promise<RowData> {
+    this.#capture.record('write', request.table, request.rowKey);
+    return this.#inner.increment(request, options);
   }
 }

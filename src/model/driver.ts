@@ -81,48 +81,42 @@ export interface RowKeyField {
 
 /**
  * The seam between the mapper and Bigtable: the only calls the mapper makes.
- * `createGoogleCloudDriver()` implements it with `@google-cloud/bigtable`;
- * unit tests can implement it in memory.
+ * Every call takes one request object, then the call's {@link CallOptions}
+ * (`close()` takes nothing). `createGoogleCloudDriver()` implements it with
+ * `@google-cloud/bigtable`; `InMemoryBigtable` (`bigtable-mapper/testing`)
+ * implements it in memory.
  *
  * @example
  * ```ts
- * const families = await driver.getFamilies('readings'); // undefined when the table is missing
+ * const families = await driver.getFamilies({ table: 'readings' }); // undefined when the table is missing
+ * const failed = await driver.mutateRows({ table: 'readings', mutations }, { deadline: Date.now() + 60_000 });
  * ```
  */
 export interface BigtableDriver {
   /** Table ids of the instance. */
-  listTables(options?: CallOptions): Promise<string[]>;
+  listTables(request?: ListTablesRequest, options?: CallOptions): Promise<string[]>;
   /** The table's families, or `undefined` when the table does not exist. */
-  getFamilies(table: string, options?: CallOptions): Promise<ActualFamily[] | undefined>;
+  getFamilies(request: TableRequest, options?: CallOptions): Promise<ActualFamily[] | undefined>;
   /**
    * Creates the table with these families and their GC rules, and the row key
    * schema when one is given; rejects (gRPC 6, ALREADY_EXISTS) when it exists.
    */
-  createTable(
-    table: string,
-    families: readonly ActualFamily[],
-    options?: CallOptions,
-    rowKeySchema?: RowKeySchema,
-  ): Promise<void>;
+  createTable(request: CreateTableRequest, options?: CallOptions): Promise<void>;
   /** Adds a family, with its GC rule, to an existing table; rejects (gRPC 6, ALREADY_EXISTS) when the family exists. */
-  createFamily(table: string, family: ActualFamily, options?: CallOptions): Promise<void>;
+  createFamily(request: CreateFamilyRequest, options?: CallOptions): Promise<void>;
   /** Replaces the family's GC rule (`undefined` removes it). */
-  setFamilyGc(table: string, family: string, gc: GcRule | undefined, options?: CallOptions): Promise<void>;
+  setFamilyGc(request: SetFamilyGcRequest, options?: CallOptions): Promise<void>;
   /** Deletes a family and every cell in it. */
-  deleteFamily(table: string, family: string, options?: CallOptions): Promise<void>;
+  deleteFamily(request: DeleteFamilyRequest, options?: CallOptions): Promise<void>;
   /** Deletes a table and all its data. */
-  deleteTable(table: string, options?: CallOptions): Promise<void>;
+  deleteTable(request: TableRequest, options?: CallOptions): Promise<void>;
   /** Releases the client if this driver created it. */
   close(): Promise<void>;
 
   /** One atomic MutateRow (retried on transient errors only when `idempotent`). */
   mutateRow(mutation: CompiledMutation, options?: CallOptions): Promise<void>;
   /** One MutateRows call; resolves with the entries that failed (empty when all succeeded). */
-  mutateRows(
-    table: string,
-    mutations: readonly CompiledMutation[],
-    options?: CallOptions,
-  ): Promise<RowMutationFailure[]>;
+  mutateRows(request: MutateRowsRequest, options?: CallOptions): Promise<RowMutationFailure[]>;
   /**
    * Streams rows in key order (descending when `request.reversed`), in
    * batches of the rows the read has ready; pull-based: nothing is read until
@@ -133,7 +127,127 @@ export interface BigtableDriver {
   /** CheckAndMutateRow: resolves whether the predicate matched. */
   checkAndMutate(request: CheckAndMutateRequest, options?: CallOptions): Promise<boolean>;
   /** ReadModifyWriteRow increments; resolves with the new cells. Never retried. */
-  increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[], options?: CallOptions): Promise<RowData>;
+  increment(request: IncrementRequest, options?: CallOptions): Promise<RowData>;
+}
+
+/**
+ * What `listTables` takes: no field yet. Every driver call takes a request
+ * object, so that a wrapper can treat every call alike.
+ *
+ * @example
+ * ```ts
+ * const tables = await driver.listTables({}, { deadline: Date.now() + 10_000 });
+ * ```
+ */
+export type ListTablesRequest = Readonly<Record<never, never>>;
+
+/**
+ * A request naming one table: `getFamilies` and `deleteTable`.
+ *
+ * @example
+ * ```ts
+ * await driver.deleteTable({ table: 'readings' });
+ * ```
+ */
+export interface TableRequest {
+  /** Table id. */
+  readonly table: string;
+}
+
+/**
+ * A CreateTable request.
+ *
+ * @example
+ * ```ts
+ * await driver.createTable({ table: 'readings', families: [{ name: 'm', gc: { kind: 'maxVersions', count: 1 } }] });
+ * ```
+ */
+export interface CreateTableRequest {
+  /** Table id. */
+  readonly table: string;
+  /** The table's families, with their GC rules. */
+  readonly families: readonly ActualFamily[];
+  /** The row key schema of a table of struct row keys; default none. */
+  readonly rowKeySchema?: RowKeySchema;
+}
+
+/**
+ * A request to add a family to a table.
+ *
+ * @example
+ * ```ts
+ * await driver.createFamily({ table: 'readings', family: { name: 'audit', gc: undefined } });
+ * ```
+ */
+export interface CreateFamilyRequest {
+  /** Table id. */
+  readonly table: string;
+  /** The new family, with its GC rule. */
+  readonly family: ActualFamily;
+}
+
+/**
+ * A request to replace a family's GC rule.
+ *
+ * @example
+ * ```ts
+ * await driver.setFamilyGc({ table: 'readings', family: 'm', gc: { kind: 'maxVersions', count: 3 } });
+ * ```
+ */
+export interface SetFamilyGcRequest {
+  /** Table id. */
+  readonly table: string;
+  /** Family name. */
+  readonly family: string;
+  /** The new rule; `undefined` removes it (cells are kept until deleted). */
+  readonly gc: GcRule | undefined;
+}
+
+/**
+ * A request to delete a family and its cells.
+ *
+ * @example
+ * ```ts
+ * await driver.deleteFamily({ table: 'readings', family: 'audit' });
+ * ```
+ */
+export interface DeleteFamilyRequest {
+  /** Table id. */
+  readonly table: string;
+  /** Family name. */
+  readonly family: string;
+}
+
+/**
+ * A MutateRows request: one batch of row mutations of one table.
+ *
+ * @example
+ * ```ts
+ * const failed = await driver.mutateRows({ table: 'readings', mutations: [m1, m2] }); // [] when both were written
+ * ```
+ */
+export interface MutateRowsRequest {
+  /** Table id: every mutation must be of this table. */
+  readonly table: string;
+  /** One entry per row; `RowMutationFailure.index` points into it. */
+  readonly mutations: readonly CompiledMutation[];
+}
+
+/**
+ * A ReadModifyWriteRow request: int64 increments of cells of one row.
+ *
+ * @example
+ * ```ts
+ * const row = await driver.increment({ table: 'counters', rowKey: Buffer.from('home'), rules: [{ family: 'c', qualifier: 'hits', amount: 1n }] });
+ * ```
+ */
+export interface IncrementRequest {
+  /** Table id. */
+  readonly table: string;
+  /** Physical key of the row. */
+  readonly rowKey: Buffer;
+  /** The increments, applied in order. */
+  readonly rules: readonly IncrementRule[];
 }
 
 /**

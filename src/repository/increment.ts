@@ -44,12 +44,8 @@ export async function incrementColumn<T>(
   }
   const amount = checkAmount(schema.name, field, by);
   const { key: rowKey } = encodeRowKey(schema, asRecord(schema, key));
-  const row = await driver.increment(
-    schema.table,
-    rowKey,
-    [{ family: column.family, qualifier: column.qualifier, amount }],
-    call,
-  );
+  const rules = [{ family: column.family, qualifier: column.qualifier, amount }];
+  const row = await driver.increment({ table: schema.table, rowKey, rules }, call);
   const cell = ownCells(row, column.family, column.qualifier)?.[0];
   if (cell === undefined || cell.value.length !== 8) {
     throw new ValidationError(

@@ -163,7 +163,7 @@ export async function resaltRows(
 }
 
 async function checkMarkFamily(driver: BigtableDriver, schema: EntitySchema, call: CallOptions): Promise<void> {
-  const families = await driver.getFamilies(schema.table, call);
+  const families = await driver.getFamilies({ table: schema.table }, call);
   if (families === undefined || families.some((f) => f.name === RESALT_FAMILY)) return;
   throw new ValidationError(
     `${schema.name}: table "${schema.table}" has no "${RESALT_FAMILY}" family, where writes mark the rows they touch while re-salting. Fix: run mapper.sync() (it creates the family while @Salt declares previous), then deploy the new layout, then resalt`,

@@ -3,14 +3,19 @@ import type {
   BigtableDriver,
   CallOptions,
   CheckAndMutateRequest,
-  IncrementRule,
+  CreateFamilyRequest,
+  CreateTableRequest,
+  DeleteFamilyRequest,
+  IncrementRequest,
+  ListTablesRequest,
+  MutateRowsRequest,
   ReadRowsRequest,
   RowData,
-  RowKeySchema,
   RowMutationFailure,
+  SetFamilyGcRequest,
+  TableRequest,
 } from '../model/driver.js';
 import type { CompiledMutation } from '../model/mutation.js';
-import type { GcRule } from '../model/gc-rule.js';
 import type { BatchStream } from '../stream/batch-stream.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
@@ -62,38 +67,33 @@ export class PrefixedDriver implements BigtableDriver {
     this.#prefix = prefix;
   }
 
-  async listTables(options?: CallOptions): Promise<string[]> {
-    const tables = await this.#inner.listTables(options);
+  async listTables(request?: ListTablesRequest, options?: CallOptions): Promise<string[]> {
+    const tables = await this.#inner.listTables(request, options);
     return tables.filter((t) => t.startsWith(this.#prefix)).map((t) => t.slice(this.#prefix.length));
   }
 
-  getFamilies(table: string, options?: CallOptions): Promise<ActualFamily[] | undefined> {
-    return this.#inner.getFamilies(this.#prefix + table, options);
+  getFamilies(request: TableRequest, options?: CallOptions): Promise<ActualFamily[] | undefined> {
+    return this.#inner.getFamilies(this.#table(request), options);
   }
 
-  createTable(
-    table: string,
-    families: readonly ActualFamily[],
-    options?: CallOptions,
-    rowKeySchema?: RowKeySchema,
-  ): Promise<void> {
-    return this.#inner.createTable(this.#prefix + table, families, options, rowKeySchema);
+  createTable(request: CreateTableRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.createTable(this.#table(request), options);
   }
 
-  createFamily(table: string, family: ActualFamily, options?: CallOptions): Promise<void> {
-    return this.#inner.createFamily(this.#prefix + table, family, options);
+  createFamily(request: CreateFamilyRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.createFamily(this.#table(request), options);
   }
 
-  setFamilyGc(table: string, family: string, gc: GcRule | undefined, options?: CallOptions): Promise<void> {
-    return this.#inner.setFamilyGc(this.#prefix + table, family, gc, options);
+  setFamilyGc(request: SetFamilyGcRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.setFamilyGc(this.#table(request), options);
   }
 
-  deleteFamily(table: string, family: string, options?: CallOptions): Promise<void> {
-    return this.#inner.deleteFamily(this.#prefix + table, family, options);
+  deleteFamily(request: DeleteFamilyRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.deleteFamily(this.#table(request), options);
   }
 
-  deleteTable(table: string, options?: CallOptions): Promise<void> {
-    return this.#inner.deleteTable(this.#prefix + table, options);
+  deleteTable(request: TableRequest, options?: CallOptions): Promise<void> {
+    return this.#inner.deleteTable(this.#table(request), options);
   }
 
   close(): Promise<void> {
@@ -101,34 +101,29 @@ export class PrefixedDriver implements BigtableDriver {
   }
 
   mutateRow(mutation: CompiledMutation, options?: CallOptions): Promise<void> {
-    return this.#inner.mutateRow(this.#mutation(mutation), options);
+    return this.#inner.mutateRow(this.#table(mutation), options);
   }
 
-  mutateRows(
-    table: string,
-    mutations: readonly CompiledMutation[],
-    options?: CallOptions,
-  ): Promise<RowMutationFailure[]> {
+  mutateRows(request: MutateRowsRequest, options?: CallOptions): Promise<RowMutationFailure[]> {
     return this.#inner.mutateRows(
-      this.#prefix + table,
-      mutations.map((m) => this.#mutation(m)),
+      { table: this.#prefix + request.table, mutations: request.mutations.map((m) => this.#table(m)) },
       options,
     );
   }
 
   readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
-    return this.#inner.readRows({ ...request, table: this.#prefix + request.table }, options);
+    return this.#inner.readRows(this.#table(request), options);
   }
 
   checkAndMutate(request: CheckAndMutateRequest, options?: CallOptions): Promise<boolean> {
-    return this.#inner.checkAndMutate({ ...request, table: this.#prefix + request.table }, options);
+    return this.#inner.checkAndMutate(this.#table(request), options);
   }
 
-  increment(table: string, rowKey: Buffer, rules: readonly IncrementRule[], options?: CallOptions): Promise<RowData> {
-    return this.#inner.increment(this.#prefix + table, rowKey, rules, options);
+  increment(request: IncrementRequest, options?: CallOptions): Promise<RowData> {
+    return this.#inner.increment(this.#table(request), options);
   }
 
-  #mutation(mutation: CompiledMutation): CompiledMutation {
-    return { ...mutation, table: this.#prefix + mutation.table };
+  #table<R extends { readonly table: string }>(request: R): R {
+    return { ...request, table: this.#prefix + request.table };
   }
 }

@@ -115,16 +115,16 @@ async function applyChange(
 
 async function execute(driver: SchemaSyncDriver, change: SchemaChange, call: CallOptions | undefined): Promise<void> {
   switch (change.kind) {
-    case 'create-table':
-      return change.rowKeySchema === undefined
-        ? driver.createTable(change.table, change.families, call)
-        : driver.createTable(change.table, change.families, call, change.rowKeySchema);
+    case 'create-table': {
+      const { table, families, rowKeySchema } = change;
+      return driver.createTable({ table, families, ...(rowKeySchema === undefined ? {} : { rowKeySchema }) }, call);
+    }
     case 'create-family':
-      return driver.createFamily(change.table, change.family, call);
+      return driver.createFamily({ table: change.table, family: change.family }, call);
     case 'update-gc':
-      return driver.setFamilyGc(change.table, change.family, change.to, call);
+      return driver.setFamilyGc({ table: change.table, family: change.family, gc: change.to }, call);
     case 'drop-family':
-      return driver.deleteFamily(change.table, change.family, call);
+      return driver.deleteFamily({ table: change.table, family: change.family }, call);
   }
 }
 
@@ -134,7 +134,7 @@ async function readFamilies(
   call: CallOptions | undefined,
 ): Promise<ActualFamily[] | undefined> {
   try {
-    return await driver.getFamilies(table, call);
+    return await driver.getFamilies({ table }, call);
   } catch (err) {
     if (isOperationError(err)) throw err;
     throw new SchemaSyncError(

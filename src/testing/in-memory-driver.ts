@@ -4,14 +4,19 @@ import type {
   BigtableDriver,
   CallOptions,
   CheckAndMutateRequest,
-  IncrementRule,
+  CreateFamilyRequest,
+  CreateTableRequest,
+  DeleteFamilyRequest,
+  IncrementRequest,
+  ListTablesRequest,
+  MutateRowsRequest,
   ReadRowsRequest,
   RowData,
-  RowKeySchema,
   RowMutationFailure,
+  SetFamilyGcRequest,
+  TableRequest,
 } from '../model/driver.js';
 import type { CompiledMutation } from '../model/mutation.js';
-import type { GcRule } from '../model/gc-rule.js';
 import { ValidationError } from '../errors/errors.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
 import type { BatchStream } from '../stream/batch-stream.js';
@@ -287,7 +292,7 @@ export class InMemoryBigtable implements BigtableDriver {
    * expect(await bigtable.listTables()).toEqual(['orders', 'users']);
    * ```
    */
-  async listTables(call?: CallOptions): Promise<string[]> {
+  async listTables(_request?: ListTablesRequest, call?: CallOptions): Promise<string[]> {
     this.#begin({ method: 'listTables' }, call);
     return this.#instance.tableIds();
   }
@@ -296,10 +301,10 @@ export class InMemoryBigtable implements BigtableDriver {
    * The table's families with their GC rules, by name; `undefined` when the table does not exist.
    * @example
    * ```ts
-   * await bigtable.getFamilies('orders'); // [{ name: 'o', gc: { kind: 'maxVersions', count: 1 } }]
+   * await bigtable.getFamilies({ table: 'orders' }); // [{ name: 'o', gc: { kind: 'maxVersions', count: 1 } }]
    * ```
    */
-  async getFamilies(table: string, call?: CallOptions): Promise<ActualFamily[] | undefined> {
+  async getFamilies({ table }: TableRequest, call?: CallOptions): Promise<ActualFamily[] | undefined> {
     this.#begin({ method: 'getFamilies', table }, call);
     return this.#instance.families(table);
   }
@@ -308,15 +313,10 @@ export class InMemoryBigtable implements BigtableDriver {
    * Creates a table with these families; rejects with gRPC 6 when it exists. A row key schema is accepted and not kept.
    * @example
    * ```ts
-   * await bigtable.createTable('orders', [{ name: 'o', gc: undefined }]);
+   * await bigtable.createTable({ table: 'orders', families: [{ name: 'o', gc: undefined }] });
    * ```
    */
-  async createTable(
-    table: string,
-    families: readonly ActualFamily[],
-    call?: CallOptions,
-    rowKeySchema?: RowKeySchema,
-  ): Promise<void> {
+  async createTable({ table, families, rowKeySchema }: CreateTableRequest, call?: CallOptions): Promise<void> {
     this.#begin(
       { method: 'createTable', table, families, ...(rowKeySchema === undefined ? {} : { rowKeySchema }) },
       call,
@@ -328,10 +328,10 @@ export class InMemoryBigtable implements BigtableDriver {
    * Adds a family to a table; rejects with gRPC 6 when it exists, gRPC 5 when the table does not.
    * @example
    * ```ts
-   * await bigtable.createFamily('orders', { name: 'audit', gc: { kind: 'maxAge', seconds: 86_400 } });
+   * await bigtable.createFamily({ table: 'orders', family: { name: 'audit', gc: { kind: 'maxAge', seconds: 86_400 } } });
    * ```
    */
-  async createFamily(table: string, family: ActualFamily, call?: CallOptions): Promise<void> {
+  async createFamily({ table, family }: CreateFamilyRequest, call?: CallOptions): Promise<void> {
     this.#begin({ method: 'createFamily', table, family }, call);
     this.#instance.createFamily(table, family);
   }
@@ -340,10 +340,10 @@ export class InMemoryBigtable implements BigtableDriver {
    * Replaces a family's GC rule (`undefined` removes it); rejects with gRPC 5 for an unknown table or family.
    * @example
    * ```ts
-   * await bigtable.setFamilyGc('orders', 'o', { kind: 'maxVersions', count: 3 });
+   * await bigtable.setFamilyGc({ table: 'orders', family: 'o', gc: { kind: 'maxVersions', count: 3 } });
    * ```
    */
-  async setFamilyGc(table: string, family: string, gc: GcRule | undefined, call?: CallOptions): Promise<void> {
+  async setFamilyGc({ table, family, gc }: SetFamilyGcRequest, call?: CallOptions): Promise<void> {
     this.#begin({ method: 'setFamilyGc', table, family, gc }, call);
     this.#instance.setFamilyGc(table, family, gc);
   }
@@ -352,10 +352,10 @@ export class InMemoryBigtable implements BigtableDriver {
    * Deletes a family and its cells (rows left without cells are gone); rejects with gRPC 5 when it is unknown.
    * @example
    * ```ts
-   * await bigtable.deleteFamily('orders', 'audit');
+   * await bigtable.deleteFamily({ table: 'orders', family: 'audit' });
    * ```
    */
-  async deleteFamily(table: string, family: string, call?: CallOptions): Promise<void> {
+  async deleteFamily({ table, family }: DeleteFamilyRequest, call?: CallOptions): Promise<void> {
     this.#begin({ method: 'deleteFamily', table, family }, call);
     this.#instance.deleteFamily(table, family);
   }
@@ -364,10 +364,10 @@ export class InMemoryBigtable implements BigtableDriver {
    * Deletes a table and its rows; rejects with gRPC 5 when it does not exist.
    * @example
    * ```ts
-   * await bigtable.deleteTable('orders');
+   * await bigtable.deleteTable({ table: 'orders' });
    * ```
    */
-  async deleteTable(table: string, call?: CallOptions): Promise<void> {
+  async deleteTable({ table }: TableRequest, call?: CallOptions): Promise<void> {
     this.#begin({ method: 'deleteTable', table }, call);
     this.#instance.deleteTable(table);
   }
@@ -401,14 +401,10 @@ export class InMemoryBigtable implements BigtableDriver {
    * Applies each entry atomically per row; resolves the entries that failed, by index.
    * @example
    * ```ts
-   * const failures = await bigtable.mutateRows('orders', [m1, m2]); // [] when both were written
+   * const failures = await bigtable.mutateRows({ table: 'orders', mutations: [m1, m2] }); // [] when both were written
    * ```
    */
-  async mutateRows(
-    table: string,
-    mutations: readonly CompiledMutation[],
-    call?: CallOptions,
-  ): Promise<RowMutationFailure[]> {
+  async mutateRows({ table, mutations }: MutateRowsRequest, call?: CallOptions): Promise<RowMutationFailure[]> {
     return this.#dataCall({ method: 'mutateRows', table, mutations }, call, () =>
       this.#instance.mutateRows(table, mutations),
     );
@@ -480,15 +476,10 @@ export class InMemoryBigtable implements BigtableDriver {
    * Adds int64 amounts to 8-byte big-endian cells (a missing cell counts as 0); resolves the new cells.
    * @example
    * ```ts
-   * const row = await bigtable.increment('counters', Buffer.from('home'), [{ family: 'c', qualifier: 'hits', amount: 1n }]);
+   * const row = await bigtable.increment({ table: 'counters', rowKey: Buffer.from('home'), rules: [{ family: 'c', qualifier: 'hits', amount: 1n }] });
    * ```
    */
-  async increment(
-    table: string,
-    rowKey: Buffer,
-    rules: readonly IncrementRule[],
-    call?: CallOptions,
-  ): Promise<RowData> {
+  async increment({ table, rowKey, rules }: IncrementRequest, call?: CallOptions): Promise<RowData> {
     return this.#dataCall({ method: 'increment', table, rowKey, rules }, call, () =>
       this.#instance.increment(table, rowKey, rules),
     );

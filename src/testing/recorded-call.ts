@@ -9,8 +9,10 @@ import type { CompiledMutation } from '../model/mutation.js';
 import type { GcRule } from '../model/gc-rule.js';
 
 /**
- * One call an {@link InMemoryBigtable} received, with its arguments exactly
- * as passed (recorded with `recordCalls: true`).
+ * One call an {@link InMemoryBigtable} received (recorded with
+ * `recordCalls: true`): its method and the fields of its request as passed;
+ * `mutateRow`, `readRows` and `checkAndMutate` keep theirs whole, as
+ * `mutation` and `request`.
  *
  * @example
  * ```ts
@@ -23,13 +25,13 @@ export type RecordedCall =
       readonly method: 'listTables';
     }
   | {
-      /** `getFamilies(table)`. */
+      /** `getFamilies({ table })`. */
       readonly method: 'getFamilies';
       /** The table id. */
       readonly table: string;
     }
   | {
-      /** `createTable(table, families, options, rowKeySchema)`. */
+      /** `createTable({ table, families, rowKeySchema })`. */
       readonly method: 'createTable';
       /** The table id. */
       readonly table: string;
@@ -39,7 +41,7 @@ export type RecordedCall =
       readonly rowKeySchema?: RowKeySchema;
     }
   | {
-      /** `createFamily(table, family)`. */
+      /** `createFamily({ table, family })`. */
       readonly method: 'createFamily';
       /** The table id. */
       readonly table: string;
@@ -47,7 +49,7 @@ export type RecordedCall =
       readonly family: ActualFamily;
     }
   | {
-      /** `setFamilyGc(table, family, gc)`. */
+      /** `setFamilyGc({ table, family, gc })`. */
       readonly method: 'setFamilyGc';
       /** The table id. */
       readonly table: string;
@@ -57,7 +59,7 @@ export type RecordedCall =
       readonly gc: GcRule | undefined;
     }
   | {
-      /** `deleteFamily(table, family)`. */
+      /** `deleteFamily({ table, family })`. */
       readonly method: 'deleteFamily';
       /** The table id. */
       readonly table: string;
@@ -65,7 +67,7 @@ export type RecordedCall =
       readonly family: string;
     }
   | {
-      /** `deleteTable(table)`. */
+      /** `deleteTable({ table })`. */
       readonly method: 'deleteTable';
       /** The table id. */
       readonly table: string;
@@ -81,7 +83,7 @@ export type RecordedCall =
       readonly mutation: CompiledMutation;
     }
   | {
-      /** `mutateRows(table, mutations)`: one batch of a bulk write (`saveMany`, `deleteMany`). */
+      /** `mutateRows({ table, mutations })`: one batch of a bulk write (`saveMany`, `deleteMany`). */
       readonly method: 'mutateRows';
       /** The table id. */
       readonly table: string;
@@ -101,7 +103,7 @@ export type RecordedCall =
       readonly request: CheckAndMutateRequest;
     }
   | {
-      /** `increment(table, rowKey, rules)`: `repo.increment()`. */
+      /** `increment({ table, rowKey, rules })`: `repo.increment()`. */
       readonly method: 'increment';
       /** The table id. */
       readonly table: string;

@@ -36,7 +36,7 @@ export function isDeadBackendFailure(error: unknown): boolean {
  * @example
  * ```ts
  * const breaker = new DeadBackendBreaker();
- * try { await driver.mutateRows(table, rows); breaker.answered(); }
+ * try { await driver.mutateRows({ table, mutations: rows }); breaker.answered(); }
  * catch (err) { breaker.failed(err); }
  * if (breaker.cause !== undefined) stopSending();
  * ```

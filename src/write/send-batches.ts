@@ -73,8 +73,7 @@ export async function sendBatches<T>(
       const { indices, entities, rowKeys } = batch;
       try {
         const failed: readonly (RowMutationFailure & { readonly cause?: unknown })[] = await driver.mutateRows(
-          table,
-          takeMutations(batch),
+          { table, mutations: takeMutations(batch) },
           call,
         );
         breaker.answered();

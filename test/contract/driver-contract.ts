@@ -156,10 +156,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
     async function newTable(families: readonly string[] = ['f', 'g'], label = 'contract'): Promise<string> {
       const table = subject.tableId(label);
       tables.push(table);
-      await driver.createTable(
-        table,
-        families.map((name) => ({ name, gc: undefined })),
-      );
+      await driver.createTable({ table, families: families.map((name) => ({ name, gc: undefined })) });
       return table;
     }
 
@@ -172,7 +169,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
     });
 
     afterAll(async () => {
-      for (const table of tables) await driver.deleteTable(table).catch(() => undefined);
+      for (const table of tables) await driver.deleteTable({ table }).catch(() => undefined);
       for (const each of opened) await each.close();
     });
 
@@ -180,13 +177,16 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
       it('createTable creates the families with their GC rules; getFamilies lists them by name; listTables lists the table', async () => {
         const table = subject.tableId('contract-admin');
         tables.push(table);
-        await driver.createTable(table, [
-          { name: 'g', gc: undefined },
-          { name: 'f', gc: { kind: 'union', rules: [maxVersions(2), maxAge(3_600)] } },
-          { name: 'h', gc: { kind: 'intersection', rules: [maxVersions(1), maxAge(86_400)] } },
-          { name: 'a', gc: maxVersions(1) },
-        ]);
-        expect(familySummary(await driver.getFamilies(table))).toEqual([
+        await driver.createTable({
+          table,
+          families: [
+            { name: 'g', gc: undefined },
+            { name: 'f', gc: { kind: 'union', rules: [maxVersions(2), maxAge(3_600)] } },
+            { name: 'h', gc: { kind: 'intersection', rules: [maxVersions(1), maxAge(86_400)] } },
+            { name: 'a', gc: maxVersions(1) },
+          ],
+        });
+        expect(familySummary(await driver.getFamilies({ table }))).toEqual([
           'a v1',
           'f union(a3600,v2)',
           'g none',
@@ -199,63 +199,71 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
 
       it('createTable rejects an existing table with gRPC 6 and leaves it as it was', async () => {
         const table = await newTable(['f']);
-        expectGrpcCode(await failure(driver.createTable(table, [{ name: 'other', gc: undefined }])), 6);
-        expect(familySummary(await driver.getFamilies(table))).toEqual(['f none']);
+        expectGrpcCode(await failure(driver.createTable({ table, families: [{ name: 'other', gc: undefined }] })), 6);
+        expect(familySummary(await driver.getFamilies({ table }))).toEqual(['f none']);
       });
 
       it('createFamily adds a family with its GC rule; an existing family rejects with gRPC 6', async () => {
         const table = await newTable(['f']);
-        await driver.createFamily(table, { name: 'k', gc: maxAge(60) });
-        await driver.createFamily(table, { name: 'b', gc: undefined });
-        expectGrpcCode(await failure(driver.createFamily(table, { name: 'f', gc: maxVersions(1) })), 6);
-        expect(familySummary(await driver.getFamilies(table))).toEqual(['b none', 'f none', 'k a60']);
+        await driver.createFamily({ table, family: { name: 'k', gc: maxAge(60) } });
+        await driver.createFamily({ table, family: { name: 'b', gc: undefined } });
+        expectGrpcCode(await failure(driver.createFamily({ table, family: { name: 'f', gc: maxVersions(1) } })), 6);
+        expect(familySummary(await driver.getFamilies({ table }))).toEqual(['b none', 'f none', 'k a60']);
       });
 
       it('setFamilyGc replaces the rule and undefined removes it; an unknown family rejects', async () => {
         const table = subject.tableId('contract-gc');
         tables.push(table);
-        await driver.createTable(table, [
-          { name: 'f', gc: maxVersions(2) },
-          { name: 'g', gc: undefined },
-        ]);
-        await driver.setFamilyGc(table, 'g', { kind: 'union', rules: [maxAge(10), maxVersions(3)] });
-        await driver.setFamilyGc(table, 'f', undefined);
-        expect(familySummary(await driver.getFamilies(table))).toEqual(['f none', 'g union(a10,v3)']);
-        expect(await failure(driver.setFamilyGc(table, 'nope', maxVersions(1)))).toBeInstanceOf(DriverError);
-        expect(familySummary(await driver.getFamilies(table))).toEqual(['f none', 'g union(a10,v3)']);
+        await driver.createTable({
+          table,
+          families: [
+            { name: 'f', gc: maxVersions(2) },
+            { name: 'g', gc: undefined },
+          ],
+        });
+        await driver.setFamilyGc({ table, family: 'g', gc: { kind: 'union', rules: [maxAge(10), maxVersions(3)] } });
+        await driver.setFamilyGc({ table, family: 'f', gc: undefined });
+        expect(familySummary(await driver.getFamilies({ table }))).toEqual(['f none', 'g union(a10,v3)']);
+        expect(await failure(driver.setFamilyGc({ table, family: 'nope', gc: maxVersions(1) }))).toBeInstanceOf(
+          DriverError,
+        );
+        expect(familySummary(await driver.getFamilies({ table }))).toEqual(['f none', 'g union(a10,v3)']);
       });
 
       it('deleteFamily drops the family and its cells, and rows left without cells; an unknown family rejects', async () => {
         const table = await newTable(['f', 'g']);
         expect(
-          await driver.mutateRows(table, [
-            mutation(table, 'both', set('f', 'a', 'x'), set('g', 'b', 'y')),
-            mutation(table, 'g-only', set('g', 'b', 'z')),
-          ]),
+          await driver.mutateRows({
+            table,
+            mutations: [
+              mutation(table, 'both', set('f', 'a', 'x'), set('g', 'b', 'y')),
+              mutation(table, 'g-only', set('g', 'b', 'z')),
+            ],
+          }),
         ).toEqual([]);
-        await driver.deleteFamily(table, 'g');
-        expect(familySummary(await driver.getFamilies(table))).toEqual(['f none']);
+        await driver.deleteFamily({ table, family: 'g' });
+        expect(familySummary(await driver.getFamilies({ table }))).toEqual(['f none']);
         expect(view(await readAll(driver, { table }))).toEqual({ 'both f:a': ['x@T1'] });
-        expect(await failure(driver.deleteFamily(table, 'nope'))).toBeInstanceOf(DriverError);
+        expect(await failure(driver.deleteFamily({ table, family: 'nope' }))).toBeInstanceOf(DriverError);
       });
 
       it('deleteTable drops the table and its rows: it is no longer listed, and a new table of that name is empty', async () => {
         const table = await newTable(['f']);
         await driver.mutateRow(mutation(table, 'k', set('f', 'a', 'x')));
-        await driver.deleteTable(table);
-        expect(await driver.getFamilies(table)).toBeUndefined();
+        await driver.deleteTable({ table });
+        expect(await driver.getFamilies({ table })).toBeUndefined();
         expect(await driver.listTables()).not.toContain(table);
-        await driver.createTable(table, [{ name: 'f', gc: undefined }]);
+        await driver.createTable({ table, families: [{ name: 'f', gc: undefined }] });
         expect(await readAll(driver, { table })).toEqual([]);
       });
 
       it('admin calls on a missing table reject with gRPC 5; getFamilies resolves undefined', async () => {
         const table = subject.tableId('contract-missing');
-        expect(await driver.getFamilies(table)).toBeUndefined();
-        expectGrpcCode(await failure(driver.deleteTable(table)), 5);
-        expectGrpcCode(await failure(driver.createFamily(table, { name: 'f', gc: undefined })), 5);
-        expectGrpcCode(await failure(driver.setFamilyGc(table, 'f', maxVersions(1))), 5);
-        expectGrpcCode(await failure(driver.deleteFamily(table, 'f')), 5);
+        expect(await driver.getFamilies({ table })).toBeUndefined();
+        expectGrpcCode(await failure(driver.deleteTable({ table })), 5);
+        expectGrpcCode(await failure(driver.createFamily({ table, family: { name: 'f', gc: undefined } })), 5);
+        expectGrpcCode(await failure(driver.setFamilyGc({ table, family: 'f', gc: maxVersions(1) })), 5);
+        expectGrpcCode(await failure(driver.deleteFamily({ table, family: 'f' })), 5);
         expect(await driver.listTables()).not.toContain(table);
       });
     });
@@ -356,7 +364,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
             set('f', 'a', '3'),
           ),
         ];
-        expect(await driver.mutateRows(table, batch)).toEqual([]);
+        expect(await driver.mutateRows({ table, mutations: batch })).toEqual([]);
         expect(view(await readAll(driver, { table }))).toEqual({
           'r1 f:a': ['1b@T2', '1@T1'],
           'r2 f:a': ['2@T1'],
@@ -376,7 +384,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
           mutation(table, '', set('f', 'a', '5')),
           { ...mutation(table, 'r6', set('f', 'a', '6')), idempotent: false },
         ];
-        const failures = await driver.mutateRows(table, batch);
+        const failures = await driver.mutateRows({ table, mutations: batch });
         expect(failures.map((f) => f.index)).toEqual([1, 4, 5]);
         for (const f of failures) {
           expect(f.grpcCode).toBeTypeOf('number');
@@ -389,16 +397,16 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
       it('rejects the whole call: gRPC 5 for a missing table, ValidationError for an entry of another table', async () => {
         const missing = subject.tableId('contract-missing');
         expectTableMissing(
-          await failure(driver.mutateRows(missing, [mutation(missing, 'k', set('f', 'a', 'x'))])),
+          await failure(driver.mutateRows({ table: missing, mutations: [mutation(missing, 'k', set('f', 'a', 'x'))] })),
           missing,
         );
         const table = await newTable();
         expect(
           await failure(
-            driver.mutateRows(table, [
-              mutation(table, 'a', set('f', 'a', 'x')),
-              mutation('other', 'b', set('f', 'a', 'x')),
-            ]),
+            driver.mutateRows({
+              table,
+              mutations: [mutation(table, 'a', set('f', 'a', 'x')), mutation('other', 'b', set('f', 'a', 'x'))],
+            }),
           ),
         ).toBeInstanceOf(ValidationError);
         expect(await readAll(driver, { table })).toEqual([]);
@@ -406,8 +414,8 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
 
       it('resolves [] for an empty batch or one of rows without mutations, even on a missing table', async () => {
         const missing = subject.tableId('contract-missing');
-        expect(await driver.mutateRows(missing, [])).toEqual([]);
-        expect(await driver.mutateRows(missing, [mutation(missing, 'k')])).toEqual([]);
+        expect(await driver.mutateRows({ table: missing, mutations: [] })).toEqual([]);
+        expect(await driver.mutateRows({ table: missing, mutations: [mutation(missing, 'k')] })).toEqual([]);
       });
     });
 
@@ -446,7 +454,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
           mutation(table, 'a#4', set('f', 'w', 'w4')),
           mutation(table, 'c', set('f', 'w', 'wc')),
         ];
-        expect(await driver.mutateRows(table, rows)).toEqual([]);
+        expect(await driver.mutateRows({ table, mutations: rows })).toEqual([]);
       });
 
       it('reads the whole table in byte order, keys and values as bytes', async () => {
@@ -592,7 +600,9 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
           set('g.x', 'q', 'gx', T3),
           set('gax', 'q', 'gax', T3),
         );
-        expect(await driver.mutateRows(table, [r1, mutation(table, 'r2', set('f', 'a', 'x.y'))])).toEqual([]);
+        expect(
+          await driver.mutateRows({ table, mutations: [r1, mutation(table, 'r2', set('f', 'a', 'x.y'))] }),
+        ).toEqual([]);
       });
 
       it('passAll keeps every cell; blockAll keeps none, and rows left without cells are left out', async () => {
@@ -799,16 +809,20 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
 
       it('starts a missing cell at 0 and resolves the new values as 8-byte big-endian int64, which it stores', async () => {
         const key = Buffer.from('ctr');
-        const first = await driver.increment(table, key, [
-          rule('hits.total', 5n),
-          rule('big', 2n ** 53n + 1n),
-          rule('neg', -5n),
-        ]);
+        const first = await driver.increment({
+          table,
+          rowKey: key,
+          rules: [rule('hits.total', 5n), rule('big', 2n ** 53n + 1n), rule('neg', -5n)],
+        });
         expect(first.key).toEqual(key);
         expect(first.cells.c?.['hits.total']?.[0]?.value).toEqual(int64(5n));
         expect(first.cells.c?.big?.[0]?.value).toEqual(int64(2n ** 53n + 1n));
         expect(first.cells.c?.neg?.[0]?.value).toEqual(int64(-5n));
-        const second = await driver.increment(table, key, [rule('big', 2n ** 62n), rule('hits.total', -7n)]);
+        const second = await driver.increment({
+          table,
+          rowKey: key,
+          rules: [rule('big', 2n ** 62n), rule('hits.total', -7n)],
+        });
         expect(valueOf(second, 'big')).toBe(2n ** 62n + 2n ** 53n + 1n);
         expect(valueOf(second, 'hits.total')).toBe(-2n);
         expect(Object.keys(second.cells)).toEqual(['c']);
@@ -829,13 +843,21 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
             set('c', 'max', int64(2n ** 63n - 1n)),
           ),
         );
-        const row = await driver.increment(table, Buffer.from('versions'), [rule('n', 1n), rule('max', 1n)]);
+        const row = await driver.increment({
+          table,
+          rowKey: Buffer.from('versions'),
+          rules: [rule('n', 1n), rule('max', 1n)],
+        });
         expect(valueOf(row, 'n')).toBe(11n);
         expect(valueOf(row, 'max')).toBe(-(2n ** 63n));
       });
 
       it('adds every rule of the same cell in one call', async () => {
-        const row = await driver.increment(table, Buffer.from('twice'), [rule('n', 1n), rule('n', 2n)]);
+        const row = await driver.increment({
+          table,
+          rowKey: Buffer.from('twice'),
+          rules: [rule('n', 1n), rule('n', 2n)],
+        });
         expect(valueOf(row, 'n')).toBe(3n);
         const [stored] = await readAll(driver, {
           table,
@@ -847,7 +869,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
 
       it('stamps new cells with the server time in whole milliseconds, or with a newer timestamp the cell already has', async () => {
         const before = Date.now();
-        const row = await driver.increment(table, Buffer.from('stamp'), [rule('n', 1n)]);
+        const row = await driver.increment({ table, rowKey: Buffer.from('stamp'), rules: [rule('n', 1n)] });
         const after = Date.now();
         const stamp = row.cells.c?.n?.[0]?.timestampMicros ?? Number.NaN;
         expect(stamp % 1_000).toBe(0);
@@ -855,35 +877,46 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
         expect(stamp).toBeLessThanOrEqual((after + 1_000) * 1_000);
         const future = 4_000_000_000_000_000;
         await driver.mutateRow(mutation(table, 'future', set('c', 'n', int64(5n), future)));
-        const later = await driver.increment(table, Buffer.from('future'), [rule('n', 1n)]);
+        const later = await driver.increment({ table, rowKey: Buffer.from('future'), rules: [rule('n', 1n)] });
         expect(later.cells.c?.n).toEqual([{ value: int64(6n), timestampMicros: future }]);
       });
 
       it('rejects empty rules and amounts outside int64 with ValidationError, writing nothing', async () => {
         const key = Buffer.from('invalid');
-        expect(await failure(driver.increment(table, key, []))).toBeInstanceOf(ValidationError);
-        expect(await failure(driver.increment(table, key, [rule('n', 2n ** 63n)]))).toBeInstanceOf(ValidationError);
-        expect(await failure(driver.increment(table, key, [rule('n', -(2n ** 63n) - 1n)]))).toBeInstanceOf(
+        expect(await failure(driver.increment({ table, rowKey: key, rules: [] }))).toBeInstanceOf(ValidationError);
+        expect(await failure(driver.increment({ table, rowKey: key, rules: [rule('n', 2n ** 63n)] }))).toBeInstanceOf(
           ValidationError,
         );
-        expect(await failure(driver.increment(table, key, [rule('n', 1 as unknown as bigint)]))).toBeInstanceOf(
-          ValidationError,
-        );
+        expect(
+          await failure(driver.increment({ table, rowKey: key, rules: [rule('n', -(2n ** 63n) - 1n)] })),
+        ).toBeInstanceOf(ValidationError);
+        expect(
+          await failure(driver.increment({ table, rowKey: key, rules: [rule('n', 1 as unknown as bigint)] })),
+        ).toBeInstanceOf(ValidationError);
         expect(await readKey(table, key)).toEqual({});
       });
 
       it('rejects a cell that is not 8 bytes, an unknown family, and a missing table with a DriverError (TableNotFoundError)', async () => {
         await driver.mutateRow(mutation(table, 'text', set('c', 'n', 'abc')));
-        const notInt = await failure(driver.increment(table, Buffer.from('text'), [rule('n', 1n)]));
+        const notInt = await failure(driver.increment({ table, rowKey: Buffer.from('text'), rules: [rule('n', 1n)] }));
         expect(notInt).toBeInstanceOf(DriverError);
         expect((notInt as DriverError).message).toMatch(/64-bit/);
         expect(await readKey(table, 'text')).toEqual({ 'text c:n': ['abc@T1'] });
         expectPermanentDriverError(
-          await failure(driver.increment(table, Buffer.from('k'), [{ family: 'nope', qualifier: 'n', amount: 1n }])),
+          await failure(
+            driver.increment({
+              table,
+              rowKey: Buffer.from('k'),
+              rules: [{ family: 'nope', qualifier: 'n', amount: 1n }],
+            }),
+          ),
           'nope',
         );
         const missing = subject.tableId('contract-missing');
-        expectTableMissing(await failure(driver.increment(missing, Buffer.from('k'), [rule('n', 1n)])), missing);
+        expectTableMissing(
+          await failure(driver.increment({ table: missing, rowKey: Buffer.from('k'), rules: [rule('n', 1n)] })),
+          missing,
+        );
       });
     });
 
@@ -894,15 +927,18 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
       function everyCall(call: CallOptions): [string, () => Promise<unknown>][] {
         const key = Buffer.from('k');
         return [
-          ['listTables', () => driver.listTables(call)],
-          ['getFamilies', () => driver.getFamilies(table, call)],
-          ['createTable', () => driver.createTable(subject.tableId('contract-options'), [], call)],
-          ['createFamily', () => driver.createFamily(table, { name: 'new', gc: undefined }, call)],
-          ['setFamilyGc', () => driver.setFamilyGc(table, 'f', maxVersions(1), call)],
-          ['deleteFamily', () => driver.deleteFamily(table, 'f', call)],
-          ['deleteTable', () => driver.deleteTable(table, call)],
+          ['listTables', () => driver.listTables({}, call)],
+          ['getFamilies', () => driver.getFamilies({ table }, call)],
+          ['createTable', () => driver.createTable({ table: subject.tableId('contract-options'), families: [] }, call)],
+          ['createFamily', () => driver.createFamily({ table, family: { name: 'new', gc: undefined } }, call)],
+          ['setFamilyGc', () => driver.setFamilyGc({ table, family: 'f', gc: maxVersions(1) }, call)],
+          ['deleteFamily', () => driver.deleteFamily({ table, family: 'f' }, call)],
+          ['deleteTable', () => driver.deleteTable({ table }, call)],
           ['mutateRow', () => driver.mutateRow(mutation(table, 'k', set('f', 'a', 'x')), call)],
-          ['mutateRows', () => driver.mutateRows(table, [mutation(table, 'k', set('f', 'a', 'x'))], call)],
+          [
+            'mutateRows',
+            () => driver.mutateRows({ table, mutations: [mutation(table, 'k', set('f', 'a', 'x'))] }, call),
+          ],
           ['readRows', () => readAll(driver, { table }, call)],
           [
             'checkAndMutate',
@@ -912,12 +948,15 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
                 call,
               ),
           ],
-          ['increment', () => driver.increment(table, key, [{ family: 'f', qualifier: 'n', amount: 1n }], call)],
+          [
+            'increment',
+            () => driver.increment({ table, rowKey: key, rules: [{ family: 'f', qualifier: 'n', amount: 1n }] }, call),
+          ],
         ];
       }
 
       async function expectUntouched(): Promise<void> {
-        expect(familySummary(await driver.getFamilies(table))).toEqual(['f none']);
+        expect(familySummary(await driver.getFamilies({ table }))).toEqual(['f none']);
         expect(view(await readAll(driver, { table }))).toEqual({ 'seed f:a': ['s@T1'] });
       }
 
@@ -951,7 +990,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
       beforeAll(async () => {
         table = await newTable(['f'], 'contract-cancel');
         const rows = ['a', 'b', 'c', 'd'].map((k) => mutation(table, k, set('f', 'q', k)));
-        expect(await driver.mutateRows(table, rows)).toEqual([]);
+        expect(await driver.mutateRows({ table, mutations: rows })).toEqual([]);
       });
 
       it('cancel() before the first pull reads nothing; during the read, it ends the read; more calls change nothing', async () => {
@@ -984,7 +1023,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
         const own = subject.tableId('contract-close');
         tables.push(own);
         const opening = async (): Promise<BatchStream<RowData>> => {
-          await other.createTable(own, [{ name: 'f', gc: undefined }]);
+          await other.createTable({ table: own, families: [{ name: 'f', gc: undefined }] });
           await other.mutateRow(mutation(own, 'k', set('f', 'q', 'v')));
           expect(keysOf(await readAll(other, { table: own }))).toEqual(['k']);
           return other.readRows({ table: own });

@@ -64,7 +64,7 @@ describe('syncSchema against the emulator', () => {
       int: { intersection: { rules: [maxAge(60), maxVersions(1)] }, rule: 'intersection' },
       none: null,
     });
-    expect(await driver.getFamilies(table)).toEqual<ActualFamily[]>([
+    expect(await driver.getFamilies({ table })).toEqual<ActualFamily[]>([
       { name: 'age', gc: { kind: 'maxAge', seconds: 3_600 } },
       {
         name: 'int',
@@ -155,14 +155,14 @@ describe('syncSchema against the emulator', () => {
   it('continues when a concurrent creator wins the create-table race (ALREADY_EXISTS)', async () => {
     const table = tableId();
     const racing: SchemaSyncDriver = {
-      getFamilies: (id) => driver.getFamilies(id),
-      createTable: async (id, families) => {
-        await instance.createTable(id, { families: [{ name: 'm', rule: { versions: 7 } }] });
-        return driver.createTable(id, families);
+      getFamilies: (request) => driver.getFamilies(request),
+      createTable: async (request) => {
+        await instance.createTable(request.table, { families: [{ name: 'm', rule: { versions: 7 } }] });
+        return driver.createTable(request);
       },
-      createFamily: (id, family) => driver.createFamily(id, family),
-      setFamilyGc: (id, family, gc) => driver.setFamilyGc(id, family, gc),
-      deleteFamily: (id, family) => driver.deleteFamily(id, family),
+      createFamily: (request) => driver.createFamily(request),
+      setFamilyGc: (request) => driver.setFamilyGc(request),
+      deleteFamily: (request) => driver.deleteFamily(request),
     };
     const result = await syncSchema(racing, [entity('Reading', table, { m: { maxVersions: 2 }, n: undefined })]);
     expect(result.changes.map((c) => c.kind)).toEqual(['update-gc', 'create-family']);
@@ -173,18 +173,18 @@ describe('syncSchema against the emulator', () => {
 describe('GoogleCloudDriver admin errors', () => {
   it('returns undefined families for a missing table and maps errors with the gRPC code', async () => {
     const missing = uniqueTableId('missing');
-    expect(await driver.getFamilies(missing)).toBeUndefined();
-    const err = await driver.deleteTable(missing).catch((e: unknown) => e);
+    expect(await driver.getFamilies({ table: missing })).toBeUndefined();
+    const err = await driver.deleteTable({ table: missing }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DriverError);
     expect((err as DriverError).grpcCode).toBe(5);
 
     const table = tableId();
-    await driver.createTable(table, [{ name: 'f', gc: undefined }]);
-    const dup = await driver.createFamily(table, { name: 'f', gc: undefined }).catch((e: unknown) => e);
+    await driver.createTable({ table, families: [{ name: 'f', gc: undefined }] });
+    const dup = await driver.createFamily({ table, family: { name: 'f', gc: undefined } }).catch((e: unknown) => e);
     expect((dup as DriverError).grpcCode).toBe(6);
-    await driver.deleteFamily(table, 'f');
-    await driver.deleteTable(table);
-    expect(await driver.getFamilies(table)).toBeUndefined();
+    await driver.deleteFamily({ table, family: 'f' });
+    await driver.deleteTable({ table });
+    expect(await driver.getFamilies({ table })).toBeUndefined();
   });
 
   it('never closes a client it was given', async () => {

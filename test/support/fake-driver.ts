@@ -1,7 +1,8 @@
 import type {
   CallOptions,
   CheckAndMutateRequest,
-  IncrementRule,
+  IncrementRequest,
+  MutateRowsRequest,
   RowData,
   RowMutationFailure,
 } from '../../src/model/driver.js';
@@ -68,25 +69,16 @@ export class FakeDriver extends InMemoryBigtable {
     return this.#counted(() => super.mutateRow(mutation, call));
   }
 
-  override mutateRows(
-    table: string,
-    mutations: readonly CompiledMutation[],
-    call?: CallOptions,
-  ): Promise<RowMutationFailure[]> {
-    return this.#counted(() => super.mutateRows(table, mutations, call));
+  override mutateRows(request: MutateRowsRequest, call?: CallOptions): Promise<RowMutationFailure[]> {
+    return this.#counted(() => super.mutateRows(request, call));
   }
 
   override checkAndMutate(request: CheckAndMutateRequest, call?: CallOptions): Promise<boolean> {
     return this.#counted(() => super.checkAndMutate(request, call));
   }
 
-  override increment(
-    table: string,
-    rowKey: Buffer,
-    rules: readonly IncrementRule[],
-    call?: CallOptions,
-  ): Promise<RowData> {
-    return this.#counted(() => super.increment(table, rowKey, rules, call));
+  override increment(request: IncrementRequest, call?: CallOptions): Promise<RowData> {
+    return this.#counted(() => super.increment(request, call));
   }
 
   async #counted<T>(run: () => Promise<T>): Promise<T> {

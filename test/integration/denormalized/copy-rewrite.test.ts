@@ -50,14 +50,17 @@ async function rewriteCopy(key: string, location: string | null): Promise<{ appl
 }
 
 beforeAll(async () => {
-  await driver.createTable(table, [
-    { name: 'm', gc: undefined },
-    { name: 'meta', gc: undefined },
-  ]);
+  await driver.createTable({
+    table,
+    families: [
+      { name: 'm', gc: undefined },
+      { name: 'meta', gc: undefined },
+    ],
+  });
 });
 
 afterAll(async () => {
-  await driver.deleteTable(table).catch(() => undefined);
+  await driver.deleteTable({ table }).catch(() => undefined);
   await driver.close();
 });
 

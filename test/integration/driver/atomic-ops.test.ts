@@ -53,14 +53,17 @@ function request(
 }
 
 beforeAll(async () => {
-  await driver.createTable(table, [
-    { name: 'f', gc: undefined },
-    { name: 'c', gc: undefined },
-  ]);
+  await driver.createTable({
+    table,
+    families: [
+      { name: 'f', gc: undefined },
+      { name: 'c', gc: undefined },
+    ],
+  });
 });
 
 afterAll(async () => {
-  await driver.deleteTable(table).catch(() => undefined);
+  await driver.deleteTable({ table }).catch(() => undefined);
   await driver.close();
 });
 
@@ -127,20 +130,28 @@ describe('GoogleCloudDriver.checkAndMutate', () => {
 describe('GoogleCloudDriver.increment', () => {
   it('starts a missing cell at 0, handles qualifiers with "." and returns exact int64 bytes', async () => {
     const key = Buffer.from('ctr');
-    const first = await driver.increment(table, key, [
-      { family: 'c', qualifier: 'hits.total', amount: 5n },
-      { family: 'c', qualifier: 'big', amount: 2n ** 53n + 1n },
-      { family: 'c', qualifier: 'neg', amount: -5n },
-    ]);
+    const first = await driver.increment({
+      table,
+      rowKey: key,
+      rules: [
+        { family: 'c', qualifier: 'hits.total', amount: 5n },
+        { family: 'c', qualifier: 'big', amount: 2n ** 53n + 1n },
+        { family: 'c', qualifier: 'neg', amount: -5n },
+      ],
+    });
     expect(first.key).toEqual(key);
     expect(first.cells.c?.['hits.total']?.[0]?.value).toEqual(int64(5n));
     expect(first.cells.c?.big?.[0]?.value).toEqual(int64(2n ** 53n + 1n));
     expect(first.cells.c?.neg?.[0]?.value).toEqual(int64(-5n));
     expect(typeof first.cells.c?.big?.[0]?.timestampMicros).toBe('number');
-    const second = await driver.increment(table, key, [
-      { family: 'c', qualifier: 'big', amount: 2n ** 62n },
-      { family: 'c', qualifier: 'hits.total', amount: -7n },
-    ]);
+    const second = await driver.increment({
+      table,
+      rowKey: key,
+      rules: [
+        { family: 'c', qualifier: 'big', amount: 2n ** 62n },
+        { family: 'c', qualifier: 'hits.total', amount: -7n },
+      ],
+    });
     expect(second.cells.c?.big?.[0]?.value.readBigInt64BE()).toBe(2n ** 62n + 2n ** 53n + 1n);
     expect(second.cells.c?.['hits.total']?.[0]?.value.readBigInt64BE()).toBe(-2n);
     expect(Object.keys(second.cells.c ?? {}).sort()).toEqual(['big', 'hits.total']);
@@ -151,9 +162,9 @@ describe('GoogleCloudDriver.increment', () => {
 
   it('rejects bad amounts and empty rules before sending, and server errors with their gRPC code', async () => {
     const key = Buffer.from('ctr2');
-    await expect(driver.increment(table, key, [])).rejects.toBeInstanceOf(ValidationError);
+    await expect(driver.increment({ table, rowKey: key, rules: [] })).rejects.toBeInstanceOf(ValidationError);
     await expect(
-      driver.increment(table, key, [{ family: 'c', qualifier: 'q', amount: 2n ** 63n }]),
+      driver.increment({ table, rowKey: key, rules: [{ family: 'c', qualifier: 'q', amount: 2n ** 63n }] }),
     ).rejects.toBeInstanceOf(ValidationError);
     expect(await readRow('ctr2')).toBeUndefined();
     await driver.mutateRow({
@@ -164,7 +175,7 @@ describe('GoogleCloudDriver.increment', () => {
       idempotent: true,
     });
     const error = await driver
-      .increment(table, key, [{ family: 'c', qualifier: 'text', amount: 1n }])
+      .increment({ table, rowKey: key, rules: [{ family: 'c', qualifier: 'text', amount: 1n }] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBeTypeOf('number');

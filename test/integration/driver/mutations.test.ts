@@ -20,10 +20,7 @@ const T3 = T1 + 2_000;
 async function newTable(families: string[] = ['f', 'g']): Promise<string> {
   const id = uniqueTableId('drv-mut');
   created.push(id);
-  await driver.createTable(
-    id,
-    families.map((name) => ({ name, gc: undefined })),
-  );
+  await driver.createTable({ table: id, families: families.map((name) => ({ name, gc: undefined })) });
   return id;
 }
 
@@ -55,7 +52,7 @@ function flat(r: RowData | undefined): Record<string, string[]> {
 }
 
 afterAll(async () => {
-  for (const id of created) await driver.deleteTable(id).catch(() => undefined);
+  for (const id of created) await driver.deleteTable({ table: id }).catch(() => undefined);
   await driver.close();
 });
 
@@ -143,7 +140,7 @@ describe('GoogleCloudDriver.mutateRows', () => {
       row(table, 'r3', [set('missing', 'b', '3'), set('f', 'a', '3')]),
       row(table, 'r4', [set('f', 'a', '4')], false),
     ];
-    const failures = await driver.mutateRows(table, batch);
+    const failures = await driver.mutateRows({ table, mutations: batch });
     expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([
       [1, 13],
       [3, 13],
@@ -165,7 +162,7 @@ describe('GoogleCloudDriver.mutateRows', () => {
       row(table, 'e3', []),
       row(table, 'r4', [set('nope', 'a', '4')]),
     ];
-    expect((await driver.mutateRows(table, batch)).map((f) => [f.index, f.grpcCode])).toEqual([
+    expect((await driver.mutateRows({ table, mutations: batch })).map((f) => [f.index, f.grpcCode])).toEqual([
       [1, 13],
       [4, 13],
     ]);
@@ -177,7 +174,7 @@ describe('GoogleCloudDriver.mutateRows', () => {
     const batch = Array.from({ length: 50 }, (_, i) =>
       row(table, `k${String(i).padStart(2, '0')}`, [set('f', 'a', String(i))]),
     );
-    expect(await driver.mutateRows(table, batch)).toEqual([]);
+    expect(await driver.mutateRows({ table, mutations: batch })).toEqual([]);
     let count = 0;
     for await (const r of rowsOf(driver.readRows({ table }))) if (r.key.length > 0) count += 1;
     expect(count).toBe(50);
@@ -186,8 +183,10 @@ describe('GoogleCloudDriver.mutateRows', () => {
   it('sends nothing for an empty batch (or a batch of rows without mutations)', async () => {
     const mutateRows = vi.spyOn(driver.data, 'mutateRows');
     try {
-      expect(await driver.mutateRows('no-such-table', [])).toEqual([]);
-      expect(await driver.mutateRows('no-such-table', [row('no-such-table', 'k', [])])).toEqual([]);
+      expect(await driver.mutateRows({ table: 'no-such-table', mutations: [] })).toEqual([]);
+      expect(await driver.mutateRows({ table: 'no-such-table', mutations: [row('no-such-table', 'k', [])] })).toEqual(
+        [],
+      );
       expect(mutateRows).not.toHaveBeenCalled();
     } finally {
       mutateRows.mockRestore();
@@ -196,13 +195,16 @@ describe('GoogleCloudDriver.mutateRows', () => {
 
   it('rejects a whole-RPC failure (missing table) with gRPC 5, and mixed tables with ValidationError', async () => {
     const error = await driver
-      .mutateRows('no-such-table', [row('no-such-table', 'k', [set('f', 'a', 'x')])])
+      .mutateRows({ table: 'no-such-table', mutations: [row('no-such-table', 'k', [set('f', 'a', 'x')])] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBe(5);
     const table = await newTable();
     await expect(
-      driver.mutateRows(table, [row(table, 'a', [set('f', 'a', 'x')]), row('other', 'b', [set('f', 'a', 'x')])]),
+      driver.mutateRows({
+        table,
+        mutations: [row(table, 'a', [set('f', 'a', 'x')]), row('other', 'b', [set('f', 'a', 'x')])],
+      }),
     ).rejects.toBeInstanceOf(ValidationError);
   });
 });

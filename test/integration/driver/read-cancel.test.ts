@@ -34,7 +34,7 @@ async function countReadResponses(run: () => Promise<void>): Promise<number> {
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  await driver.createTable(table, [{ name: 'f', gc: undefined }]);
+  await driver.createTable({ table, families: [{ name: 'f', gc: undefined }] });
   for (let start = 0; start < ROWS; start += 500) {
     const batch: CompiledMutation[] = Array.from({ length: 500 }, (_, i) => {
       const key = `k${String(start + i).padStart(6, '0')}`;
@@ -46,12 +46,12 @@ beforeAll(async () => {
         idempotent: true,
       };
     });
-    expect(await driver.mutateRows(table, batch)).toEqual([]);
+    expect(await driver.mutateRows({ table, mutations: batch })).toEqual([]);
   }
 }, 60_000);
 
 afterAll(async () => {
-  await driver.deleteTable(table).catch(() => undefined);
+  await driver.deleteTable({ table }).catch(() => undefined);
   await driver.close();
 });
 

@@ -64,12 +64,12 @@ beforeAll(async () => {
     mutations: [{ kind: 'setCell', family: 'f', qualifier: 'q', timestampMicros: 1_000, value: Buffer.from(`v${i}`) }],
     idempotent: true,
   }));
-  await driver.createTable(table, [{ name: 'f', gc: undefined }]);
-  expect(await driver.mutateRows(table, batch)).toEqual([]);
+  await driver.createTable({ table, families: [{ name: 'f', gc: undefined }] });
+  expect(await driver.mutateRows({ table, mutations: batch })).toEqual([]);
 }, 60_000);
 
 afterAll(async () => {
-  await driver.deleteTable(table).catch(() => undefined);
+  await driver.deleteTable({ table }).catch(() => undefined);
   await driver.close();
 });
 

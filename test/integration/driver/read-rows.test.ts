@@ -50,16 +50,16 @@ const bound = (key: string | Buffer, inclusive = true) => ({
 const range = (start: KeyRange['start'], end?: KeyRange['end']): KeyRange => ({ start, end });
 
 beforeAll(async () => {
-  await driver.createTable(table, [{ name: 'f', gc: undefined }]);
-  await driver.createTable(intTable, [{ name: 'f', gc: undefined }]);
+  await driver.createTable({ table, families: [{ name: 'f', gc: undefined }] });
+  await driver.createTable({ table: intTable, families: [{ name: 'f', gc: undefined }] });
   const text = TEXT_KEYS.map((k) => put(Buffer.from(k), 'v', Buffer.from(`value of ${k}`)));
   const binary = BINARY_KEYS.map((k) => put(k, 'bin', Buffer.from([0xff, 0x00, 0x80, ...k])));
-  expect(await driver.mutateRows(table, [...text, ...binary])).toEqual([]);
+  expect(await driver.mutateRows({ table, mutations: [...text, ...binary] })).toEqual([]);
 });
 
 afterAll(async () => {
-  await driver.deleteTable(table).catch(() => undefined);
-  await driver.deleteTable(intTable).catch(() => undefined);
+  await driver.deleteTable({ table }).catch(() => undefined);
+  await driver.deleteTable({ table: intTable }).catch(() => undefined);
   await driver.close();
 });
 
@@ -153,7 +153,7 @@ describe('GoogleCloudDriver.readRows: bytes', () => {
     const ascii = Buffer.from('ABCDEFGH');
     const mutations: CompiledMutation[] = values.map((v, i) => put(Buffer.from(`int#${i}`), 'n', int64(v), intTable));
     mutations.push(put(Buffer.from('int#ascii'), 'n', ascii, intTable));
-    expect(await driver.mutateRows(intTable, mutations)).toEqual([]);
+    expect(await driver.mutateRows({ table: intTable, mutations })).toEqual([]);
     const rows = await read({}, intTable);
     expect(rows).toHaveLength(values.length + 1);
     const byKey = new Map(rows.map((r) => [r.key.toString(), r.cells.f?.n?.[0]?.value]));

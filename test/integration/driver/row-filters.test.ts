@@ -56,10 +56,7 @@ const family = (name: string): RowFilter => ({ kind: 'family', name });
 const qualifiers = (...names: string[]): RowFilter => ({ kind: 'qualifiers', names });
 
 beforeAll(async () => {
-  await driver.createTable(
-    table,
-    ['f', 'g.x', 'gax'].map((name) => ({ name, gc: undefined })),
-  );
+  await driver.createTable({ table, families: ['f', 'g.x', 'gax'].map((name) => ({ name, gc: undefined })) });
   const r1: CellMutation[] = [
     set('f', 'a', 'v1', T1),
     set('f', 'a', 'v2', T2),
@@ -74,12 +71,12 @@ beforeAll(async () => {
     { table, rowKey: Buffer.from('r1'), rowKeyText: 'r1', mutations: r1, idempotent: true },
     { table, rowKey: Buffer.from('r2'), rowKeyText: 'r2', mutations: [set('f', 'a', 'x.y')], idempotent: true },
   ];
-  expect(await driver.mutateRows(table, rows)).toEqual([]);
+  expect(await driver.mutateRows({ table, mutations: rows })).toEqual([]);
   expect(await view({ kind: 'passAll' })).toEqual(ALL);
 });
 
 afterAll(async () => {
-  await driver.deleteTable(table).catch(() => undefined);
+  await driver.deleteTable({ table }).catch(() => undefined);
   await driver.close();
 });
 
@@ -224,20 +221,23 @@ describe('hostile names and values match exactly themselves', () => {
   }
 
   beforeAll(async () => {
-    await driver.createTable(hostile, [
-      { name: 'f', gc: undefined },
-      { name: 'v', gc: undefined },
-    ]);
+    await driver.createTable({
+      table: hostile,
+      families: [
+        { name: 'f', gc: undefined },
+        { name: 'v', gc: undefined },
+      ],
+    });
     const mutations: CellMutation[] = [
       ...QUALIFIERS.map((q) => set('f', q, `q:${q}`)),
       ...Object.entries(VALUES).map(([q, value]) => set('v', q, value)),
     ];
     const row = { table: hostile, rowKey: Buffer.from('h'), rowKeyText: 'h', mutations, idempotent: true };
-    expect(await driver.mutateRows(hostile, [row])).toEqual([]);
+    expect(await driver.mutateRows({ table: hostile, mutations: [row] })).toEqual([]);
   });
 
   afterAll(async () => {
-    await driver.deleteTable(hostile).catch(() => undefined);
+    await driver.deleteTable({ table: hostile }).catch(() => undefined);
   });
 
   it('a qualifier filter matches only that qualifier, alone or among several', async () => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  await mapper.driver.deleteTable(table).catch(() => undefined);
+  await mapper.driver.deleteTable({ table }).catch(() => undefined);
   await mapper.close();
 });
 

@@ -24,7 +24,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await mapper.driver.deleteTable(table).catch(() => undefined);
+  await mapper.driver.deleteTable({ table }).catch(() => undefined);
   await mapper.close();
 });
 

@@ -36,7 +36,7 @@ function expectDeadline(error: unknown, kind: 'total' | 'attempt', operation: st
 beforeAll(async () => {
   proxy = await startFaultProxy(emulatorHost());
   driver = createGoogleCloudDriver({ emulatorHost: proxy.host, instance: testInstanceId });
-  await driver.createTable(table, [{ name: 'f', gc: undefined }]);
+  await driver.createTable({ table, families: [{ name: 'f', gc: undefined }] });
   expect(await driver.checkAndMutate(request)).toBe(false);
 });
 
@@ -47,13 +47,13 @@ beforeAll(async () => {
  */
 afterEach(async () => {
   proxy.pass();
-  await driver.getFamilies(table);
+  await driver.getFamilies({ table });
   for await (const row of rowsOf(driver.readRows({ table, limit: 1 }))) expect(row.key.length).toBeGreaterThan(0);
 });
 
 afterAll(async () => {
   proxy.pass();
-  await driver.deleteTable(table).catch(() => undefined);
+  await driver.deleteTable({ table }).catch(() => undefined);
   await driver.close();
   await proxy.close();
 });
@@ -67,7 +67,7 @@ describe('admin and atomic calls under a stalled network', () => {
       'checkAndMutate',
     );
     expectDeadline(
-      await failure(driver.increment(table, Buffer.from('c'), rules, { deadline: Date.now() + 400 })),
+      await failure(driver.increment({ table, rowKey: Buffer.from('c'), rules }, { deadline: Date.now() + 400 })),
       'total',
       'increment',
     );
@@ -84,13 +84,17 @@ describe('admin and atomic calls under a stalled network', () => {
 
   it('getFamilies and listTables reject with the total deadline, retrying timed-out attempts until then', async () => {
     proxy.stall();
-    expectDeadline(await failure(driver.getFamilies(table, { deadline: Date.now() + 400 })), 'total', 'getFamilies');
     expectDeadline(
-      await failure(driver.getFamilies(table, { deadline: Date.now() + 900, attemptTimeoutMs: 200 })),
+      await failure(driver.getFamilies({ table }, { deadline: Date.now() + 400 })),
       'total',
       'getFamilies',
     );
-    expectDeadline(await failure(driver.listTables({ deadline: Date.now() + 400 })), 'total', 'listTables');
+    expectDeadline(
+      await failure(driver.getFamilies({ table }, { deadline: Date.now() + 900, attemptTimeoutMs: 200 })),
+      'total',
+      'getFamilies',
+    );
+    expectDeadline(await failure(driver.listTables({}, { deadline: Date.now() + 400 })), 'total', 'listTables');
   });
 
   it('a non-idempotent admin call fails with its attempt timeout', async () => {
@@ -98,8 +102,7 @@ describe('admin and atomic calls under a stalled network', () => {
     expectDeadline(
       await failure(
         driver.createFamily(
-          table,
-          { name: 'g', gc: undefined },
+          { table, family: { name: 'g', gc: undefined } },
           { deadline: Date.now() + 20_000, attemptTimeoutMs: 300 },
         ),
       ),
@@ -112,9 +115,9 @@ describe('admin and atomic calls under a stalled network', () => {
     proxy.stall();
     for (const start of [
       (signal: AbortSignal) => driver.checkAndMutate(request, { signal }),
-      (signal: AbortSignal) => driver.increment(table, Buffer.from('c'), rules, { signal }),
-      (signal: AbortSignal) => driver.getFamilies(table, { signal }),
-      (signal: AbortSignal) => driver.deleteFamily(table, 'f', { signal }),
+      (signal: AbortSignal) => driver.increment({ table, rowKey: Buffer.from('c'), rules }, { signal }),
+      (signal: AbortSignal) => driver.getFamilies({ table }, { signal }),
+      (signal: AbortSignal) => driver.deleteFamily({ table, family: 'f' }, { signal }),
     ]) {
       const controller = new AbortController();
       const pending = failure(start(controller.signal));
@@ -131,13 +134,13 @@ describe('admin and atomic calls under a stalled network', () => {
     expect(await failure(driver.checkAndMutate(request, { signal: controller.signal }))).toBeInstanceOf(
       OperationAbortedError,
     );
-    expectDeadline(await failure(driver.listTables({ deadline: Date.now() - 1 })), 'total', 'listTables');
+    expectDeadline(await failure(driver.listTables({}, { deadline: Date.now() - 1 })), 'total', 'listTables');
   });
 
   it('an idempotent admin call recovers once the network passes', async () => {
     proxy.stall();
-    await failure(driver.getFamilies(table, { deadline: Date.now() + 200 }));
+    await failure(driver.getFamilies({ table }, { deadline: Date.now() + 200 }));
     proxy.pass();
-    expect((await driver.getFamilies(table, { deadline: Date.now() + 10_000 }))?.map((f) => f.name)).toEqual(['f']);
+    expect((await driver.getFamilies({ table }, { deadline: Date.now() + 10_000 }))?.map((f) => f.name)).toEqual(['f']);
   });
 });

@@ -69,7 +69,7 @@ describe('an endpoint where nothing listens', () => {
         const key = Buffer.from('k');
         const calls = [
           () => driver.listTables(),
-          () => driver.getFamilies('t'),
+          () => driver.getFamilies({ table: 't' }),
           () =>
             driver.checkAndMutate({
               table: 't',
@@ -78,7 +78,7 @@ describe('an endpoint where nothing listens', () => {
               onMatch: [],
               onNoMatch: [{ kind: 'deleteFromRow' }],
             }),
-          () => driver.increment('t', key, [{ family: 'f', qualifier: 'q', amount: 1n }]),
+          () => driver.increment({ table: 't', rowKey: key, rules: [{ family: 'f', qualifier: 'q', amount: 1n }] }),
           () => driver.ready(),
         ];
         for (const call of calls) {

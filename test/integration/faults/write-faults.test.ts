@@ -28,14 +28,14 @@ beforeAll(async () => {
   proxied = createGoogleCloudDriver({ emulatorHost: proxy.host, instance: testInstanceId });
   direct = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
   table = uniqueTableId('write-faults');
-  await direct.createTable(table, [{ name: 'f', gc: undefined }]);
-  expect(await proxied.mutateRows(table, rows('warm', 2))).toEqual([]);
+  await direct.createTable({ table, families: [{ name: 'f', gc: undefined }] });
+  expect(await proxied.mutateRows({ table, mutations: rows('warm', 2) })).toEqual([]);
 });
 
 afterEach(() => proxy.pass());
 
 afterAll(async () => {
-  await direct.deleteTable(table).catch(() => undefined);
+  await direct.deleteTable({ table }).catch(() => undefined);
   await proxied.close();
   await direct.close();
   await proxy.close();
@@ -82,10 +82,13 @@ describe('MutateRows through the fault proxy', () => {
     const batch = rows('cut', 300, true);
     const opened = proxy.connectionsOpened;
     proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toServer' });
-    const failures = await proxied.mutateRows(table, batch, {
-      deadline: Date.now() + 20_000,
-      attemptTimeoutMs: 10_000,
-    });
+    const failures = await proxied.mutateRows(
+      { table, mutations: batch },
+      {
+        deadline: Date.now() + 20_000,
+        attemptTimeoutMs: 10_000,
+      },
+    );
     expect(proxy.connectionsOpened).toBeGreaterThan(opened);
     expect(failures.map((f) => f.index)).toEqual(batch.flatMap((m, i) => (m.idempotent ? [] : [i])));
     expect(new Set(failures.map((f) => f.grpcCode))).toEqual(new Set([14]));
@@ -101,7 +104,7 @@ describe('MutateRows through the fault proxy', () => {
     const outcomes = await Promise.all(
       batches.map((batch) =>
         proxied
-          .mutateRows(table, batch, { deadline: Date.now() + 20_000, attemptTimeoutMs: 10_000 })
+          .mutateRows({ table, mutations: batch }, { deadline: Date.now() + 20_000, attemptTimeoutMs: 10_000 })
           .catch((error: unknown) => error),
       ),
     );
@@ -134,7 +137,10 @@ describe('MutateRows through the fault proxy', () => {
     async () => {
       const batch = rows('stall', 20);
       proxy.stall();
-      const failures = await proxied.mutateRows(table, batch, { deadline: Date.now() + 500, attemptTimeoutMs: 60_000 });
+      const failures = await proxied.mutateRows(
+        { table, mutations: batch },
+        { deadline: Date.now() + 500, attemptTimeoutMs: 60_000 },
+      );
       expect(failures.map((f) => f.index)).toEqual(batch.map((_, i) => i));
       expect(new Set(failures.map((f) => f.grpcCode))).toEqual(new Set([4]));
       expect((failures[0] as { cause?: unknown }).cause).toBeInstanceOf(DeadlineExceededError);
@@ -148,9 +154,9 @@ describe('MutateRows through the fault proxy', () => {
       const batch = rows('recover', 20);
       proxy.stall();
       setTimeout(() => proxy.pass(), 600);
-      expect(await proxied.mutateRows(table, batch, { deadline: Date.now() + 10_000, attemptTimeoutMs: 250 })).toEqual(
-        [],
-      );
+      expect(
+        await proxied.mutateRows({ table, mutations: batch }, { deadline: Date.now() + 10_000, attemptTimeoutMs: 250 }),
+      ).toEqual([]);
       expect((await readPrefix('recover')).size).toBe(20);
     },
   );
@@ -202,7 +208,10 @@ describe('MutateRows against a server resetting streams with RST_STREAM INTERNAL
 
   it('retries the idempotent entries and fails the non-idempotent one with gRPC 13 RST_STREAM', async () => {
     server.resetNext = 1;
-    const failures = await driver.mutateRows('t', [row('t', 'a', true), row('t', 'n', false), row('t', 'b', true)]);
+    const failures = await driver.mutateRows({
+      table: 't',
+      mutations: [row('t', 'a', true), row('t', 'n', false), row('t', 'b', true)],
+    });
     expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([[1, 13]]);
     expect(failures[0]?.message).toMatch(/RST_STREAM with code 2/);
     expect(server.entriesPerCall).toEqual([3, 2]);

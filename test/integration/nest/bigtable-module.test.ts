@@ -36,7 +36,7 @@ const options = () => ({ emulatorHost: emulatorHost(), instance: testInstanceId 
 
 afterAll(async () => {
   const driver = createGoogleCloudDriver(options());
-  for (const table of tables) await driver.deleteTable(table).catch(() => undefined);
+  for (const table of tables) await driver.deleteTable({ table }).catch(() => undefined);
   await driver.close();
 });
 
@@ -66,8 +66,8 @@ describe('BigtableModule', () => {
       expect(service.mapper).toBe(mapper);
       expect(service.notes).toBe(mapper.getRepository(Feature));
       expect(app.get(getRepositoryToken(Feature))).toBe(service.notes);
-      expect(await mapper.driver.getFamilies(tableOf(Root))).toEqual([{ name: 'd', gc: undefined }]);
-      expect(await mapper.driver.getFamilies(tableOf(Feature))).toEqual([{ name: 'd', gc: undefined }]);
+      expect(await mapper.driver.getFamilies({ table: tableOf(Root) })).toEqual([{ name: 'd', gc: undefined }]);
+      expect(await mapper.driver.getFamilies({ table: tableOf(Feature) })).toEqual([{ name: 'd', gc: undefined }]);
       await service.notes.save(Object.assign(new Feature(), { id: 'n1', text: 'hello' }));
       expect(await service.notes.findOne({ id: 'n1' })).toMatchObject({ id: 'n1', text: 'hello' });
     } finally {
@@ -101,7 +101,7 @@ describe('BigtableModule', () => {
     const app = await moduleRef.init();
     const mapper = app.get<BigtableMapper>(BigtableMapper);
     expect(app.get(Probe).repo.schema.table).toBe(tableOf(Lazy));
-    expect(await mapper.driver.getFamilies(tableOf(Lazy))).toBeUndefined();
+    expect(await mapper.driver.getFamilies({ table: tableOf(Lazy) })).toBeUndefined();
     const close = vi.spyOn(mapper, 'close');
     await app.close();
     expect(close).toHaveBeenCalledTimes(1);
@@ -120,11 +120,11 @@ describe('BigtableModule', () => {
       const notes = app.get<BigtableMapper>(getMapperToken()).getRepository(Note);
       await notes.save(Object.assign(new Note(), { id: 'n1', text: 'hi' }));
       expect((await notes.findOne({ id: 'n1' }))?.text).toBe('hi');
-      expect(await raw.getFamilies(tableOf(Note))).toBeUndefined();
-      expect(await raw.getFamilies(prefixed)).toEqual([{ name: 'd', gc: undefined }]);
+      expect(await raw.getFamilies({ table: tableOf(Note) })).toBeUndefined();
+      expect(await raw.getFamilies({ table: prefixed })).toEqual([{ name: 'd', gc: undefined }]);
     } finally {
       await app.close();
-      await raw.deleteTable(prefixed).catch(() => undefined);
+      await raw.deleteTable({ table: prefixed }).catch(() => undefined);
       await raw.close();
     }
   });

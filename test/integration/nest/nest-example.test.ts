@@ -43,13 +43,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
-  await driver.deleteTable(table).catch(() => undefined);
+  await driver.deleteTable({ table }).catch(() => undefined);
   await driver.close();
 });
 
 describe('NestJS example over HTTP', () => {
   it('created the prefixed table at start-up (sync: true) and injects its repository', async () => {
-    expect(await mapper.driver.getFamilies('page_views')).toEqual([
+    expect(await mapper.driver.getFamilies({ table: 'page_views' })).toEqual([
       { name: 'v', gc: { kind: 'maxVersions', count: 1 } },
     ]);
     expect(mapper.tablePrefix).toBe(tablePrefix);
@@ -127,7 +127,7 @@ describe('NestJS example over HTTP', () => {
   });
 
   it('answers 500 with the table-missing message when the table is gone, until sync creates it again', async () => {
-    await mapper.driver.deleteTable('page_views');
+    await mapper.driver.deleteTable({ table: 'page_views' });
     try {
       const gone = await getJson<Record<string, unknown>>(`/page-views/nobody/example.com/${start}`);
       expect(gone.status).toBe(500);

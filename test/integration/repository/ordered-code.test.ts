@@ -94,8 +94,8 @@ afterAll(() => closeMapper(mapper, Object.values(TABLES)));
 
 describe("keyFormat 'ordered-code' on the emulator", () => {
   it('sync created the tables (the emulator accepts the row key schema) with their families', async () => {
-    expect(await mapper.driver.getFamilies(TABLES.readings)).toEqual([{ name: 'm', gc: undefined }]);
-    expect(await mapper.driver.getFamilies(TABLES.events)).toEqual([{ name: 'e', gc: undefined }]);
+    expect(await mapper.driver.getFamilies({ table: TABLES.readings })).toEqual([{ name: 'm', gc: undefined }]);
+    expect(await mapper.driver.getFamilies({ table: TABLES.events })).toEqual([{ name: 'e', gc: undefined }]);
   });
 
   it('stores the struct bytes and reads a row back by key', async () => {

@@ -7,6 +7,7 @@ import {
   ValueEncodingError,
   type Repository,
 } from '../../../src/index.js';
+import type { MutateRowsRequest } from '../../../src/driver-api.js';
 import {
   closeMapper,
   makeEntities,
@@ -78,7 +79,7 @@ describe('saveMany', () => {
     const batches = record.args.slice(-7);
     expect(record.calls.filter((c) => c === 'mutateRows').length - before).toBe(7);
     // Every batch is at most 300 rows and together they cover every row once.
-    const sizes = batches.map((a) => (a[1] as unknown[]).length).sort((a, b) => b - a);
+    const sizes = batches.map((a) => (a[0] as MutateRowsRequest).mutations.length).sort((a, b) => b - a);
     expect(sizes).toEqual([300, 300, 300, 300, 300, 300, 200]);
     await expectAllPersisted(
       'gen',
@@ -138,7 +139,7 @@ describe('saveMany', () => {
     const before = record.calls.filter((c) => c === 'mutateRows').length;
     expect(await items.saveMany(entities, { timeoutMs: 60_000 })).toEqual({ written: 450 });
     const calls = record.args.slice(-(record.calls.filter((c) => c === 'mutateRows').length - before));
-    expect(Math.max(...calls.map((a) => (a[1] as unknown[]).length))).toBeLessThanOrEqual(35);
+    expect(Math.max(...calls.map((a) => (a[0] as MutateRowsRequest).mutations.length))).toBeLessThanOrEqual(35);
     expect((await rawKeys(mapper, E.tables.items)).filter((k) => k.startsWith('big-'))).toHaveLength(450);
     const [last] = await items.findMany([{ id: id('big', 449) }]);
     expect(last?.label).toHaveLength(600_000);
@@ -155,7 +156,7 @@ describe('saveMany', () => {
     expect(failure?.message).toMatch(/^Item\.label: .*100 MiB/);
     expect((error as PartialWriteError<Item>).succeeded).toBe(1);
     expect(
-      record.args.slice(before).flatMap((a) => (a[1] as { rowKeyText: string }[]).map((m) => m.rowKeyText)),
+      record.args.slice(before).flatMap((a) => (a[0] as MutateRowsRequest).mutations.map((m) => m.rowKeyText)),
     ).toEqual([id('huge', 1)]);
     await expect(items.save(huge)).rejects.toBeInstanceOf(ValueEncodingError);
   });

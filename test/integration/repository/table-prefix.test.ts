@@ -50,7 +50,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const table of [sensors, readings])
-    for (const prefix of ['staging_', 'tenant-b.']) await raw.deleteTable(`${prefix}${table}`).catch(() => undefined);
+    for (const prefix of ['staging_', 'tenant-b.'])
+      await raw.deleteTable({ table: `${prefix}${table}` }).catch(() => undefined);
   await Promise.all([staging.close(), tenant.close(), raw.close()]);
 });
 

@@ -165,7 +165,7 @@ describe('fault proxy between the real client and the emulator', () => {
   beforeAll(async () => {
     proxy = await startFaultProxy(emulatorHost());
     driver = createGoogleCloudDriver({ emulatorHost: proxy.host, instance: testInstanceId });
-    await driver.createTable(table, [{ name: 'f', gc: undefined }]);
+    await driver.createTable({ table, families: [{ name: 'f', gc: undefined }] });
     const batch: CompiledMutation[] = Array.from({ length: ROWS }, (_, i) => {
       const key = `k${String(i).padStart(4, '0')}`;
       return {
@@ -176,11 +176,11 @@ describe('fault proxy between the real client and the emulator', () => {
         idempotent: true,
       };
     });
-    expect(await driver.mutateRows(table, batch)).toEqual([]);
+    expect(await driver.mutateRows({ table, mutations: batch })).toEqual([]);
   });
   afterEach(() => proxy.pass());
   afterAll(async () => {
-    await driver.deleteTable(table).catch(() => undefined);
+    await driver.deleteTable({ table }).catch(() => undefined);
     await driver.close();
     await proxy.close();
   });

@@ -13,7 +13,7 @@ describe.each<[string, (inner: BigtableDriver) => BigtableDriver, string]>([
 ])('%s', (_, wrap, table) => {
   it('passes the row key schema of a new table on to the driver it wraps', async () => {
     const inner = new FakeDriver();
-    await wrap(inner).createTable('readings', families, undefined, schema);
+    await wrap(inner).createTable({ table: 'readings', families, rowKeySchema: schema });
     expect(inner.calls).toContainEqual({ method: 'createTable', table, families, rowKeySchema: schema });
   });
 });

@@ -199,10 +199,10 @@ describe('FakeDriver', () => {
       name: 'DriverError',
       grpcCode: 13,
     });
-    const failures = await driver.mutateRows('t', [
-      m('ok', set('f', 'q', 'x', 1000)),
-      m('bad', set('f', 'q', 'x', 1000)),
-    ]);
+    const failures = await driver.mutateRows({
+      table: 't',
+      mutations: [m('ok', set('f', 'q', 'x', 1000)), m('bad', set('f', 'q', 'x', 1000))],
+    });
     expect(failures).toEqual([{ index: 1, grpcCode: 13, message: 'boom' }]);
     expect(keys(driver.rows('t'))).toEqual(['ok']);
   });
@@ -210,8 +210,10 @@ describe('FakeDriver', () => {
   it('enforces the 100,000-mutation cap and millisecond timestamps like the service', async () => {
     const driver = new FakeDriver();
     const big = m('k', ...new Array<CellMutation>(100_001).fill(set('f', 'q', 'x', 1000)));
-    await expect(driver.mutateRows('t', [big])).rejects.toMatchObject({ grpcCode: GrpcCode.InvalidArgument });
-    expect(await driver.mutateRows('t', [m('k', set('f', 'q', 'x', 1001))])).toEqual([
+    await expect(driver.mutateRows({ table: 't', mutations: [big] })).rejects.toMatchObject({
+      grpcCode: GrpcCode.InvalidArgument,
+    });
+    expect(await driver.mutateRows({ table: 't', mutations: [m('k', set('f', 'q', 'x', 1001))] })).toEqual([
       expect.objectContaining({ index: 0, grpcCode: GrpcCode.InvalidArgument }),
     ]);
   });
@@ -219,8 +221,10 @@ describe('FakeDriver', () => {
   it('fails the next call on demand', async () => {
     const driver = new FakeDriver();
     driver.failNext('mutateRows', Object.assign(new Error('unavailable'), { code: GrpcCode.Unavailable }));
-    await expect(driver.mutateRows('t', [m('a', set('f', 'q', 'x', 1000))])).rejects.toThrow('unavailable');
-    expect(await driver.mutateRows('t', [m('a', set('f', 'q', 'x', 1000))])).toEqual([]);
+    await expect(driver.mutateRows({ table: 't', mutations: [m('a', set('f', 'q', 'x', 1000))] })).rejects.toThrow(
+      'unavailable',
+    );
+    expect(await driver.mutateRows({ table: 't', mutations: [m('a', set('f', 'q', 'x', 1000))] })).toEqual([]);
   });
 
   it('checkAndMutate applies the branch of the predicate outcome', async () => {
@@ -252,33 +256,43 @@ describe('FakeDriver', () => {
 
   it('increments int64 cells, a missing cell counting as 0', async () => {
     const driver = new FakeDriver({ nowMs: () => 5 });
-    const one = await driver.increment('t', Buffer.from('c'), [{ family: 'f', qualifier: 'n', amount: 2n }]);
+    const one = await driver.increment({
+      table: 't',
+      rowKey: Buffer.from('c'),
+      rules: [{ family: 'f', qualifier: 'n', amount: 2n }],
+    });
     expect(one.cells.f?.n?.[0]?.value.readBigInt64BE()).toBe(2n);
-    const two = await driver.increment('t', Buffer.from('c'), [{ family: 'f', qualifier: 'n', amount: -5n }]);
+    const two = await driver.increment({
+      table: 't',
+      rowKey: Buffer.from('c'),
+      rules: [{ family: 'f', qualifier: 'n', amount: -5n }],
+    });
     expect(two.cells.f?.n?.[0]).toEqual({ value: Buffer.from('fffffffffffffffd', 'hex'), timestampMicros: 5000 });
     driver.seed(m('s', set('f', 'n', 'abc', 1000)));
     await expect(
-      driver.increment('t', Buffer.from('s'), [{ family: 'f', qualifier: 'n', amount: 1n }]),
+      driver.increment({ table: 't', rowKey: Buffer.from('s'), rules: [{ family: 'f', qualifier: 'n', amount: 1n }] }),
     ).rejects.toBeInstanceOf(DriverError);
   });
 
   it('implements the admin methods; declared tables reject unknown families', async () => {
     const driver = new FakeDriver();
-    expect(await driver.getFamilies('x')).toBeUndefined();
-    await driver.createTable('x', [{ name: 'f', gc: { kind: 'maxVersions', count: 1 } }]);
-    await expect(driver.createTable('x', [])).rejects.toMatchObject({ grpcCode: GrpcCode.AlreadyExists });
-    await driver.createFamily('x', { name: 'g', gc: undefined });
-    await driver.setFamilyGc('x', 'g', { kind: 'maxAge', seconds: 60 });
-    expect(await driver.getFamilies('x')).toEqual([
+    expect(await driver.getFamilies({ table: 'x' })).toBeUndefined();
+    await driver.createTable({ table: 'x', families: [{ name: 'f', gc: { kind: 'maxVersions', count: 1 } }] });
+    await expect(driver.createTable({ table: 'x', families: [] })).rejects.toMatchObject({
+      grpcCode: GrpcCode.AlreadyExists,
+    });
+    await driver.createFamily({ table: 'x', family: { name: 'g', gc: undefined } });
+    await driver.setFamilyGc({ table: 'x', family: 'g', gc: { kind: 'maxAge', seconds: 60 } });
+    expect(await driver.getFamilies({ table: 'x' })).toEqual([
       { name: 'f', gc: { kind: 'maxVersions', count: 1 } },
       { name: 'g', gc: { kind: 'maxAge', seconds: 60 } },
     ]);
-    expect(await driver.mutateRows('x', [{ ...m('k', set('h', 'q', 'v', 1000)), table: 'x' }])).toEqual([
-      expect.objectContaining({ index: 0, grpcCode: GrpcCode.NotFound }),
-    ]);
-    await driver.deleteFamily('x', 'g');
+    expect(
+      await driver.mutateRows({ table: 'x', mutations: [{ ...m('k', set('h', 'q', 'v', 1000)), table: 'x' }] }),
+    ).toEqual([expect.objectContaining({ index: 0, grpcCode: GrpcCode.NotFound })]);
+    await driver.deleteFamily({ table: 'x', family: 'g' });
     expect(await driver.listTables()).toEqual(['x']);
-    await driver.deleteTable('x');
+    await driver.deleteTable({ table: 'x' });
     expect(await driver.listTables()).toEqual([]);
     await driver.close();
     expect(driver.closed).toBe(true);

@@ -44,19 +44,19 @@ function silentDriver(): { driver: BigtableDriver; calls: CallOptions[]; cancell
     });
   };
   const driver = {
-    listTables: never,
-    getFamilies: (_t: string, o?: CallOptions) => never(o),
-    createTable: (_t: string, _f: unknown, o?: CallOptions) => never(o),
-    createFamily: (_t: string, _f: unknown, o?: CallOptions) => never(o),
-    setFamilyGc: (_t: string, _f: string, _g: unknown, o?: CallOptions) => never(o),
-    deleteFamily: (_t: string, _f: string, o?: CallOptions) => never(o),
-    deleteTable: (_t: string, o?: CallOptions) => never(o),
+    listTables: (_r: unknown, o?: CallOptions) => never(o),
+    getFamilies: (_r: unknown, o?: CallOptions) => never(o),
+    createTable: (_r: unknown, o?: CallOptions) => never(o),
+    createFamily: (_r: unknown, o?: CallOptions) => never(o),
+    setFamilyGc: (_r: unknown, o?: CallOptions) => never(o),
+    deleteFamily: (_r: unknown, o?: CallOptions) => never(o),
+    deleteTable: (_r: unknown, o?: CallOptions) => never(o),
     close: async () => undefined,
     mutateRow: (_m: unknown, o?: CallOptions) => never(o),
-    mutateRows: (_t: string, _m: unknown, o?: CallOptions) => never(o),
+    mutateRows: (_r: unknown, o?: CallOptions) => never(o),
     readRows,
     checkAndMutate: (_r: unknown, o?: CallOptions) => never(o),
-    increment: (_t: string, _k: unknown, _r: unknown, o?: CallOptions) => never(o),
+    increment: (_r: unknown, o?: CallOptions) => never(o),
   } as BigtableDriver;
   return { driver, calls, cancelled: () => cancelled };
 }

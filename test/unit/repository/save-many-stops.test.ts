@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Column, Entity, Family, KeyPart } from '../../../src/decorators/index.js';
-import type { CallOptions, RowMutationFailure } from '../../../src/model/driver.js';
+import type { CallOptions, MutateRowsRequest, RowMutationFailure } from '../../../src/model/driver.js';
 import { DeadlineExceededError, OperationAbortedError, PartialWriteError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
@@ -35,19 +35,17 @@ class GatedDriver extends FakeDriver {
     super();
   }
 
-  override async mutateRows(
-    table: string,
-    mutations: readonly CompiledMutation[],
-    options?: CallOptions,
-  ): Promise<RowMutationFailure[]> {
+  override async mutateRows(request: MutateRowsRequest, options?: CallOptions): Promise<RowMutationFailure[]> {
     this.options.push(options);
     await new Promise<void>((resolve, reject) => {
       this.waiting.push(resolve);
       const signal = options?.signal;
       if (this.honourSignal && signal !== undefined)
-        signal.addEventListener('abort', () => reject(abortError(signal, `mutateRows "${table}"`)), { once: true });
+        signal.addEventListener('abort', () => reject(abortError(signal, `mutateRows "${request.table}"`)), {
+          once: true,
+        });
     });
-    return super.mutateRows(table, mutations);
+    return super.mutateRows(request);
   }
 
   /** Lets the oldest waiting call go on. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ActualFamily } from '../../../src/model/driver.js';
+import type {
+  ActualFamily,
+  CreateFamilyRequest,
+  CreateTableRequest,
+  DeleteFamilyRequest,
+  SetFamilyGcRequest,
+  TableRequest,
+} from '../../../src/model/driver.js';
 import { DriverError, SchemaSyncError } from '../../../src/errors/index.js';
 import type { EntitySchema, FamilySchema } from '../../../src/metadata/entity-schema.js';
 import type { GcRule } from '../../../src/model/gc-rule.js';
@@ -18,26 +25,26 @@ class FakeDriver implements SchemaSyncDriver {
   readonly calls: string[] = [];
   before: Partial<Record<string, () => void>> = {};
 
-  async getFamilies(table: string): Promise<ActualFamily[] | undefined> {
+  async getFamilies({ table }: TableRequest): Promise<ActualFamily[] | undefined> {
     const t = this.tables.get(table);
     return t && [...t].map(([name, gc]) => ({ name, gc }));
   }
-  async createTable(table: string, families: readonly ActualFamily[]): Promise<void> {
+  async createTable({ table, families }: CreateTableRequest): Promise<void> {
     this.hook('createTable');
     if (this.tables.has(table)) throw new DriverError('createTable', new Error('exists'), 6);
     this.tables.set(table, new Map(families.map((f) => [f.name, f.gc])));
   }
-  async createFamily(table: string, family: ActualFamily): Promise<void> {
+  async createFamily({ table, family }: CreateFamilyRequest): Promise<void> {
     this.hook('createFamily');
     const t = this.tables.get(table) as Map<string, GcRule | undefined>;
     if (t.has(family.name)) throw Object.assign(new Error('family exists'), { code: 6 });
     t.set(family.name, family.gc);
   }
-  async setFamilyGc(table: string, family: string, gc: GcRule | undefined): Promise<void> {
+  async setFamilyGc({ table, family, gc }: SetFamilyGcRequest): Promise<void> {
     this.hook('setFamilyGc');
     this.tables.get(table)?.set(family, gc);
   }
-  async deleteFamily(table: string, family: string): Promise<void> {
+  async deleteFamily({ table, family }: DeleteFamilyRequest): Promise<void> {
     this.hook('deleteFamily');
     this.tables.get(table)?.delete(family);
   }

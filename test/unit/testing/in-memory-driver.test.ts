@@ -34,7 +34,7 @@ async function readAll(bigtable: InMemoryBigtable, request: ReadRowsRequest): Pr
 describe('InMemoryBigtable', () => {
   it('records nothing by default, and says how to turn recording on', async () => {
     const bigtable = new InMemoryBigtable();
-    await bigtable.createTable('t', [{ name: 'f', gc: undefined }]);
+    await bigtable.createTable({ table: 't', families: [{ name: 'f', gc: undefined }] });
     expect(() => bigtable.calls).toThrow(ValidationError);
     expect(() => bigtable.callsOf('mutateRow')).toThrow(/recordCalls: true/);
     expect(() => bigtable.reads).toThrow(ValidationError);
@@ -42,11 +42,8 @@ describe('InMemoryBigtable', () => {
 
   it('with recordCalls, records calls and the progress of reads until clearCalls()', async () => {
     const bigtable = new InMemoryBigtable({ recordCalls: true });
-    await bigtable.createTable('t', [{ name: 'f', gc: undefined }]);
-    await bigtable.mutateRows(
-      't',
-      ['a', 'b', 'c'].map((k) => m('t', k, set('f', 'q', k))),
-    );
+    await bigtable.createTable({ table: 't', families: [{ name: 'f', gc: undefined }] });
+    await bigtable.mutateRows({ table: 't', mutations: ['a', 'b', 'c'].map((k) => m('t', k, set('f', 'q', k))) });
     const source = bigtable.readRows({ table: 't' });
     for await (const _ of source) break;
     await readAll(bigtable, { table: 't', limit: 2 });
@@ -69,12 +66,12 @@ describe('InMemoryBigtable', () => {
     const loose = new InMemoryBigtable({ implicitTables: true });
     expect(await readAll(loose, { table: 't' })).toEqual([]);
     await loose.mutateRow(m('t', 'k', set('any', 'q', 'v')));
-    expect(await loose.getFamilies('t')).toEqual([{ name: 'any', gc: undefined }]);
+    expect(await loose.getFamilies({ table: 't' })).toEqual([{ name: 'any', gc: undefined }]);
   });
 
   it('failNext: a gRPC code fails the next call with that DriverError, before it changes anything; calls queue', async () => {
     const bigtable = new InMemoryBigtable();
-    await bigtable.createTable('t', [{ name: 'f', gc: undefined }]);
+    await bigtable.createTable({ table: 't', families: [{ name: 'f', gc: undefined }] });
     bigtable.failNext('mutateRow', GrpcCode.Unavailable);
     bigtable.failNext('mutateRow', new Error('second'));
     const first = await bigtable.mutateRow(m('t', 'k', set('f', 'q', 'v'))).catch((e: unknown) => e);
@@ -90,16 +87,20 @@ describe('InMemoryBigtable', () => {
 
   it('reject: every write of the row fails with the code; other rows are written', async () => {
     const bigtable = new InMemoryBigtable();
-    await bigtable.createTable('t', [{ name: 'f', gc: undefined }]);
+    await bigtable.createTable({ table: 't', families: [{ name: 'f', gc: undefined }] });
     bigtable.reject('bad', GrpcCode.PermissionDenied);
     await expect(bigtable.mutateRow(m('t', 'bad', set('f', 'q', 'v')))).rejects.toMatchObject({ grpcCode: 7 });
     await expect(
-      bigtable.increment('t', Buffer.from('bad'), [{ family: 'f', qualifier: 'n', amount: 1n }]),
+      bigtable.increment({
+        table: 't',
+        rowKey: Buffer.from('bad'),
+        rules: [{ family: 'f', qualifier: 'n', amount: 1n }],
+      }),
     ).rejects.toMatchObject({ grpcCode: 7 });
-    const failures = await bigtable.mutateRows('t', [
-      m('t', 'ok', set('f', 'q', 'v')),
-      m('t', 'bad', set('f', 'q', 'v')),
-    ]);
+    const failures = await bigtable.mutateRows({
+      table: 't',
+      mutations: [m('t', 'ok', set('f', 'q', 'v')), m('t', 'bad', set('f', 'q', 'v'))],
+    });
     expect(failures).toEqual([{ index: 1, grpcCode: 7, message: expect.stringContaining('gRPC 7') }]);
     expect(bigtable.rows('t').map((r) => r.key.toString())).toEqual(['ok']);
   });
@@ -116,32 +117,35 @@ describe('InMemoryBigtable', () => {
     let now = T / 1000;
     const bigtable = new InMemoryBigtable({ nowMs: () => now });
     const hour = 3_600_000_000;
-    await bigtable.createTable('t', [
-      { name: 'v', gc: { kind: 'maxVersions', count: 2 } },
-      { name: 'a', gc: { kind: 'maxAge', seconds: 3_600 } },
-      {
-        name: 'u',
-        gc: {
-          kind: 'union',
-          rules: [
-            { kind: 'maxVersions', count: 2 },
-            { kind: 'maxAge', seconds: 3_600 },
-          ],
+    await bigtable.createTable({
+      table: 't',
+      families: [
+        { name: 'v', gc: { kind: 'maxVersions', count: 2 } },
+        { name: 'a', gc: { kind: 'maxAge', seconds: 3_600 } },
+        {
+          name: 'u',
+          gc: {
+            kind: 'union',
+            rules: [
+              { kind: 'maxVersions', count: 2 },
+              { kind: 'maxAge', seconds: 3_600 },
+            ],
+          },
         },
-      },
-      {
-        name: 'i',
-        gc: {
-          kind: 'intersection',
-          rules: [
-            { kind: 'maxVersions', count: 1 },
-            { kind: 'maxAge', seconds: 3_600 },
-          ],
+        {
+          name: 'i',
+          gc: {
+            kind: 'intersection',
+            rules: [
+              { kind: 'maxVersions', count: 1 },
+              { kind: 'maxAge', seconds: 3_600 },
+            ],
+          },
         },
-      },
-      { name: 'n', gc: undefined },
-    ]);
-    await bigtable.createTable('other', [{ name: 'v', gc: { kind: 'maxVersions', count: 1 } }]);
+        { name: 'n', gc: undefined },
+      ],
+    });
+    await bigtable.createTable({ table: 'other', families: [{ name: 'v', gc: { kind: 'maxVersions', count: 1 } }] });
     const stamps = [T, T - 1_000, T - 2 * hour, T - 3 * hour];
     const cells = ['v', 'a', 'u', 'i', 'n'].flatMap((family) =>
       stamps.map((ts, i) => set(family, 'q', `${family}${i}`, ts)),
@@ -180,7 +184,7 @@ describe('InMemoryBigtable', () => {
     try {
       vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
       const bigtable = new InMemoryBigtable();
-      await bigtable.createTable('t', [{ name: 'f', gc: undefined }]);
+      await bigtable.createTable({ table: 't', families: [{ name: 'f', gc: undefined }] });
       await bigtable.mutateRow(m('t', 'k', set('f', 'q', 'v', -1)));
       const [row] = await readAll(bigtable, { table: 't' });
       expect(row?.cells.f?.q?.[0]?.timestampMicros).toBe(Date.UTC(2030, 0, 1) * 1000);
@@ -191,7 +195,7 @@ describe('InMemoryBigtable', () => {
 
   it('with yieldInCalls false, calls finish in the order they were made', async () => {
     const bigtable = new InMemoryBigtable({ yieldInCalls: false, recordCalls: true });
-    await bigtable.createTable('t', [{ name: 'f', gc: undefined }]);
+    await bigtable.createTable({ table: 't', families: [{ name: 'f', gc: undefined }] });
     const order: string[] = [];
     await Promise.all(
       ['a', 'b', 'c'].map((k) => bigtable.mutateRow(m('t', k, set('f', 'q', k))).then(() => order.push(k))),
@@ -201,11 +205,8 @@ describe('InMemoryBigtable', () => {
 
   it('a read keeps the rows it selected when others are written meanwhile, and shows their current cells', async () => {
     const bigtable = new InMemoryBigtable();
-    await bigtable.createTable('t', [{ name: 'f', gc: undefined }]);
-    await bigtable.mutateRows(
-      't',
-      ['a', 'c'].map((k) => m('t', k, set('f', 'q', k))),
-    );
+    await bigtable.createTable({ table: 't', families: [{ name: 'f', gc: undefined }] });
+    await bigtable.mutateRows({ table: 't', mutations: ['a', 'c'].map((k) => m('t', k, set('f', 'q', k))) });
     const seen: string[] = [];
     for await (const row of rowsOf(bigtable.readRows({ table: 't' }))) {
       seen.push(`${row.key.toString()}=${row.cells.f?.q?.[0]?.value.toString() ?? ''}`);

@@ -5,6 +5,7 @@ import { PartialWriteError } from '../../../src/errors/operation-errors.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import type { CompiledMutation } from '../../../src/model/mutation.js';
+import type { MutateRowsRequest } from '../../../src/model/driver.js';
 import { writeMany } from '../../../src/repository/save-many.js';
 import { DEAD_BACKEND_BATCHES } from '../../../src/write/dead-backend-breaker.js';
 import { FakeDriver, GrpcCode } from '../../support/fake-driver.js';
@@ -91,10 +92,10 @@ describe('bulk write against a dead backend', { timeout: 5_000 }, () => {
     for (let b = 0; b < 12; b++) pattern.push(b % DEAD_BACKEND_BATCHES !== DEAD_BACKEND_BATCHES - 1);
     const failing = new Set(pattern.flatMap((fail, b) => (fail ? [b] : [])));
     const wrapped = Object.assign(Object.create(driver) as FakeDriver, {
-      mutateRows: (table: string, mutations: readonly CompiledMutation[]) => {
+      mutateRows: (request: MutateRowsRequest) => {
         const b = driver.callsOf('mutateRows').length;
         if (failing.has(b)) driver.failNext('mutateRows', unavailable());
-        return driver.mutateRows(table, mutations);
+        return driver.mutateRows(request);
       },
     });
     const err = await partial(

@@ -5,7 +5,7 @@ import { InMemoryBigtable } from 'bigtable-mapper/testing';
 
 test('the in-memory Bigtable loads neither @google-cloud/bigtable nor gRPC', async () => {
   const bigtable = new InMemoryBigtable();
-  await bigtable.createTable('t', [{ name: 'f', gc: undefined }]);
+  await bigtable.createTable({ table: 't', families: [{ name: 'f', gc: undefined }] });
   const rowKey = Buffer.from('k');
   await bigtable.mutateRow({
     table: 't',
