@@ -9,17 +9,18 @@ import { propertyRuns } from '../../support/property-runs.js';
 import { Sensor } from './entities.js';
 
 /*
- * The create schema against the mapper, on bodies near the edge of validity: everything Ajv accepts,
- * fromJson reads and the mapper saves (in the in-memory Bigtable); everything Ajv refuses, the mapper
- * refuses too, with an error answered 400. The only exceptions are the documented ones no JSON Schema
- * can state (docs/validation-and-schemas.md), which `gap` recognises: there the mapper must refuse,
- * with a 400 as well.
+ * The create and update schemas against the mapper, on bodies near the edge of validity: everything Ajv
+ * accepts, fromJson reads and the mapper writes (in the in-memory Bigtable); everything Ajv refuses, the
+ * mapper refuses too, with an error answered 400. The only exceptions are the documented ones no JSON
+ * Schema can state (docs/validation-and-schemas.md), which `gap` recognises: there the mapper must
+ * refuse, with a 400 as well.
  */
 
 const bigtable = new InMemoryBigtable();
 const mapper = new BigtableMapper({ driver: bigtable, entities: [Sensor] });
 const sensors: Repository<Sensor> = mapper.getRepository(Sensor);
 const validCreate = compileStrict(toJsonSchema(Sensor, { for: 'create' }));
+const validUpdate = compileStrict(toJsonSchema(Sensor, { for: 'update' }));
 const validRead = compileStrict(toJsonSchema(Sensor, { for: 'read' }));
 
 beforeAll(async () => {
@@ -244,6 +245,44 @@ const body = fc
     return JSON.parse(JSON.stringify(json)) as Record<string, unknown>;
   });
 
+const COLUMNS = Object.keys(properties).filter((name) => !KEYS.includes(name));
+
+/** An update body: columns valid one by one, some null (a delete), then 0 to 2 changes, a key part among them. */
+const updateBody = fc
+  .tuple(
+    fc.record(
+      Object.fromEntries(
+        COLUMNS.map((name) => [
+          name,
+          fc.option(
+            fc.oneof(
+              { weight: 4, arbitrary: (properties[name] as (typeof properties)[string]).valid },
+              { weight: 1, arbitrary: fc.constant(null) },
+            ),
+            { freq: 2, nil: undefined },
+          ),
+        ]),
+      ),
+    ),
+    fc.array(
+      fc.oneof(
+        ...COLUMNS.map((name) =>
+          (properties[name] as (typeof properties)[string]).edge.map(
+            (value) => ({ name, value }) as { name: string; value: unknown },
+          ),
+        ),
+        fc.constantFrom('site', 'extra', '__proto__').map((name) => ({ name, value: name === 'site' ? 'oslo' : 1 })),
+      ),
+      { maxLength: 2 },
+    ),
+  )
+  .map(([record, changes]) => {
+    const json: Record<string, unknown> = { ...record };
+    for (const { name, value } of changes)
+      Object.defineProperty(json, name, { value, enumerable: true, writable: true, configurable: true });
+    return JSON.parse(JSON.stringify(json)) as Record<string, unknown>;
+  });
+
 /** Whether an own `__proto__` key sits anywhere in `value` below its top level. */
 function nestedProto(value: unknown, depth = 0): boolean {
   if (value === null || typeof value !== 'object') return false;
@@ -281,7 +320,7 @@ async function saveThroughJson(json: Record<string, unknown>): Promise<unknown> 
   }
 }
 
-describe('the create schema and the mapper', () => {
+describe('the create and update schemas and the mapper', () => {
   it(
     'agree: what Ajv accepts is saved, what it refuses is refused with a 400, but for the documented gaps',
     { timeout: 300_000 },
@@ -310,6 +349,35 @@ describe('the create schema and the mapper', () => {
       expect(seen.accepted).toBeGreaterThan(seen.refused / 4);
       expect(seen.refused).toBeGreaterThan(seen.accepted / 4);
       expect(seen.gaps).toBeGreaterThan(0);
+    },
+  );
+
+  it(
+    'agree on updates: what Ajv accepts is written, what it refuses is refused with a 400, but for the documented gaps',
+    { timeout: 300_000 },
+    async () => {
+      const key = { site: 'updated', chip: Buffer.from([9]), slot: 1 };
+      const seen = { accepted: 0, refused: 0 };
+      await fc.assert(
+        fc.asyncProperty(updateBody, async (json) => {
+          const accepted = validUpdate(json);
+          const outcome = await (async () => sensors.update(key, fromJson(Sensor, json, { for: 'update' })))().then(
+            () => 'written',
+            (err: unknown) => err,
+          );
+          if (accepted && gap(json) === undefined) {
+            seen.accepted += 1;
+            expect(outcome, JSON.stringify(json)).toBe('written');
+          } else {
+            if (!accepted) seen.refused += 1;
+            expect(outcome, `${gap(json) ?? 'refused by the schema'}: ${JSON.stringify(json)}`).toBeInstanceOf(Error);
+            expect(httpStatusOf(outcome), String(outcome)).toBe(400);
+          }
+        }),
+        { numRuns: propertyRuns(5_000) },
+      );
+      expect(seen.accepted).toBeGreaterThan(seen.refused / 4);
+      expect(seen.refused).toBeGreaterThan(seen.accepted / 4);
     },
   );
 });
