@@ -1,6 +1,7 @@
 /**
  * Calls the running example over HTTP and prints what it answers: a few
- * creates, a read, a 404 and a list followed page by page with the cursor.
+ * creates, an invalid body (400 with its issues), a read, a 404 and a list
+ * followed page by page with the cursor.
  *
  * @example
  * ```ts
@@ -20,7 +21,7 @@ export async function runDemoRequests(base: string): Promise<void> {
     const res = await post({
       userId: 'u1',
       site: 'example.com',
-      at: start + i * 1_000,
+      at: new Date(start + i * 1_000).toISOString(),
       path,
       durationMs: 1_000 + i * 250,
     });
@@ -28,8 +29,10 @@ export async function runDemoRequests(base: string): Promise<void> {
     hrefs.push(view.href);
     console.log(`POST /page-views ${path} -> ${res.status} ${view.href}`);
   }
-  await post({ userId: 'u1', site: 'other.org', at: start, path: '/' });
-  await post({ userId: 'u2', site: 'example.com', at: start, path: '/' });
+  await post({ userId: 'u1', site: 'other.org', at: new Date(start).toISOString(), path: '/' });
+  await post({ userId: 'u2', site: 'example.com', at: new Date(start).toISOString(), path: '/' });
+  const invalid = await post({ userId: 'u1', site: 'example.com', path: 'pricing', durationMs: -1 });
+  console.log(`POST /page-views (invalid) -> ${invalid.status}`, await invalid.json());
 
   const one = await fetch(`${base}${hrefs[2]}`);
   console.log(`GET ${hrefs[2]} -> ${one.status}`, await one.json());

@@ -1,9 +1,11 @@
 import { BadRequestException } from '@nestjs/common';
 import type { EntityData } from '../../src/index.js';
-import type { PageView } from './page-view.entity.js';
+import { fromJson, toJson } from '../../src/json.js';
+import { PageView } from './page-view.entity.js';
 
 /**
- * A page view as the API returns it, with `href`, the path of `GET /page-views/:userId/:site/:at`.
+ * A page view as the API returns it: the entity's JSON form (`toJson`: `at`
+ * as ISO 8601 text), with `href`, the path of `GET /page-views/:userId/:site/:at`.
  *
  * @example
  * ```ts
@@ -19,61 +21,45 @@ export interface PageViewJson {
   href: string;
 }
 
-function text(body: Record<string, unknown>, field: string): string {
-  const value = body[field];
-  if (typeof value !== 'string' || value === '') throw new BadRequestException(`${field} must be a non-empty string`);
-  return value;
-}
-
 /**
- * A timestamp from JSON or a URL: epoch milliseconds (number or digits) or ISO text.
+ * A timestamp from a URL: epoch milliseconds (digits) or ISO text.
  *
  * @example
  * ```ts
  * parseAt('1714564800000').toISOString(); // '2024-05-01T12:00:00.000Z'
  * ```
  */
-export function parseAt(value: unknown): Date {
-  const at =
-    typeof value === 'string' && /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value as string | number);
-  if ((typeof value !== 'string' && typeof value !== 'number') || Number.isNaN(at.getTime())) {
-    throw new BadRequestException('at must be an ISO date or epoch milliseconds');
-  }
+export function parseAt(value: string): Date {
+  const at = /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value);
+  if (Number.isNaN(at.getTime())) throw new BadRequestException('at must be an ISO date or epoch milliseconds');
   return at;
 }
 
 /**
- * Reads a `POST /page-views` body: `path` string, optional `durationMs`
- * integer and `at` (ISO text or epoch ms; default now). The key parts
- * `userId` and `site` are taken as given: the library rejects a missing or
- * invalid one with a `KeyEncodingError` naming `PageView.userId`, which the
- * exception filter answers with 400.
- * `repo.create()` turns the result into a `PageView`.
+ * Reads a `POST /page-views` body, the JSON form of a `PageView` (its
+ * schema is `toJsonSchema(PageView, { for: 'create' })`, served at
+ * `GET /page-views/schema`), with `at` defaulting to now. `fromJson`
+ * refuses what is not in that form (an unknown property, `at` that is no
+ * RFC 3339 date-time, ...), and `repo.create()` and `save()` what the entity
+ * refuses (a missing or too long key part, a `path` its validator refuses):
+ * one `ValidationError` each, listing every issue, which the exception
+ * filter answers with 400.
  *
  * @example
  * ```ts
- * const view = views.create(parsePageView({ userId: 'u1', site: 'example.com', path: '/' }));
+ * const view = views.create(readPageView({ userId: 'u1', site: 'example.com', path: '/' }));
  * ```
  */
-export function parsePageView(body: unknown): EntityData<PageView> {
-  if (body === null || typeof body !== 'object') throw new BadRequestException('expected a JSON object');
-  const input = body as Record<string, unknown>;
-  const at = input['at'] === undefined ? new Date() : parseAt(input['at']);
-  const durationMs = input['durationMs'];
-  if (durationMs !== undefined && !Number.isSafeInteger(durationMs))
-    throw new BadRequestException('durationMs must be an integer');
-  const view: EntityData<PageView> = {
-    userId: input['userId'] as string,
-    site: input['site'] as string,
-    at,
-    path: text(input, 'path'),
-  };
-  if (durationMs !== undefined) view.durationMs = durationMs as number;
-  return view;
+export function readPageView(body: unknown): EntityData<PageView> {
+  const withAt =
+    body !== null && typeof body === 'object' && !Array.isArray(body) && !Object.hasOwn(body, 'at')
+      ? { ...body, at: new Date().toISOString() }
+      : body;
+  return fromJson(PageView, withAt, { for: 'create' });
 }
 
 /**
- * The JSON form of a page view.
+ * The JSON form of a page view, with its `href`.
  *
  * @example
  * ```ts
@@ -82,7 +68,5 @@ export function parsePageView(body: unknown): EntityData<PageView> {
  */
 export function toPageViewJson(view: PageView): PageViewJson {
   const href = `/page-views/${[view.userId, view.site, String(view.at.getTime())].map(encodeURIComponent).join('/')}`;
-  const json: PageViewJson = { userId: view.userId, site: view.site, at: view.at.toISOString(), path: view.path, href };
-  if (view.durationMs !== undefined) json.durationMs = view.durationMs;
-  return json;
+  return { ...(toJson(PageView, view) as Omit<PageViewJson, 'href'>), href };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Column, Entity, Family, KeyPart, Salt } from '../../src/index.js';
 
 /**
@@ -5,7 +6,9 @@ import { Column, Entity, Family, KeyPart, Salt } from '../../src/index.js';
  * `site`, so one user's views of one site share a bucket: listing them reads a
  * single key range, while writes of different users spread over 8 buckets.
  * Each environment (or test run) keeps its own `page_views` table through the
- * mapper's `tablePrefix`, not through a subclass per table.
+ * mapper's `tablePrefix`, not through a subclass per table. The zod
+ * validators of `path` and `durationMs` run on every write; they also narrow
+ * the JSON Schema of the request body (`toJsonSchema`).
  *
  * @example
  * ```ts
@@ -19,6 +22,6 @@ export class PageView {
   @KeyPart(0, { type: 'string', maxLength: 64 }) userId!: string;
   @KeyPart(1, { type: 'string', maxLength: 253 }) site!: string; // a DNS name is at most 253 characters
   @KeyPart(2, { type: 'timestamp', format: 'epoch-ms', width: 13 }) at!: Date;
-  @Column({ family: 'v', type: 'string' }) path!: string;
-  @Column({ family: 'v', type: 'int' }) durationMs?: number;
+  @Column({ family: 'v', type: 'string', validate: z.string().startsWith('/').max(2048) }) path!: string;
+  @Column({ family: 'v', type: 'int', validate: z.number().int().nonnegative() }) durationMs?: number;
 }

@@ -1,5 +1,7 @@
 import { BadRequestException, Body, Controller, Get, Inject, Param, Post, Query } from '@nestjs/common';
-import { parseAt, parsePageView, toPageViewJson, type PageViewJson } from './page-view-input.js';
+import { toJsonSchema, type JsonSchema } from '../../src/json.js';
+import { PageView } from './page-view.entity.js';
+import { parseAt, readPageView, toPageViewJson, type PageViewJson } from './page-view-input.js';
 import { PageViewsService } from './page-views.service.js';
 
 const MAX_PAGE_SIZE = 100;
@@ -12,10 +14,13 @@ function pageSize(limit: string | undefined): number {
 }
 
 /**
- * `POST /page-views`, `GET /page-views/:userId/:site?limit=&cursor=` (pages,
- * oldest first) and `GET /page-views/:userId/:site/:at` (404 when missing).
- * The library's errors become HTTP answers through `BigtableMapperExceptionFilter`
- * (registered in `AppModule`): an invalid key 400, a missing row 404.
+ * `POST /page-views` (the body is the entity's JSON form, read by
+ * `fromJson`), `GET /page-views/schema` (that body's JSON Schema),
+ * `GET /page-views/:userId/:site?limit=&cursor=` (pages, oldest first) and
+ * `GET /page-views/:userId/:site/:at` (404 when missing). The library's
+ * errors become HTTP answers through `BigtableMapperExceptionFilter`
+ * (registered in `AppModule`): an invalid body or key 400 with every issue
+ * listed, a missing row 404.
  *
  * @example
  * ```ts
@@ -33,7 +38,13 @@ export class PageViewsController {
   /** Records a view; 201 with the view and its `href`. @example `POST /page-views {"userId":"u1","site":"example.com","path":"/"}` */
   @Post()
   async create(@Body() body: unknown): Promise<PageViewJson> {
-    return toPageViewJson(await this.#service.record(parsePageView(body)));
+    return toPageViewJson(await this.#service.record(readPageView(body)));
+  }
+
+  /** The JSON Schema (2020-12) of a `POST /page-views` body, for clients and gateways. @example `GET /page-views/schema` */
+  @Get('schema')
+  schema(): JsonSchema {
+    return toJsonSchema(PageView, { for: 'create' });
   }
 
   /** One page of a user's views of a site. @example `GET /page-views/u1/example.com?limit=2&cursor=...` */

@@ -20,7 +20,7 @@ export class PageViewsService {
     this.#views = views;
   }
 
-  /** Saves a page view made from validated input. @example `await service.record(parsePageView(body));` */
+  /** Saves a page view made from a request body's data. @example `await service.record(readPageView(body));` */
   async record(input: EntityData<PageView>): Promise<PageView> {
     const view = this.#views.create(input);
     await this.#views.save(view);

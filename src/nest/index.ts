@@ -1,6 +1,7 @@
 /**
- * `bigtable-mapper/nest`: NestJS module, injection decorators, tokens and
- * the exception filter that answers the library's errors over HTTP.
+ * `bigtable-mapper/nest`: NestJS module, injection decorators, tokens,
+ * the exception filter that answers the library's errors over HTTP, and the
+ * OpenAPI schema of an entity's JSON form for `@nestjs/swagger`.
  * Needs the optional peers `@nestjs/common` and `@nestjs/core`.
  *
  * @example
@@ -15,3 +16,4 @@ export type { BigtableModuleOptions, BigtableModuleAsyncOptions } from './module
 export { InjectRepository, InjectMapper } from './inject.decorator.js';
 export { getRepositoryToken, getMapperToken } from './tokens.js';
 export { BigtableMapperExceptionFilter } from './exception-filter.js';
+export { toOpenApiSchema, type OpenApiSchemaObject, type OpenApiSchemaOptions } from './openapi-schema.js';

@@ -32,6 +32,7 @@ function againstSources(code: string, dir: string): string {
     .replaceAll("from 'bigtable-mapper/testing'", `from ${src('testing/index.js')}`)
     .replaceAll("from 'bigtable-mapper/tools'", `from ${src('tools.js')}`)
     .replaceAll("from 'bigtable-mapper/express'", `from ${src('express.js')}`)
+    .replaceAll("from 'bigtable-mapper/json'", `from ${src('json.js')}`)
     .replaceAll("from 'bigtable-mapper/driver'", `from ${src('driver-api.js')}`)
     .replaceAll("from 'bigtable-mapper'", `from ${src('index.js')}`);
 }

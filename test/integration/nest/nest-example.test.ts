@@ -13,6 +13,7 @@ import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emula
 const tablePrefix = `${uniqueTableId('nest')}_`;
 const table = `${tablePrefix}page_views`;
 const start = Date.UTC(2024, 4, 1, 12);
+const iso = (ms: number): string => new Date(ms).toISOString();
 let app: INestApplication | undefined;
 let base: string;
 let mapper: BigtableMapper;
@@ -57,7 +58,7 @@ describe('NestJS example over HTTP', () => {
   });
 
   it('creates a page view and reads it back by key', async () => {
-    const res = await post({ userId: 'u#1', site: 'example.com', at: start, path: '/pricing', durationMs: 1234 });
+    const res = await post({ userId: 'u#1', site: 'example.com', at: iso(start), path: '/pricing', durationMs: 1234 });
     expect(res.status).toBe(201);
     const created = (await res.json()) as PageViewJson;
     expect(created.href).toBe(`/page-views/u%231/example.com/${start}`);
@@ -90,6 +91,35 @@ describe('NestJS example over HTTP', () => {
     expect(Object.keys(body).sort()).toEqual(['code', 'details', 'error', 'message', 'statusCode']);
   });
 
+  it('answers a body the entity refuses with 400 and every issue: its JSON form, then its validators', async () => {
+    const form = await post({ userId: 'u1', site: 'example.com', at: 1714564800000, path: '/', referrer: 'x' });
+    expect(form.status).toBe(400);
+    expect(
+      ((await form.json()) as { details: { issues: { path: string }[] } }).details.issues.map((i) => i.path),
+    ).toEqual(['PageView.at', 'PageView.referrer']);
+    const values = await post({ userId: 'u1', site: 'example.com', path: 'pricing', durationMs: -1 });
+    expect(values.status).toBe(400);
+    expect(await values.json()).toMatchObject({
+      code: 'VALIDATION',
+      details: {
+        issues: [
+          { property: 'path', path: 'PageView.path', message: expect.stringContaining('"/"') as unknown },
+          { property: 'durationMs', path: 'PageView.durationMs', message: expect.any(String) as unknown },
+        ],
+      },
+    });
+  });
+
+  it('serves the JSON Schema of the body, narrowed by the validators', async () => {
+    const { status, body } = await getJson<{ required: string[]; properties: Record<string, object> }>(
+      '/page-views/schema',
+    );
+    expect(status).toBe(200);
+    expect(body.required).toEqual(['userId', 'site', 'at']);
+    expect(body.properties['userId']).toEqual({ type: 'string', minLength: 1, maxLength: 64 });
+    expect(body.properties['path']).toMatchObject({ type: 'string', maxLength: 2048 });
+  });
+
   it('answers 404 with the key as given in details', async () => {
     const missing = await getJson<Record<string, unknown>>(`/page-views/nobody/example.com/${start}`);
     expect(missing.body).toMatchObject({
@@ -106,9 +136,9 @@ describe('NestJS example over HTTP', () => {
   it('lists one user and site page by page, visiting every row once', async () => {
     const ats = Array.from({ length: 11 }, (_, i) => start + i * 1_000);
     for (const at of [...ats].reverse())
-      expect((await post({ userId: 'pager', site: 'a.com', at, path: `/p${at}` })).status).toBe(201);
-    await post({ userId: 'pager', site: 'a.co', at: start, path: '/other-site' });
-    await post({ userId: 'pager2', site: 'a.com', at: start, path: '/other-user' });
+      expect((await post({ userId: 'pager', site: 'a.com', at: iso(at), path: `/p${at}` })).status).toBe(201);
+    await post({ userId: 'pager', site: 'a.co', at: iso(start), path: '/other-site' });
+    await post({ userId: 'pager2', site: 'a.com', at: iso(start), path: '/other-user' });
 
     const seen: PageViewJson[] = [];
     let cursor: string | null = null;
