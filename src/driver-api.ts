@@ -46,3 +46,4 @@ export type { ScanPlan, ScanSource } from './scan/scan-plan.js';
 export { fromAsyncIterable } from './stream/async-iterable.js';
 export type { BatchStream } from './stream/batch-stream.js';
 export { createGoogleCloudDriver, type GoogleCloudDriverOptions } from './driver/google-cloud-driver.js';
+export { ForwardingDriver, type DriverCall, type DriverRequests } from './model/forwarding-driver.js';

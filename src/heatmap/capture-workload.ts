@@ -3,26 +3,9 @@ import { ValidationError } from '../errors/errors.js';
 import type { KeySchema } from '../key/logical-key.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import type { Constructor } from '../model/declarations.js';
-import type {
-  ActualFamily,
-  BigtableDriver,
-  CallOptions,
-  CheckAndMutateRequest,
-  CreateFamilyRequest,
-  CreateTableRequest,
-  DeleteFamilyRequest,
-  IncrementRequest,
-  ListTablesRequest,
-  MutateRowsRequest,
-  ReadRowsRequest,
-  RowData,
-  RowMutationFailure,
-  SetFamilyGcRequest,
-  TableRequest,
-} from '../model/driver.js';
-import type { CompiledMutation } from '../model/mutation.js';
+import type { BigtableDriver } from '../model/driver.js';
+import { ForwardingDriver, type DriverCall } from '../model/forwarding-driver.js';
 import { partitionKeys } from '../simulate/key-partition.js';
-import type { BatchStream } from '../stream/batch-stream.js';
 import type { HeatmapData } from './heatmap-data.js';
 
 /**
@@ -264,73 +247,36 @@ function bounded(name: string, value: number | undefined, fallback: number, max:
   return value;
 }
 
-/** The wrapped driver: records each data-plane call, then delegates every call unchanged. */
-class CapturingDriver implements BigtableDriver {
-  readonly #inner: BigtableDriver;
+/** The wrapped driver: records each data-plane call, then passes every call on unchanged. */
+class CapturingDriver extends ForwardingDriver {
   readonly #capture: CaptureBuffer;
 
   constructor(inner: BigtableDriver, capture: CaptureBuffer) {
-    this.#inner = inner;
+    super(inner);
     this.#capture = capture;
   }
 
-  listTables(request?: ListTablesRequest, options?: CallOptions): Promise<string[]> {
-    return this.#inner.listTables(request, options);
-  }
-
-  getFamilies(request: TableRequest, options?: CallOptions): Promise<ActualFamily[] | undefined> {
-    return this.#inner.getFamilies(request, options);
-  }
-
-  createTable(request: CreateTableRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.createTable(request, options);
-  }
-
-  createFamily(request: CreateFamilyRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.createFamily(request, options);
-  }
-
-  setFamilyGc(request: SetFamilyGcRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.setFamilyGc(request, options);
-  }
-
-  deleteFamily(request: DeleteFamilyRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.deleteFamily(request, options);
-  }
-
-  deleteTable(request: TableRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.deleteTable(request, options);
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  mutateRow(mutation: CompiledMutation, options?: CallOptions): Promise<void> {
-    this.#capture.record('write', mutation.table, mutation.rowKey);
-    return this.#inner.mutateRow(mutation, options);
-  }
-
-  mutateRows(request: MutateRowsRequest, options?: CallOptions): Promise<RowMutationFailure[]> {
-    for (const mutation of request.mutations) this.#capture.record('write', request.table, mutation.rowKey);
-    return this.#inner.mutateRows(request, options);
-  }
-
-  readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
-    const { table, keys, ranges } = request;
-    for (const key of keys ?? []) this.#capture.record('read', table, key);
-    for (const range of ranges ?? []) this.#capture.record('scan', table, range.start.key, range.end?.key);
-    if (keys === undefined && ranges === undefined) this.#capture.record('scan', table, Buffer.alloc(0));
-    return this.#inner.readRows(request, options);
-  }
-
-  checkAndMutate(request: CheckAndMutateRequest, options?: CallOptions): Promise<boolean> {
-    this.#capture.record('write', request.table, request.rowKey);
-    return this.#inner.checkAndMutate(request, options);
-  }
-
-  increment(request: IncrementRequest, options?: CallOptions): Promise<RowData> {
-    this.#capture.record('write', request.table, request.rowKey);
-    return this.#inner.increment(request, options);
+  protected override beforeCall(call: DriverCall): void {
+    const capture = this.#capture;
+    switch (call.method) {
+      case 'mutateRow':
+      case 'checkAndMutate':
+      case 'increment':
+        capture.record('write', call.request.table, call.request.rowKey);
+        return;
+      case 'mutateRows':
+        for (const mutation of call.request.mutations) capture.record('write', call.request.table, mutation.rowKey);
+        return;
+      case 'readRows': {
+        const { table, keys, ranges } = call.request;
+        for (const key of keys ?? []) capture.record('read', table, key);
+        for (const range of ranges ?? []) capture.record('scan', table, range.start.key, range.end?.key);
+        if (keys === undefined && ranges === undefined) capture.record('scan', table, Buffer.alloc(0));
+        return;
+      }
+      default:
+        // Admin calls touch no row.
+        return;
+    }
   }
 }

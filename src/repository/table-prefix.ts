@@ -1,22 +1,5 @@
-import type {
-  ActualFamily,
-  BigtableDriver,
-  CallOptions,
-  CheckAndMutateRequest,
-  CreateFamilyRequest,
-  CreateTableRequest,
-  DeleteFamilyRequest,
-  IncrementRequest,
-  ListTablesRequest,
-  MutateRowsRequest,
-  ReadRowsRequest,
-  RowData,
-  RowMutationFailure,
-  SetFamilyGcRequest,
-  TableRequest,
-} from '../model/driver.js';
-import type { CompiledMutation } from '../model/mutation.js';
-import type { BatchStream } from '../stream/batch-stream.js';
+import type { BigtableDriver, CallOptions, ListTablesRequest } from '../model/driver.js';
+import { ForwardingDriver } from '../model/forwarding-driver.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 
@@ -58,72 +41,20 @@ export function checkPrefixedTable(prefix: string, entity: string, table: string
  * `listTables` lists only the prefixed tables, without the prefix.
  * @internal
  */
-export class PrefixedDriver implements BigtableDriver {
-  readonly #inner: BigtableDriver;
+export class PrefixedDriver extends ForwardingDriver {
   readonly #prefix: string;
 
   constructor(inner: BigtableDriver, prefix: string) {
-    this.#inner = inner;
+    super(inner);
     this.#prefix = prefix;
   }
 
-  async listTables(request?: ListTablesRequest, options?: CallOptions): Promise<string[]> {
-    const tables = await this.#inner.listTables(request, options);
+  override async listTables(request?: ListTablesRequest, options?: CallOptions): Promise<string[]> {
+    const tables = await super.listTables(request, options);
     return tables.filter((t) => t.startsWith(this.#prefix)).map((t) => t.slice(this.#prefix.length));
   }
 
-  getFamilies(request: TableRequest, options?: CallOptions): Promise<ActualFamily[] | undefined> {
-    return this.#inner.getFamilies(this.#table(request), options);
-  }
-
-  createTable(request: CreateTableRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.createTable(this.#table(request), options);
-  }
-
-  createFamily(request: CreateFamilyRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.createFamily(this.#table(request), options);
-  }
-
-  setFamilyGc(request: SetFamilyGcRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.setFamilyGc(this.#table(request), options);
-  }
-
-  deleteFamily(request: DeleteFamilyRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.deleteFamily(this.#table(request), options);
-  }
-
-  deleteTable(request: TableRequest, options?: CallOptions): Promise<void> {
-    return this.#inner.deleteTable(this.#table(request), options);
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  mutateRow(mutation: CompiledMutation, options?: CallOptions): Promise<void> {
-    return this.#inner.mutateRow(this.#table(mutation), options);
-  }
-
-  mutateRows(request: MutateRowsRequest, options?: CallOptions): Promise<RowMutationFailure[]> {
-    return this.#inner.mutateRows(
-      { table: this.#prefix + request.table, mutations: request.mutations.map((m) => this.#table(m)) },
-      options,
-    );
-  }
-
-  readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
-    return this.#inner.readRows(this.#table(request), options);
-  }
-
-  checkAndMutate(request: CheckAndMutateRequest, options?: CallOptions): Promise<boolean> {
-    return this.#inner.checkAndMutate(this.#table(request), options);
-  }
-
-  increment(request: IncrementRequest, options?: CallOptions): Promise<RowData> {
-    return this.#inner.increment(this.#table(request), options);
-  }
-
-  #table<R extends { readonly table: string }>(request: R): R {
-    return { ...request, table: this.#prefix + request.table };
+  protected override table(table: string): string {
+    return this.#prefix + table;
   }
 }

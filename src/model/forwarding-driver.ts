@@ -1,0 +1,214 @@
+import type { BatchStream } from '../stream/batch-stream.js';
+import type {
+  ActualFamily,
+  BigtableDriver,
+  CallOptions,
+  CheckAndMutateRequest,
+  CreateFamilyRequest,
+  CreateTableRequest,
+  DeleteFamilyRequest,
+  IncrementRequest,
+  ListTablesRequest,
+  MutateRowsRequest,
+  ReadRowsRequest,
+  RowData,
+  RowMutationFailure,
+  SetFamilyGcRequest,
+  TableRequest,
+} from './driver.js';
+import type { CompiledMutation } from './mutation.js';
+
+/**
+ * The request of each {@link BigtableDriver} method that takes one (every
+ * method but `close`), by method name.
+ *
+ * @example
+ * ```ts
+ * const request: DriverRequests['mutateRows'] = { table: 'readings', mutations: [m1, m2] };
+ * ```
+ */
+export interface DriverRequests {
+  /** `listTables(request)`. */
+  readonly listTables: ListTablesRequest;
+  /** `getFamilies(request)`. */
+  readonly getFamilies: TableRequest;
+  /** `createTable(request)`. */
+  readonly createTable: CreateTableRequest;
+  /** `createFamily(request)`. */
+  readonly createFamily: CreateFamilyRequest;
+  /** `setFamilyGc(request)`. */
+  readonly setFamilyGc: SetFamilyGcRequest;
+  /** `deleteFamily(request)`. */
+  readonly deleteFamily: DeleteFamilyRequest;
+  /** `deleteTable(request)`. */
+  readonly deleteTable: TableRequest;
+  /** `mutateRow(mutation)`. */
+  readonly mutateRow: CompiledMutation;
+  /** `mutateRows(request)`. */
+  readonly mutateRows: MutateRowsRequest;
+  /** `readRows(request)`. */
+  readonly readRows: ReadRowsRequest;
+  /** `checkAndMutate(request)`. */
+  readonly checkAndMutate: CheckAndMutateRequest;
+  /** `increment(request)`. */
+  readonly increment: IncrementRequest;
+}
+
+/**
+ * One call a {@link ForwardingDriver} passes on: the method and its request,
+ * told apart by `method`.
+ *
+ * @example
+ * ```ts
+ * if (call.method === 'increment') console.log(call.request.rowKey);
+ * ```
+ */
+export type DriverCall = {
+  readonly [M in keyof DriverRequests]: {
+    /** The driver method. */
+    readonly method: M;
+    /** Its request, as the inner driver gets it. */
+    readonly request: DriverRequests[M];
+  };
+}[keyof DriverRequests];
+
+/**
+ * The base of driver wrappers: every {@link BigtableDriver} method passes its
+ * call on to `inner`, so that a wrapper overrides only what it changes:
+ *
+ * - `table(id)`: the table id the inner driver gets, in every request and in
+ *   every mutation (`mutateRow`, each entry of `mutateRows`); a request whose
+ *   table it leaves unchanged is passed on as the same object.
+ * - `beforeCall(call)`: runs before each call is passed on, with its request
+ *   as the inner driver gets it (e.g. to record it); an error it throws is
+ *   thrown by the call.
+ * - any method itself, e.g. `listTables` to change what it resolves.
+ *
+ * `close()` closes the inner driver.
+ *
+ * @example
+ * ```ts
+ * class CountingDriver extends ForwardingDriver {
+ *   writes = 0;
+ *   protected override beforeCall(call: DriverCall): void {
+ *     if (call.method === 'mutateRow' || call.method === 'mutateRows') this.writes++;
+ *   }
+ * }
+ * const mapper = new BigtableMapper({ driver: new CountingDriver(createGoogleCloudDriver(options)) });
+ * ```
+ */
+export abstract class ForwardingDriver implements BigtableDriver {
+  /** The driver every call is passed on to. */
+  protected readonly inner: BigtableDriver;
+
+  /**
+   * Wraps `inner`.
+   * @param inner - The driver every call is passed on to.
+   */
+  constructor(inner: BigtableDriver) {
+    this.inner = inner;
+  }
+
+  /** The table id the inner driver gets for `table`: `table` itself unless overridden. */
+  protected table(table: string): string {
+    return table;
+  }
+
+  /** Runs before each call is passed on, with the request the inner driver gets; nothing unless overridden. */
+  protected beforeCall(_call: DriverCall): void {}
+
+  listTables(request: ListTablesRequest = {}, options?: CallOptions): Promise<string[]> {
+    this.beforeCall({ method: 'listTables', request });
+    return this.inner.listTables(request, options);
+  }
+
+  getFamilies(request: TableRequest, options?: CallOptions): Promise<ActualFamily[] | undefined> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'getFamilies', request: passed });
+    return this.inner.getFamilies(passed, options);
+  }
+
+  createTable(request: CreateTableRequest, options?: CallOptions): Promise<void> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'createTable', request: passed });
+    return this.inner.createTable(passed, options);
+  }
+
+  createFamily(request: CreateFamilyRequest, options?: CallOptions): Promise<void> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'createFamily', request: passed });
+    return this.inner.createFamily(passed, options);
+  }
+
+  setFamilyGc(request: SetFamilyGcRequest, options?: CallOptions): Promise<void> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'setFamilyGc', request: passed });
+    return this.inner.setFamilyGc(passed, options);
+  }
+
+  deleteFamily(request: DeleteFamilyRequest, options?: CallOptions): Promise<void> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'deleteFamily', request: passed });
+    return this.inner.deleteFamily(passed, options);
+  }
+
+  deleteTable(request: TableRequest, options?: CallOptions): Promise<void> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'deleteTable', request: passed });
+    return this.inner.deleteTable(passed, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  mutateRow(mutation: CompiledMutation, options?: CallOptions): Promise<void> {
+    const passed = this.#withTable(mutation);
+    this.beforeCall({ method: 'mutateRow', request: passed });
+    return this.inner.mutateRow(passed, options);
+  }
+
+  mutateRows(request: MutateRowsRequest, options?: CallOptions): Promise<RowMutationFailure[]> {
+    const passed = this.#withTables(request);
+    this.beforeCall({ method: 'mutateRows', request: passed });
+    return this.inner.mutateRows(passed, options);
+  }
+
+  readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'readRows', request: passed });
+    return this.inner.readRows(passed, options);
+  }
+
+  checkAndMutate(request: CheckAndMutateRequest, options?: CallOptions): Promise<boolean> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'checkAndMutate', request: passed });
+    return this.inner.checkAndMutate(passed, options);
+  }
+
+  increment(request: IncrementRequest, options?: CallOptions): Promise<RowData> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'increment', request: passed });
+    return this.inner.increment(passed, options);
+  }
+
+  /** `request` with its table mapped by {@link table}; itself when the table stays. */
+  #withTable<R extends { readonly table: string }>(request: R): R {
+    const table = this.table(request.table);
+    return table === request.table ? request : { ...request, table };
+  }
+
+  /** A MutateRows request with its table and every mutation's mapped; itself when none changes. */
+  #withTables(request: MutateRowsRequest): MutateRowsRequest {
+    const passed = this.#withTable(request);
+    const { mutations } = request;
+    let mapped: CompiledMutation[] | undefined;
+    for (let i = 0; i < mutations.length; i++) {
+      const mutation = mutations[i] as CompiledMutation;
+      const moved = this.#withTable(mutation);
+      if (mapped === undefined && moved !== mutation) mapped = mutations.slice(0, i);
+      mapped?.push(moved);
+    }
+    return mapped === undefined ? passed : { ...passed, mutations: mapped };
+  }
+}
