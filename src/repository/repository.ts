@@ -168,7 +168,8 @@ export class Repository<T extends object> {
   /**
    * The exact mutation `save()` would send, without sending it: the table as sent (with the mapper's
    * `tablePrefix`), cell timestamps from `now` (milliseconds; default the mapper's `clock`). Copies are
-   * shown as given: `save()` fills the `undefined` ones from their sources first.
+   * shown as given: `save()` fills the `undefined` ones from their sources first. The `validate`
+   * validators run first, as in `save()`: their issues are one `ValidationError`.
    * @example
    * ```ts
    * repo.compileSave(reading).rowKeyText
