@@ -319,8 +319,9 @@ export class Repository<T extends object> {
             call,
           );
         } catch (err) {
-          // Rows persisted before a failure are settled too, unless the call was cut short.
-          if (err instanceof PartialWriteError && err.cause === undefined) await settle(call);
+          // Rows persisted before a failure are settled too, unless the call was cut short. The caller gets the
+          // write's own error either way: it lists what to write again, and writing it again settles it.
+          if (err instanceof PartialWriteError && err.cause === undefined) await settle(call).catch(() => undefined);
           throw err;
         }
         await settle(call);
