@@ -201,10 +201,14 @@ class CopyFiller<T> {
 /** Source keys per `findMany` when a bulk save checks its sources again. */
 const SOURCE_KEYS_PER_READ = 1000;
 
-/** The key properties of a source record, as the copies map them. */
-function sourceKeyOf(copies: readonly DenormalizedSchema[], source: Readonly<Record<string, unknown>>): object {
+/**
+ * The key properties of a source object, as the copies map them.
+ * @internal
+ */
+export function sourceKeyOf(copies: readonly DenormalizedSchema[], source: object): Record<string, unknown> {
   const key: Record<string, unknown> = {};
-  for (const copy of copies) for (const pair of copy.key) key[pair.source] = source[pair.source];
+  for (const copy of copies)
+    for (const pair of copy.key) key[pair.source] = (source as Record<string, unknown>)[pair.source];
   return key;
 }
 

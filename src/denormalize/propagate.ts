@@ -14,7 +14,7 @@ import { EntityNotFoundError, ValidationError } from '../errors/errors.js';
 import { executeScan } from '../scan/execute-scan.js';
 import { planPropagation, type PropagationGroup } from './plan-propagation.js';
 import { writeCopies, type CopyUpdate } from '../write/write-copies.js';
-import { sameCopyValue, type SourceResolver } from './fill-copies.js';
+import { sameCopyValue, sourceKeyOf, type SourceResolver } from './fill-copies.js';
 import { copyRewrite, rowExists } from './settle-copies.js';
 
 /**
@@ -175,7 +175,7 @@ export async function propagateCopies<T>(
   const failures: WriteFailure<Record<string, unknown>>[] = [];
   let stored = await read();
   if (stored === undefined) {
-    const key = sourceKey(copies, source);
+    const key = sourceKeyOf(copies, source);
     throw new EntityNotFoundError(
       plan.sourceName,
       key,
@@ -207,14 +207,6 @@ export async function propagateCopies<T>(
   return { scanned: counts.scanned, updated: counts.updated };
 }
 
-/** The source key `source` carries: the source properties the copies map. */
-function sourceKey(copies: readonly DenormalizedSchema[], source: object): Record<string, unknown> {
-  const key: Record<string, unknown> = {};
-  for (const copy of copies)
-    for (const pair of copy.key) key[pair.source] = (source as Record<string, unknown>)[pair.source];
-  return key;
-}
-
 /** Reads the copied fields of the source row as stored; `undefined` when the row is missing. */
 function storedSource(
   copies: readonly DenormalizedSchema[],
@@ -222,7 +214,7 @@ function storedSource(
   sources: SourceResolver,
   call: CallOptions,
 ): () => Promise<Record<string, unknown> | undefined> {
-  const key = sourceKey(copies, source);
+  const key = sourceKeyOf(copies, source);
   const select = [...new Set(copies.map((d) => d.field))];
   const reader = sources((copies[0] as DenormalizedSchema).source);
   return async () => {
