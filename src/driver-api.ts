@@ -47,3 +47,4 @@ export { fromAsyncIterable } from './stream/async-iterable.js';
 export type { BatchStream } from './stream/batch-stream.js';
 export { createGoogleCloudDriver, type GoogleCloudDriverOptions } from './driver/google-cloud-driver.js';
 export { ForwardingDriver, type DriverCall, type DriverRequests } from './model/forwarding-driver.js';
+export { deadlineSignal } from './util/operation-signal.js';

@@ -4,6 +4,7 @@ import type { CallOptions, RowData } from '../model/driver.js';
 import type { BigtableMapper } from '../repository/mapper.js';
 import { planScan } from '../scan/plan-scan.js';
 import type { CliContext } from './cli-context.js';
+import { deadlineSignal } from '../util/operation-signal.js';
 
 /** A row's stored size as Bigtable counts it: key, then per cell family, qualifier, timestamp and value. */
 export function rowBytes(row: RowData): number {
@@ -32,9 +33,11 @@ export async function readEntityRows(
 ): Promise<number> {
   const { sources } = planScan(schema, {});
   const call: CallOptions = {
-    signal: ctx.signal,
+    signal:
+      ctx.flags.timeoutMs === undefined
+        ? ctx.signal
+        : deadlineSignal(ctx.flags.timeoutMs, { signal: ctx.signal, operation: options.label }),
     idleTimeoutMs: mapper.timeouts.scan.idleMs,
-    ...(ctx.flags.timeoutMs === undefined ? {} : { deadline: Date.now() + ctx.flags.timeoutMs }),
   };
   const progress = ctx.out.progress(options.label, sources.length, ' ranges');
   let rows = 0;

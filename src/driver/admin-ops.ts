@@ -4,7 +4,7 @@ import type { GcRule } from '../model/gc-rule.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/errors.js';
 import { fromClientGcRule, toClientGcRule } from './gc-rule-client.js';
-import { boundedCall, type GaxCallOptions } from './bounded-call.js';
+import { callWithRetries, type AttemptListener, type GaxCallOptions } from './retry-engine.js';
 import { createTableRequest } from './create-table-request.js';
 
 const NOT_FOUND = 5;
@@ -22,9 +22,9 @@ export async function callClient<T>(operation: string, run: () => Promise<T>): P
 }
 
 /**
- * One admin RPC within `call` (see {@link boundedCall}); a read-only call
- * (`idempotent`) is sent again after an attempt timeout while the deadline
- * allows. Client failures become `DriverError` (gRPC code kept); deadline and
+ * One admin RPC within `call`, through the retry engine
+ * ({@link callWithRetries}); a read-only call (`idempotent`) is sent again
+ * after an attempt timeout while the deadline allows. Client failures become `DriverError` (gRPC code kept); deadline and
  * abort errors pass through as themselves.
  * @internal
  * @example
@@ -37,9 +37,14 @@ async function adminCall<T>(
   call: CallOptions | undefined,
   idempotent: boolean,
   run: (gax: GaxCallOptions) => Promise<T>,
+  listener?: AttemptListener,
 ): Promise<T> {
   try {
-    return await boundedCall(operation, call, run, { retryAttemptTimeouts: idempotent });
+    return await callWithRetries(operation, call, run, {
+      method: operation.split(' ', 1)[0] as string,
+      retryAttemptTimeouts: idempotent,
+      listener,
+    });
   } catch (err) {
     if (err instanceof BigtableMapperError) throw err;
     throw new DriverError(operation, err, extractGrpcCode(err));

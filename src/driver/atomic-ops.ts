@@ -4,7 +4,7 @@ import { DriverError, ValidationError } from '../errors/errors.js';
 import { toRowFilterMessage } from './row-filter-message.js';
 import { toRawMutation } from './client-mutation.js';
 import { fromProtoRow } from './client-row.js';
-import { boundedCall, type GaxCallOptions } from './bounded-call.js';
+import { callWithRetries, type GaxCallOptions } from './retry-engine.js';
 import { driverFailure } from './driver-failure.js';
 import type { DataRpc, DataTable } from './data-client.js';
 
@@ -21,19 +21,22 @@ const INT64_MAX = 2n ** 63n - 1n;
  */
 async function sendOnce<T>(
   rpc: DataRpc,
+  method: string,
   operation: string,
-  table: string,
+  table: DataTable,
   call: CallOptions | undefined,
   send: (gax: GaxCallOptions) => Promise<T>,
 ): Promise<T> {
   try {
-    return await boundedCall(operation, call, send, {
+    return await callWithRetries(operation, call, send, {
+      method,
       retryAttemptTimeouts: false,
       retireChannel: (gax) => rpc.retireChannel?.(gax),
+      listener: table.listener,
     });
   } catch (err) {
     if (err instanceof BigtableMapperError) throw err;
-    throw driverFailure(operation, table, err);
+    throw driverFailure(operation, table.id, err);
   }
 }
 
@@ -59,7 +62,9 @@ export async function checkAndMutateRow(
     trueMutations: request.onMatch.map(toRawMutation),
     falseMutations: request.onNoMatch.map(toRawMutation),
   };
-  const response = await sendOnce(rpc, operation, table.id, call, (gax) => rpc.checkAndMutateRow(message, gax));
+  const response = await sendOnce(rpc, 'CheckAndMutateRow', operation, table, call, (gax) =>
+    rpc.checkAndMutateRow(message, gax),
+  );
   return response.predicateMatched === true;
 }
 
@@ -103,7 +108,9 @@ export async function incrementCells(
       incrementAmount: rule.amount.toString(),
     })),
   };
-  const response = await sendOnce(rpc, operation, table, call, (gax) => rpc.readModifyWriteRow(message, gax));
+  const response = await sendOnce(rpc, 'ReadModifyWriteRow', operation, target, call, (gax) =>
+    rpc.readModifyWriteRow(message, gax),
+  );
   try {
     return fromProtoRow(response.row, rowKey);
   } catch (err) {

@@ -7,7 +7,7 @@ import type { ReadAttemptStream } from './read-rows-call.js';
 import type { MutateAttemptStream } from './mutate-rows-call.js';
 import type { RowFilterMessage } from './row-filter-message.js';
 import type { ProtoRow } from './client-row.js';
-import type { GaxCallOptions } from './bounded-call.js';
+import type { AttemptListener, GaxCallOptions } from './retry-engine.js';
 import { READ_FEATURE_FLAGS, REVERSED_READ_FEATURE_FLAGS } from './feature-flags.js';
 import { DataChannels, type ChannelLease } from './data-channels.js';
 
@@ -20,6 +20,8 @@ export interface DataTable {
   readonly id: string;
   readonly name: string;
   readonly appProfileId: string | undefined;
+  /** Hears every RPC attempt on the table (measurements). */
+  readonly listener?: AttemptListener | undefined;
 }
 
 /**

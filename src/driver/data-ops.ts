@@ -45,6 +45,7 @@ export async function mutateOneRow(
       idempotent: () => mutation.idempotent,
       open: attemptOpener(rpc, table),
       retireChannel: (stream) => rpc.retireChannel?.(stream),
+      listener: table.listener,
       call,
     })
   )[0];
@@ -115,6 +116,7 @@ async function sendEntries(
     idempotent: (position) => idempotent[position] === true,
     open: attemptOpener(rpc, table),
     retireChannel: (stream) => rpc.retireChannel?.(stream),
+    listener: table.listener,
     call,
   });
   return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import type { Bigtable } from '@google-cloud/bigtable';
 import type { CallOptions } from '../model/driver.js';
-import { DeadlineExceededError, UnreachableError } from '../errors/operation-errors.js';
-import { abortError } from '../util/operation-signal.js';
+import { UnreachableError } from '../errors/operation-errors.js';
+import { abortError, deadlineError, deadlineOf } from '../util/operation-signal.js';
 
 /** How long a probe waits for the endpoint to accept a TCP connection. @internal */
 export const ENDPOINT_PROBE_TIMEOUT_MS = 3_000;
@@ -83,7 +83,7 @@ const RESOLVED: Promise<void> = Promise.resolve();
  * Checks an endpoint once before the first RPC: every caller waits for the
  * same TCP probe; a success is kept for the life of the probe object, a
  * failure is forgotten so the next call probes again (the backend may have
- * come up). Waiting honours the caller's signal and deadline.
+ * come up). Waiting honours the caller's signal (its abort and its deadline).
  * @internal
  */
 export class EndpointProbe {
@@ -106,36 +106,25 @@ export class EndpointProbe {
 
   /**
    * Resolves when the endpoint is known to accept connections. Rejects with
-   * {@link UnreachableError}, or with the typed abort error or a
-   * {@link DeadlineExceededError} when `call` ends first (the probe itself
-   * keeps running for the callers still waiting).
+   * {@link UnreachableError}, or with the signal's typed error (abort or
+   * deadline) when `call`'s signal ends first (the probe itself keeps
+   * running for the callers still waiting).
    */
   ready(call?: CallOptions, operation = `connect ${this.endpoint}`): Promise<void> {
     const signal = call?.signal;
     if (signal?.aborted === true) return Promise.reject(abortError(signal, operation));
     if (this.#reached) return RESOLVED;
-    const startedAt = Date.now();
-    if (call?.deadline !== undefined && startedAt >= call.deadline)
-      return Promise.reject(new DeadlineExceededError(operation, 0, 'total'));
+    const stopAt = deadlineOf(signal);
+    if (stopAt !== undefined && Date.now() >= stopAt) return Promise.reject(deadlineError(signal));
     const probe = this.#start();
-    if (signal === undefined && call?.deadline === undefined) return probe;
+    if (signal === undefined) return probe;
     return new Promise<void>((resolve, reject) => {
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
+      const cleanup = (): void => signal.removeEventListener('abort', onAbort);
       const onAbort = (): void => {
         cleanup();
-        reject(abortError(signal as AbortSignal, operation));
+        reject(abortError(signal, operation));
       };
-      const timer =
-        call?.deadline === undefined
-          ? undefined
-          : setTimeout(() => {
-              cleanup();
-              reject(new DeadlineExceededError(operation, (call.deadline as number) - startedAt, 'total'));
-            }, call.deadline - startedAt);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', onAbort, { once: true });
       probe.then(
         () => {
           cleanup();

@@ -6,8 +6,18 @@ import { isTransientStatus, retryDelayInDetails } from './retry-rules.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/errors.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
-import { abortError, delay } from '../util/operation-signal.js';
-import { attemptBound } from './bounded-call.js';
+import {
+  RetryingCall,
+  type AttemptEnd,
+  type AttemptEvents,
+  type AttemptListener,
+  type CallOutcome,
+  type GaxCallOptions,
+  type NextStep,
+  type ResumptionRule,
+  type RetryPolicy,
+  type RunningAttempt,
+} from './retry-engine.js';
 import { driverFailure } from './driver-failure.js';
 
 /**
@@ -80,6 +90,8 @@ export interface MutateRowsRequest<E> {
   readonly open: (entries: readonly E[], attempt: number) => MutateAttemptStream;
   readonly call?: CallOptions | undefined;
   readonly retry?: WriteRetryPolicy | undefined;
+  /** Hears every attempt start and end (measurements). */
+  readonly listener?: AttemptListener | undefined;
   /**
    * Hears each attempt cut by `attemptTimeoutMs` (a silent or too long
    * attempt), before the next one is opened: the channel it went out on
@@ -96,15 +108,10 @@ const DEADLINE_EXCEEDED = 4;
 const NO_STATUS =
   'no status received for this entry: the MutateRows stream ended without one, so whether it was written is unknown';
 
-/** How one attempt ended. */
-type AttemptEnd =
-  | { readonly kind: 'ended' }
-  | { readonly kind: 'failed'; readonly error: unknown }
-  | { readonly kind: 'cut'; readonly error: BigtableMapperError; readonly retryable: boolean };
-
 /**
- * Sends MutateRows entries, retrying per entry, and resolves with the
- * entries not confirmed written (by position; the others were written).
+ * Sends MutateRows entries through the retry engine ({@link RetryingCall}),
+ * retrying per entry, and resolves with the entries not confirmed written
+ * (by position; the others were written).
  *
  * - An entry with a transient status (4, 8, 10, 14, or 13 `RST_STREAM`) is
  *   sent again only if it is idempotent; any other status is final.
@@ -115,144 +122,189 @@ type AttemptEnd =
  * - A stream that ends without a status for an entry makes it a failure
  *   (`grpcCode` undefined, "no status received"); it is not sent again.
  * - At most `retry.maxAttempts` attempts (default 10), with exponential
- *   backoff and jitter, at least the server's `RetryInfo` delay; no attempt
- *   starts when its wait would end past `call.deadline`: the entries still
+ *   backoff and jitter, or the server's `RetryInfo` delay; no attempt starts
+ *   when its wait would end past the signal's deadline: the entries still
  *   pending then fail with their last status.
- * - The deadline or the signal cuts a running attempt (its stream is
- *   cancelled): the entries without a status fail with code 4 or 1 and the
- *   typed error as `cause`.
- * - An attempt cut by `attemptTimeoutMs` is handed to `retireChannel` before
- *   it is cancelled, so that the next attempt goes out on another connection.
+ * - The signal (its abort or its deadline) cuts a running attempt (its
+ *   stream is cancelled): the entries without a status fail with code 4 or
+ *   1 and the typed error as `cause`.
  *
- * Rejects with the typed abort or deadline error when the signal aborted or
- * the deadline passed before the first attempt (nothing sent), and with
- * `DriverError` when the RPC failed without the server sending a status for
- * any entry (a whole-RPC failure, or retries exhausted on UNAVAILABLE; a
- * missing `table` is a `TableNotFoundError`); the outcome is then the same
- * for every entry.
+ * Rejects with the signal's typed error when it had aborted or its deadline
+ * had passed before the first attempt (nothing sent), and with `DriverError`
+ * when the RPC failed without the server sending a status for any entry (a
+ * whole-RPC failure, or retries exhausted on UNAVAILABLE; a missing `table`
+ * is a `TableNotFoundError`); the outcome is then the same for every entry.
  * @internal
  */
-export async function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promise<EntryFailure[]> {
-  const { operation, entries, call } = request;
-  const retry = request.retry ?? DEFAULT_WRITE_RETRY;
-  const startedAt = Date.now();
-  const totalMs = call?.deadline === undefined ? 0 : Math.max(0, call.deadline - startedAt);
-  if (call?.signal?.aborted === true) throw abortError(call.signal, operation);
-  if (call?.deadline !== undefined && startedAt >= call.deadline)
-    throw new DeadlineExceededError(operation, totalMs, 'total');
+export function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promise<EntryFailure[]> {
+  return new Promise<EntryFailure[]>((resolve, reject) => {
+    new RetryingCall(new MutateRowsRule(request, resolve, reject), request.call, request.listener).start();
+  });
+}
 
-  const state = new Uint8Array(entries.length);
-  const failures = new Map<number, EntryFailure>();
-  const lastTransient = new Map<number, EntryFailure>();
-  let anyStatus = false;
+/** The MutateRows rule: which entries each attempt sends, and what every status and failure does to them. */
+class MutateRowsRule<E> implements ResumptionRule {
+  readonly method = 'MutateRows';
+  readonly sendsDeadline = false;
+  readonly operation: string;
+  readonly retry: RetryPolicy;
+  readonly #request: MutateRowsRequest<E>;
+  readonly #resolve: (failures: EntryFailure[]) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #state: Uint8Array;
+  readonly #failures = new Map<number, EntryFailure>();
+  readonly #lastTransient = new Map<number, EntryFailure>();
+  #anyStatus = false;
+  #batch: number[];
+  #sent: number[] = [];
+  #seen = new Uint8Array(0);
+  #serverDelay = 0;
+  #lastEnd: AttemptEnd | undefined;
+  #current: MutateAttemptStream | undefined;
 
-  const fail = (failure: EntryFailure): void => {
-    state[failure.position] = FAILED;
-    lastTransient.delete(failure.position);
-    failures.set(failure.position, failure);
-  };
-  const failPending = (make: (position: number) => EntryFailure): void => {
-    for (let position = 0; position < state.length; position++) if (state[position] === PENDING) fail(make(position));
-  };
-  const failPendingWithLastStatus = (): void => failPending((position) => lastTransient.get(position) as EntryFailure);
-  const failPendingWith = (error: BigtableMapperError): void => failPending((position) => cutFailure(position, error));
+  constructor(
+    request: MutateRowsRequest<E>,
+    resolve: (failures: EntryFailure[]) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#request = request;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.operation = request.operation;
+    const policy = request.retry ?? DEFAULT_WRITE_RETRY;
+    this.retry = { maxRetries: policy.maxAttempts - 1, delayMs: (retry) => policy.delayMs(retry) };
+    this.#state = new Uint8Array(request.entries.length);
+    this.#batch = Array.from(request.entries.keys());
+  }
 
-  let batch: number[] = Array.from(entries.keys());
-  let end: AttemptEnd;
-  for (let attempt = 0; ; attempt++) {
-    if (attempt > 0 && call?.deadline !== undefined && Date.now() >= call.deadline) {
-      const error = new DeadlineExceededError(operation, totalMs, 'total');
-      failPendingWith(error);
-      end = { kind: 'cut', error, retryable: false };
-      break;
-    }
-    let serverDelay = 0;
-    const seen = new Uint8Array(batch.length);
-    const sent = batch;
-    const onResponse = (response: MutateRowsResponse): void => {
-      for (const item of response.entries ?? []) {
-        const i = Number(item.index ?? 0);
-        if (!Number.isInteger(i) || i < 0 || i >= sent.length || seen[i] === 1) continue;
-        seen[i] = 1;
-        anyStatus = true;
-        const position = sent[i] as number;
-        const code = item.status?.code ?? 0;
-        if (code === 0) {
-          state[position] = WRITTEN;
-          lastTransient.delete(position);
-          continue;
-        }
-        const failure: EntryFailure = { position, grpcCode: code, message: item.status?.message ?? '' };
-        if (isTransientStatus(code, failure.message) && request.idempotent(position)) {
-          lastTransient.set(position, failure);
-          serverDelay = Math.max(serverDelay, serverDelayMs(item.status?.details));
-        } else {
-          fail(failure);
-        }
-      }
-    };
-    end = await runAttempt(
-      () =>
-        request.open(
-          sent.map((position) => entries[position] as E),
-          attempt,
-        ),
-      onResponse,
-      call,
-      operation,
-      totalMs,
-      request.retireChannel,
+  open(attempt: number, _gax: GaxCallOptions, events: AttemptEvents): RunningAttempt {
+    const sent = (this.#sent = this.#batch);
+    this.#seen = new Uint8Array(sent.length);
+    this.#serverDelay = 0;
+    const stream = this.#request.open(
+      sent.map((position) => this.#request.entries[position] as E),
+      attempt,
     );
+    this.#current = stream;
+    const current = (): boolean => this.#current === stream;
+    stream.on('data', (response) => {
+      if (!current()) return;
+      events.response();
+      this.#onResponse(response);
+    });
+    stream.on('end', () => {
+      if (current()) events.ended();
+    });
+    stream.on('error', (error) => {
+      if (current()) events.failed(error);
+    });
+    stream.on('close', () => {
+      if (current()) events.failed(new Error('the MutateRows stream closed before its end'));
+    });
+    return {
+      cancel: () => {
+        if (current()) this.#current = undefined;
+        abortRead(stream);
+      },
+      retire: () => this.#request.retireChannel?.(stream),
+    };
+  }
 
-    const unseen = sent.filter((_, i) => seen[i] === 0 && state[sent[i] as number] === PENDING);
+  next(end: AttemptEnd): NextStep {
+    this.#current = undefined;
+    this.#lastEnd = end;
+    const sent = this.#sent;
+    const unseen = sent.filter((position, i) => this.#seen[i] === 0 && this.#state[position] === PENDING);
     if (end.kind === 'ended') {
-      for (const position of unseen) fail({ position, grpcCode: undefined, message: NO_STATUS });
-    } else if (end.kind === 'cut' && !end.retryable) {
-      failPendingWith(end.error);
-      break;
+      for (const position of unseen) this.#fail({ position, grpcCode: undefined, message: NO_STATUS });
     } else {
       const error = end.error;
       const code = end.kind === 'cut' ? DEADLINE_EXCEEDED : extractGrpcCode(error);
       const message = error instanceof Error ? error.message : String(error);
       const transient = end.kind === 'cut' || isTransientStatus(code, message);
       if (end.kind === 'failed')
-        serverDelay = Math.max(
-          serverDelay,
+        this.#serverDelay = Math.max(
+          this.#serverDelay,
           serverDelayMs((error as { statusDetails?: unknown } | null)?.statusDetails),
         );
       for (const position of unseen) {
         const failure: EntryFailure = { position, grpcCode: code, message, cause: error };
-        if (transient && request.idempotent(position)) lastTransient.set(position, failure);
-        else fail(failure);
+        if (transient && this.#request.idempotent(position)) this.#lastTransient.set(position, failure);
+        else this.#fail(failure);
       }
     }
+    this.#batch = this.#pending();
+    if (this.#batch.length === 0) return { kind: 'done' };
+    return { kind: 'retry', serverDelayMs: this.#serverDelay > 0 ? this.#serverDelay : undefined };
+  }
 
-    batch = [];
-    for (let position = 0; position < state.length; position++) if (state[position] === PENDING) batch.push(position);
-    if (batch.length === 0) break;
-    if (attempt + 1 >= retry.maxAttempts) {
-      failPendingWithLastStatus();
-      break;
+  finish(outcome: CallOutcome): void {
+    this.#current = undefined;
+    if (outcome.kind === 'stopped') {
+      if (outcome.attempts === 0) {
+        this.#reject(outcome.error);
+        return;
+      }
+      this.#failPending((position) => cutFailure(position, outcome.error));
+    } else if (outcome.kind === 'exhausted') {
+      this.#failPending((position) => this.#lastTransient.get(position) as EntryFailure);
+    } else if (outcome.kind === 'failed') {
+      this.#lastEnd = { kind: 'failed', error: outcome.error };
+      const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+      const grpcCode = extractGrpcCode(outcome.error);
+      this.#failPending((position) => ({ position, grpcCode, message, cause: outcome.error }));
     }
-    const wait = Math.max(retry.delayMs(attempt + 1), serverDelay);
-    if (call?.deadline !== undefined && Date.now() + wait >= call.deadline) {
-      failPendingWithLastStatus();
-      break;
+    const last = this.#lastEnd;
+    if (outcome.kind !== 'stopped' && last?.kind === 'failed' && !this.#anyStatus) {
+      const { operation, table } = this.#request;
+      this.#reject(
+        table === undefined ? new DriverError(operation, last.error) : driverFailure(operation, table, last.error),
+      );
+      return;
     }
-    try {
-      await delay(wait, call?.signal, operation);
-    } catch (error) {
-      failPendingWith(error as BigtableMapperError);
-      end = { kind: 'cut', error: error as BigtableMapperError, retryable: false };
-      break;
+    this.#resolve([...this.#failures.values()].sort((a, b) => a.position - b.position));
+  }
+
+  #onResponse(response: MutateRowsResponse): void {
+    const sent = this.#sent;
+    for (const item of response.entries ?? []) {
+      const i = Number(item.index ?? 0);
+      if (!Number.isInteger(i) || i < 0 || i >= sent.length || this.#seen[i] === 1) continue;
+      this.#seen[i] = 1;
+      this.#anyStatus = true;
+      const position = sent[i] as number;
+      const code = item.status?.code ?? 0;
+      if (code === 0) {
+        this.#state[position] = WRITTEN;
+        this.#lastTransient.delete(position);
+        continue;
+      }
+      const failure: EntryFailure = { position, grpcCode: code, message: item.status?.message ?? '' };
+      if (isTransientStatus(code, failure.message) && this.#request.idempotent(position)) {
+        this.#lastTransient.set(position, failure);
+        this.#serverDelay = Math.max(this.#serverDelay, serverDelayMs(item.status?.details));
+      } else {
+        this.#fail(failure);
+      }
     }
   }
 
-  if (end.kind === 'failed' && !anyStatus)
-    throw request.table === undefined
-      ? new DriverError(operation, end.error)
-      : driverFailure(operation, request.table, end.error);
-  return [...failures.values()].sort((a, b) => a.position - b.position);
+  #fail(failure: EntryFailure): void {
+    this.#state[failure.position] = FAILED;
+    this.#lastTransient.delete(failure.position);
+    this.#failures.set(failure.position, failure);
+  }
+
+  #failPending(make: (position: number) => EntryFailure): void {
+    for (const position of this.#pending()) this.#fail(make(position));
+  }
+
+  #pending(): number[] {
+    const pending: number[] = [];
+    for (let position = 0; position < this.#state.length; position++)
+      if (this.#state[position] === PENDING) pending.push(position);
+    return pending;
+  }
 }
 
 /** The failure of an entry cut by the deadline (code 4) or by the signal (code 4 when its reason is a deadline, else 1). */
@@ -265,74 +317,7 @@ function cutFailure(position: number, error: BigtableMapperError): EntryFailure 
   };
 }
 
-/**
- * Runs one attempt to its end: the stream ends or fails, or the attempt is
- * cut by `attemptTimeoutMs` (retryable; the stream goes to `retireChannel`
- * first), the deadline or the signal (not retryable); a cut cancels the
- * stream. Responses go to `onResponse` as they arrive, so statuses received
- * before a failure count.
- */
-function runAttempt(
-  open: () => MutateAttemptStream,
-  onResponse: (response: MutateRowsResponse) => void,
-  call: CallOptions | undefined,
-  operation: string,
-  totalMs: number,
-  retireChannel: ((stream: MutateAttemptStream) => void) | undefined,
-): Promise<AttemptEnd> {
-  return new Promise<AttemptEnd>((resolve) => {
-    let settled = false;
-    let stream: MutateAttemptStream | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const signal = call?.signal;
-    const settle = (end: AttemptEnd): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      if (end.kind === 'cut' && stream !== undefined) {
-        if (end.retryable) retireQuietly(retireChannel, stream);
-        abortRead(stream);
-      }
-      resolve(end);
-    };
-    const onAbort = (): void =>
-      settle({ kind: 'cut', error: abortError(signal as AbortSignal, operation), retryable: false });
-    const bound = attemptBound(call, operation, totalMs);
-    if (bound !== undefined)
-      timer = setTimeout(() => settle({ kind: 'cut', error: bound.error, retryable: bound.byAttempt }), bound.ms);
-    try {
-      stream = open();
-    } catch (error) {
-      settle({ kind: 'failed', error });
-      return;
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    stream.on('data', (response) => {
-      if (!settled) onResponse(response);
-    });
-    stream.on('end', () => settle({ kind: 'ended' }));
-    stream.on('error', (error) => settle({ kind: 'failed', error }));
-    stream.on('close', () =>
-      settle({ kind: 'failed', error: new Error('the MutateRows stream closed before its end') }),
-    );
-    if (signal?.aborted === true) onAbort();
-  });
-}
-
 /** The server's RetryInfo delay among status details (0 when there is none). */
 function serverDelayMs(details: unknown): number {
   return retryDelayInDetails(details) ?? 0;
-}
-
-/** Hands a silent attempt's stream to `retireChannel`; a failure there only leaves the channel in service. */
-function retireQuietly(
-  retireChannel: ((stream: MutateAttemptStream) => void) | undefined,
-  stream: MutateAttemptStream,
-): void {
-  try {
-    retireChannel?.(stream);
-  } catch {
-    // The next attempt then goes out on the same channel: slower to recover, still bounded.
-  }
 }

@@ -1,6 +1,7 @@
 import type { ReadRetryPolicy } from './read-rows-call.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
-import { backoffMs, isTransientStatus, serverRetryDelayMs } from './retry-rules.js';
+import { isTransientStatus } from './retry-rules.js';
+import { backoffWithServerDelay } from './retry-engine.js';
 
 /**
  * The read retry policy of `table.createReadStream()` in `@google-cloud/bigtable`:
@@ -15,7 +16,7 @@ export function clientReadRetryPolicy(maxRetries: number | undefined): ReadRetry
   return {
     maxRetries: typeof maxRetries === 'number' ? maxRetries : 10,
     isRetryable: isRetryableReadError,
-    delayMs: (consecutiveErrors, error) => serverRetryDelayMs(error) ?? backoffMs(consecutiveErrors),
+    delayMs: backoffWithServerDelay,
   };
 }
 

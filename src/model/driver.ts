@@ -12,8 +12,10 @@ import type { RowFilter } from './row-filter.js';
  * - `signal`: aborting it cancels every RPC the call started; the call then
  *   rejects with the signal's reason (a `BigtableMapperError`: the
  *   repository aborts with `DeadlineExceededError` or `OperationAbortedError`).
- * - `deadline`: epoch milliseconds; no attempt or retry starts after it, and
- *   a running attempt is cut at it.
+ * - `signal`: cancels the call; it also carries the call's total deadline
+ *   when it is a `deadlineSignal()` (or a repository call's signal): no
+ *   attempt or retry starts after it, each attempt gets the time left as its
+ *   gRPC deadline, and the running attempt is cut when it fires.
  * - `attemptTimeoutMs`: the longest one RPC attempt may take before it is
  *   cancelled (and retried when retrying is allowed).
  * - `idleTimeoutMs` (reads): the longest a read stream may stay silent before
@@ -21,14 +23,12 @@ import type { RowFilter } from './row-filter.js';
  *
  * @example
  * ```ts
- * await driver.mutateRow(mutation, { signal: controller.signal, deadline: Date.now() + 60_000, attemptTimeoutMs: 20_000 });
+ * await driver.mutateRow(mutation, { signal: deadlineSignal(60_000, { signal: controller.signal }), attemptTimeoutMs: 20_000 });
  * ```
  */
 export interface CallOptions {
-  /** Cancels the call and every RPC it started. */
+  /** Cancels the call and every RPC it started; a `deadlineSignal()` also bounds its total time. */
   readonly signal?: AbortSignal;
-  /** Epoch milliseconds after which no attempt runs. */
-  readonly deadline?: number;
   /** Longest single RPC attempt, in milliseconds. */
   readonly attemptTimeoutMs?: number;
   /** Reads: longest silence on a stream before the attempt is retried, in milliseconds. */
@@ -89,7 +89,7 @@ export interface RowKeyField {
  * @example
  * ```ts
  * const families = await driver.getFamilies({ table: 'readings' }); // undefined when the table is missing
- * const failed = await driver.mutateRows({ table: 'readings', mutations }, { deadline: Date.now() + 60_000 });
+ * const failed = await driver.mutateRows({ table: 'readings', mutations }, { signal: deadlineSignal(60_000) });
  * ```
  */
 export interface BigtableDriver {

@@ -26,7 +26,7 @@ export function abortableBatches<T>(
           return undefined;
         } catch (error) {
           finish();
-          throw operation.failure(error);
+          throw error;
         }
       },
       stop: () => {

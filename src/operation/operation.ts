@@ -1,7 +1,6 @@
 import type { CallOptions } from '../model/driver.js';
 import { checkTimeoutMs, type OperationKind, type TimeoutSettings } from '../model/timeouts.js';
 import { ValidationError } from '../errors/errors.js';
-import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { abortError, openOperation } from '../util/operation-signal.js';
 
 /**
@@ -51,13 +50,6 @@ export interface RunningOperation {
   readonly call: CallOptions;
   readonly signal: AbortSignal;
   end(): void;
-  /**
-   * The error the caller sees for a failure of the call: the operation's own
-   * abort or deadline error once it has one. The driver checks the same
-   * deadline itself and may report it first, under its RPC's name; the
-   * caller gets the operation's name and total time either way.
-   */
-  failure(error: unknown): unknown;
 }
 
 /** The names of {@link OperationOptions}. @internal */
@@ -86,17 +78,10 @@ export function startOperation(
   const scope = openOperation(name, totalMs, [given.signal, context.closing]);
   const call: CallOptions = {
     signal: scope.signal,
-    deadline: scope.deadline,
     attemptTimeoutMs: Math.min(given.attemptTimeoutMs ?? defaults.attemptMs, totalMs),
     idleTimeoutMs: given.idleTimeoutMs ?? defaults.idleMs,
   };
-  const failure = (error: unknown): unknown => {
-    if (scope.signal.aborted) return abortError(scope.signal, name);
-    if (error instanceof DeadlineExceededError && error.kind === 'total' && Date.now() >= scope.deadline)
-      return new DeadlineExceededError(name, totalMs, 'total', error);
-    return error;
-  };
-  return { call, signal: scope.signal, end: () => scope.dispose(), failure };
+  return { call, signal: scope.signal, end: () => scope.dispose() };
 }
 
 /**
@@ -145,9 +130,7 @@ function raceAbort<R>(settled: Promise<R>, operation: RunningOperation, name: st
   return new Promise<R>((resolve, reject) => {
     const onAbort = (): void => reject(abortError(signal, name));
     signal.addEventListener('abort', onAbort, { once: true });
-    settled
-      .then(resolve, (error: unknown) => reject(operation.failure(error)))
-      .finally(() => signal.removeEventListener('abort', onAbort));
+    settled.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

@@ -1,8 +1,8 @@
 import type { CallOptions, IncrementRule } from '../model/driver.js';
 import type { CellMutation } from '../model/mutation.js';
 import { DriverError, ValidationError } from '../errors/errors.js';
-import { DeadlineExceededError } from '../errors/operation-errors.js';
-import { throwIfAborted } from '../util/operation-signal.js';
+import type { DeadlineExceededError } from '../errors/operation-errors.js';
+import { deadlineError, deadlineOf, throwIfAborted } from '../util/operation-signal.js';
 import { GrpcCode } from './grpc-code.js';
 
 /** Bigtable's per-request mutation cap. @internal */
@@ -48,14 +48,14 @@ export function grpcError(operation: string, code: number, message: string): Dri
  *
  * @example
  * ```ts
- * checkCall('mutateRow', { deadline: Date.now() - 1 }); // throws DeadlineExceededError
+ * checkCall('mutateRow', { signal: deadlineSignal(0) }); // throws DeadlineExceededError
  * ```
  * @internal
  */
 export function checkCall(operation: string, call: CallOptions | undefined): void {
   throwIfAborted(call?.signal, operation);
-  if (call?.deadline !== undefined && call.deadline <= Date.now())
-    throw new DeadlineExceededError(operation, 0, 'total');
+  const stopAt = deadlineOf(call?.signal);
+  if (stopAt !== undefined && stopAt <= Date.now()) throw deadlineError(call?.signal) as DeadlineExceededError;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { BigtableDriver, CallOptions, RowMutationFailure } from '../model/d
 import { DriverError, extractGrpcCode, TableNotFoundError } from '../errors/errors.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import type { WriteFailure } from '../errors/operation-errors.js';
-import { abortError } from '../util/operation-signal.js';
+import { abortError, deadlineError, deadlineOf } from '../util/operation-signal.js';
 import { takeMutations, type WriteBatchReader } from './write-batches.js';
 import { DEAD_BACKEND_BATCHES, DeadBackendBreaker } from './dead-backend-breaker.js';
 
@@ -39,8 +39,7 @@ export async function sendBatches<T>(
   call?: CallOptions,
 ): Promise<void> {
   const signal = call?.signal;
-  const deadline = call?.deadline;
-  const startedAt = Date.now();
+  const deadline = deadlineOf(signal);
   const aborted = (): boolean => signal?.aborted === true;
   // The deadline is checked as well as the signal: a call cut at the deadline can settle before the signal's timer fires.
   const cut = (): boolean => aborted() || (deadline !== undefined && Date.now() >= deadline);
@@ -111,7 +110,7 @@ export async function sendBatches<T>(
     const operation = `bulk write to "${table}"`;
     throw signal !== undefined && aborted()
       ? abortError(signal, operation)
-      : new DeadlineExceededError(operation, (deadline as number) - startedAt, 'total');
+      : (deadlineError(signal) ?? new DeadlineExceededError(operation, 0, 'total'));
   }
   if (breaker.open && unsent) throw breaker.cause;
 }

@@ -103,7 +103,12 @@ describe('the entry points of the packed package', () => {
       (['.', './driver', './tools', './express', './json'] as const).map((entry) => load(entry, 'cjs')),
     );
     expect(root?.names).toEqual(expect.arrayContaining(['BigtableMapper', 'Repository', 'Entity', 'range']));
-    expect(driver?.names).toEqual(['ForwardingDriver', 'createGoogleCloudDriver', 'fromAsyncIterable']);
+    expect(driver?.names).toEqual([
+      'ForwardingDriver',
+      'createGoogleCloudDriver',
+      'deadlineSignal',
+      'fromAsyncIterable',
+    ]);
     expect(tools?.names).toEqual(expect.arrayContaining(['lintEntity', 'simulateHotspots', 'captureWorkload']));
     expect(express?.names).toEqual(['bigtableMapperErrorHandler', 'httpStatusOf', 'toHttpError']);
     expect(json?.names).toEqual(['fromJson', 'toJson', 'toJsonSchema']);

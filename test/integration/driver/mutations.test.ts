@@ -10,6 +10,7 @@ import {
 import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { rowsOf } from '../../support/rows-of.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
 const created: string[] = [];
@@ -119,10 +120,10 @@ describe('GoogleCloudDriver.mutateRow', () => {
       driver.mutateRow(row(table, 'k', [set('f', 'a', 'x')]), { signal: controller.signal }),
     ).rejects.toBeInstanceOf(OperationAbortedError);
     await expect(
-      driver.mutateRow(row(table, 'k', [set('f', 'a', 'x')]), { deadline: Date.now() - 1 }),
+      driver.mutateRow(row(table, 'k', [set('f', 'a', 'x')]), { signal: deadlineSignal(0) }),
     ).rejects.toBeInstanceOf(DeadlineExceededError);
     await driver.mutateRow(row(table, 'k2', [set('f', 'a', 'y')], false), {
-      deadline: Date.now() + 10_000,
+      signal: deadlineSignal(10_000),
       attemptTimeoutMs: 5_000,
     });
     expect(await readRow(table, 'k')).toBeUndefined();

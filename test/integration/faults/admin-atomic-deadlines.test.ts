@@ -7,6 +7,7 @@ import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emula
 import { startFaultProxy } from '../../support/fault-proxy.js';
 import type { FaultProxy } from '../../support/fault-proxy.js';
 import { rowsOf } from '../../support/rows-of.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 const table = uniqueTableId('adm-atomic-dl');
 let proxy: FaultProxy;
@@ -62,12 +63,17 @@ describe('admin and atomic calls under a stalled network', () => {
   it('checkAndMutate and increment reject with the total deadline', async () => {
     proxy.stall();
     expectDeadline(
-      await failure(driver.checkAndMutate(request, { deadline: Date.now() + 400 })),
+      await failure(driver.checkAndMutate(request, { signal: deadlineSignal(400, { operation: 'checkAndMutate' }) })),
       'total',
       'checkAndMutate',
     );
     expectDeadline(
-      await failure(driver.increment({ table, rowKey: Buffer.from('c'), rules }, { deadline: Date.now() + 400 })),
+      await failure(
+        driver.increment(
+          { table, rowKey: Buffer.from('c'), rules },
+          { signal: deadlineSignal(400, { operation: 'increment' }) },
+        ),
+      ),
       'total',
       'increment',
     );
@@ -76,7 +82,7 @@ describe('admin and atomic calls under a stalled network', () => {
   it('checkAndMutate is never retried: an attempt timeout fails it with kind "attempt"', async () => {
     proxy.stall();
     expectDeadline(
-      await failure(driver.checkAndMutate(request, { deadline: Date.now() + 20_000, attemptTimeoutMs: 300 })),
+      await failure(driver.checkAndMutate(request, { signal: deadlineSignal(20_000), attemptTimeoutMs: 300 })),
       'attempt',
       'checkAndMutate',
     );
@@ -85,16 +91,25 @@ describe('admin and atomic calls under a stalled network', () => {
   it('getFamilies and listTables reject with the total deadline, retrying timed-out attempts until then', async () => {
     proxy.stall();
     expectDeadline(
-      await failure(driver.getFamilies({ table }, { deadline: Date.now() + 400 })),
+      await failure(driver.getFamilies({ table }, { signal: deadlineSignal(400, { operation: 'getFamilies' }) })),
       'total',
       'getFamilies',
     );
     expectDeadline(
-      await failure(driver.getFamilies({ table }, { deadline: Date.now() + 900, attemptTimeoutMs: 200 })),
+      await failure(
+        driver.getFamilies(
+          { table },
+          { signal: deadlineSignal(900, { operation: 'getFamilies' }), attemptTimeoutMs: 200 },
+        ),
+      ),
       'total',
       'getFamilies',
     );
-    expectDeadline(await failure(driver.listTables({}, { deadline: Date.now() + 400 })), 'total', 'listTables');
+    expectDeadline(
+      await failure(driver.listTables({}, { signal: deadlineSignal(400, { operation: 'listTables' }) })),
+      'total',
+      'listTables',
+    );
   });
 
   it('a non-idempotent admin call fails with its attempt timeout', async () => {
@@ -103,7 +118,7 @@ describe('admin and atomic calls under a stalled network', () => {
       await failure(
         driver.createFamily(
           { table, family: { name: 'g', gc: undefined } },
-          { deadline: Date.now() + 20_000, attemptTimeoutMs: 300 },
+          { signal: deadlineSignal(20_000), attemptTimeoutMs: 300 },
         ),
       ),
       'attempt',
@@ -134,13 +149,19 @@ describe('admin and atomic calls under a stalled network', () => {
     expect(await failure(driver.checkAndMutate(request, { signal: controller.signal }))).toBeInstanceOf(
       OperationAbortedError,
     );
-    expectDeadline(await failure(driver.listTables({}, { deadline: Date.now() - 1 })), 'total', 'listTables');
+    expectDeadline(
+      await failure(driver.listTables({}, { signal: deadlineSignal(0, { operation: 'listTables' }) })),
+      'total',
+      'listTables',
+    );
   });
 
   it('an idempotent admin call recovers once the network passes', async () => {
     proxy.stall();
-    await failure(driver.getFamilies({ table }, { deadline: Date.now() + 200 }));
+    await failure(driver.getFamilies({ table }, { signal: deadlineSignal(200) }));
     proxy.pass();
-    expect((await driver.getFamilies({ table }, { deadline: Date.now() + 10_000 }))?.map((f) => f.name)).toEqual(['f']);
+    expect((await driver.getFamilies({ table }, { signal: deadlineSignal(10_000) }))?.map((f) => f.name)).toEqual([
+      'f',
+    ]);
   });
 });

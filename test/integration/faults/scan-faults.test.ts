@@ -8,6 +8,7 @@ import { closeMapper, makeEntities, openMapper } from '../../fixtures/entities.j
 import { emulatorHost, testInstanceId } from '../../support/emulator.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { rowsOf } from '../../support/rows-of.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 const E = makeEntities('scanfault');
 type SaltedEvent = InstanceType<typeof E.SaltedEvent>;
@@ -169,7 +170,7 @@ describe('scans through a stalled connection', () => {
     const keys: string[] = [];
     const failure = await (async () => {
       for await (const row of rowsOf(
-        driver.readRows({ table: E.tables.plain }, { deadline: Date.now() + 2_000, idleTimeoutMs: 300 }),
+        driver.readRows({ table: E.tables.plain }, { signal: deadlineSignal(2_000), idleTimeoutMs: 300 }),
       ))
         keys.push(row.key.toString());
     })().catch((error: unknown) => error);
@@ -193,7 +194,7 @@ describe('scans through a stalled connection', () => {
     proxy.faultAfter({ bytes: 20_000, fault: 'stall', direction: 'toClient' });
     const lifted = setTimeout(() => proxy.pass(), 1_000);
     try {
-      expect(await readKeys({ deadline: Date.now() + 20_000, idleTimeoutMs: 300 })).toEqual(clean);
+      expect(await readKeys({ signal: deadlineSignal(20_000), idleTimeoutMs: 300 })).toEqual(clean);
     } finally {
       clearTimeout(lifted);
     }

@@ -8,6 +8,7 @@ import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { rowsOf } from '../../support/rows-of.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 /**
  * MutateRows and MutateRow through the real client under network faults: TCP
@@ -85,7 +86,7 @@ describe('MutateRows through the fault proxy', () => {
     const failures = await proxied.mutateRows(
       { table, mutations: batch },
       {
-        deadline: Date.now() + 20_000,
+        signal: deadlineSignal(20_000),
         attemptTimeoutMs: 10_000,
       },
     );
@@ -104,7 +105,7 @@ describe('MutateRows through the fault proxy', () => {
     const outcomes = await Promise.all(
       batches.map((batch) =>
         proxied
-          .mutateRows({ table, mutations: batch }, { deadline: Date.now() + 20_000, attemptTimeoutMs: 10_000 })
+          .mutateRows({ table, mutations: batch }, { signal: deadlineSignal(20_000), attemptTimeoutMs: 10_000 })
           .catch((error: unknown) => error),
       ),
     );
@@ -139,7 +140,7 @@ describe('MutateRows through the fault proxy', () => {
       proxy.stall();
       const failures = await proxied.mutateRows(
         { table, mutations: batch },
-        { deadline: Date.now() + 500, attemptTimeoutMs: 60_000 },
+        { signal: deadlineSignal(500), attemptTimeoutMs: 60_000 },
       );
       expect(failures.map((f) => f.index)).toEqual(batch.map((_, i) => i));
       expect(new Set(failures.map((f) => f.grpcCode))).toEqual(new Set([4]));
@@ -155,7 +156,10 @@ describe('MutateRows through the fault proxy', () => {
       proxy.stall();
       setTimeout(() => proxy.pass(), 600);
       expect(
-        await proxied.mutateRows({ table, mutations: batch }, { deadline: Date.now() + 10_000, attemptTimeoutMs: 250 }),
+        await proxied.mutateRows(
+          { table, mutations: batch },
+          { signal: deadlineSignal(10_000), attemptTimeoutMs: 250 },
+        ),
       ).toEqual([]);
       expect((await readPrefix('recover')).size).toBe(20);
     },
@@ -166,7 +170,7 @@ describe('MutateRow through the fault proxy', () => {
   it('under a stall rejects with DeadlineExceededError at its deadline', { timeout: 15_000 }, async () => {
     proxy.stall();
     await expect(
-      proxied.mutateRow(rows('one-stall', 1)[0] as CompiledMutation, { deadline: Date.now() + 300 }),
+      proxied.mutateRow(rows('one-stall', 1)[0] as CompiledMutation, { signal: deadlineSignal(300) }),
     ).rejects.toBeInstanceOf(DeadlineExceededError);
   });
 
@@ -183,10 +187,10 @@ describe('MutateRow through the fault proxy', () => {
       })),
     });
     proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toServer' });
-    await proxied.mutateRow(big(idempotent), { deadline: Date.now() + 20_000 });
+    await proxied.mutateRow(big(idempotent), { signal: deadlineSignal(20_000) });
     proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toServer' });
     const error = await proxied
-      .mutateRow(big(nonIdempotent), { deadline: Date.now() + 20_000 })
+      .mutateRow(big(nonIdempotent), { signal: deadlineSignal(20_000) })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).grpcCode).toBe(14);

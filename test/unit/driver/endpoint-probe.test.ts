@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clientEndpoint, EndpointProbe, probeEndpoint } from '../../../src/driver/endpoint-probe.js';
 import { DeadlineExceededError, OperationAbortedError, UnreachableError } from '../../../src/errors/index.js';
 import { freePort } from '../../../src/testing/index.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 /** A probe function that records its calls and settles as told. */
 function scriptedProbe(outcomes: ('ok' | 'fail' | 'hang')[]) {
@@ -22,7 +23,7 @@ describe('EndpointProbe', () => {
   it('probes once while it succeeds, and concurrent callers share the probe', async () => {
     const { calls, probe } = scriptedProbe(['ok']);
     const endpoints = new EndpointProbe('127.0.0.1:9', 3_000, probe);
-    await Promise.all([endpoints.ready(), endpoints.ready(), endpoints.ready({ deadline: Date.now() + 60_000 })]);
+    await Promise.all([endpoints.ready(), endpoints.ready(), endpoints.ready({ signal: deadlineSignal(60_000) })]);
     await endpoints.ready();
     expect(calls).toEqual(['127.0.0.1:9']);
   });
@@ -40,7 +41,9 @@ describe('EndpointProbe', () => {
   it('stops waiting at the caller deadline or signal, with their typed errors', async () => {
     const { probe } = scriptedProbe(['hang']);
     const endpoints = new EndpointProbe('127.0.0.1:9', 3_000, probe);
-    const late = await endpoints.ready({ deadline: Date.now() + 50 }, 'listTables').catch((e: unknown) => e);
+    const late = await endpoints
+      .ready({ signal: deadlineSignal(50, { operation: 'listTables' }) }, 'listTables')
+      .catch((e: unknown) => e);
     expect(late).toBeInstanceOf(DeadlineExceededError);
     expect((late as DeadlineExceededError).operation).toBe('listTables');
     const controller = new AbortController();
@@ -52,7 +55,7 @@ describe('EndpointProbe', () => {
     expect(await endpoints.ready({ signal: gone.signal }).catch((e: unknown) => e)).toBeInstanceOf(
       OperationAbortedError,
     );
-    expect(await endpoints.ready({ deadline: Date.now() - 1 }).catch((e: unknown) => e)).toBeInstanceOf(
+    expect(await endpoints.ready({ signal: deadlineSignal(0) }).catch((e: unknown) => e)).toBeInstanceOf(
       DeadlineExceededError,
     );
   });

@@ -6,6 +6,7 @@ import { DEFAULT_WRITE_RETRY } from '../../../src/driver/write-retry.js';
 import { isTransientStatus, retryDelayInDetails } from '../../../src/driver/retry-rules.js';
 import { fakeMutateRowsClient } from '../../support/fake-mutate-rpc.js';
 import type { DataClient } from '../../../src/driver/data-client.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 const cell: CellMutation = {
   kind: 'setCell',
@@ -151,7 +152,7 @@ describe('mutateManyRows retries per entry', () => {
     async () => {
       const { data, table, rpc } = fake(() => ({ statuses: [0], then: 'stall' }));
       const failures = await mutateManyRows(data, table, [row('a'), row('b'), row('c', false)], {
-        deadline: Date.now() + 150,
+        signal: deadlineSignal(150),
       });
       expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([
         [1, 4],
@@ -171,7 +172,7 @@ describe('mutateManyRows retries per entry', () => {
       );
       const failures = await mutateManyRows(data, table, [row('a'), row('n', false)], {
         attemptTimeoutMs: 100,
-        deadline: Date.now() + 4_000,
+        signal: deadlineSignal(4_000),
       });
       expect(failures.map((f) => [f.index, f.grpcCode])).toEqual([[1, 4]]);
       expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'n'], ['a']]);
@@ -201,7 +202,7 @@ describe('mutateManyRows retries per entry', () => {
     await expect(mutateManyRows(data, table, [row('a')], { signal: controller.signal })).rejects.toBeInstanceOf(
       OperationAbortedError,
     );
-    await expect(mutateManyRows(data, table, [row('a')], { deadline: Date.now() - 1 })).rejects.toBeInstanceOf(
+    await expect(mutateManyRows(data, table, [row('a')], { signal: deadlineSignal(0) })).rejects.toBeInstanceOf(
       DeadlineExceededError,
     );
     expect(rpc.requests).toEqual([]);
@@ -230,7 +231,7 @@ describe('mutateOneRow', () => {
     { timeout: 5_000 },
     async () => {
       const { data, table, rpc } = fake(() => ({ then: 'stall' }));
-      await expect(mutateOneRow(data, table, row('a'), { deadline: Date.now() + 100 })).rejects.toBeInstanceOf(
+      await expect(mutateOneRow(data, table, row('a'), { signal: deadlineSignal(100) })).rejects.toBeInstanceOf(
         DeadlineExceededError,
       );
       const controller = new AbortController();

@@ -6,6 +6,7 @@ import { planRead, type ReadPlan } from '../../../src/driver/read-plan.js';
 import { clientReadRetryPolicy, isRetryableReadError } from '../../../src/driver/read-retry.js';
 import { ReadRowsCall, type ReadRetryPolicy } from '../../../src/driver/read-rows-call.js';
 import { chunksOf, fakeAttempt, fakeRows, responseOf, type FakeAttempt } from '../../support/fake-read-attempt.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 const unavailable = (): Error => Object.assign(new Error('unavailable'), { code: 14 });
 const retryAll = (maxRetries = 3): ReadRetryPolicy => ({
@@ -404,7 +405,7 @@ describe('ReadRowsCall time bounds', () => {
 
   it('cuts the running attempt at the deadline and fails with DeadlineExceededError (total), starting nothing more', async () => {
     await onFakeTime(async () => {
-      const h = harness(whole, retryAll(), { deadline: Date.now() + 2_000, idleTimeoutMs: 30_000 });
+      const h = harness(whole, retryAll(), { signal: deadlineSignal(2_000), idleTimeoutMs: 30_000 });
       h.last().stream.write(responseOf(fakeRows(0, 1)));
       await advance(2_000);
       expect(h.outcome.error).toBeInstanceOf(DeadlineExceededError);
@@ -418,7 +419,7 @@ describe('ReadRowsCall time bounds', () => {
 
   it('opens no attempt when the deadline has already passed', async () => {
     await onFakeTime(async () => {
-      const h = harness(whole, retryAll(), { deadline: Date.now() - 1 });
+      const h = harness(whole, retryAll(), { signal: deadlineSignal(0) });
       expect(h.attempts).toHaveLength(0);
       expect(h.outcome.error).toBeInstanceOf(DeadlineExceededError);
     });
@@ -426,7 +427,7 @@ describe('ReadRowsCall time bounds', () => {
 
   it('does not start a retry whose delay ends past the deadline: fails at once with the last error as cause', async () => {
     await onFakeTime(async () => {
-      const h = harness(whole, { ...retryAll(), delayMs: () => 5_000 }, { deadline: Date.now() + 2_000 });
+      const h = harness(whole, { ...retryAll(), delayMs: () => 5_000 }, { signal: deadlineSignal(2_000) });
       const error = unavailable();
       h.last().stream.destroy(error);
       await flush();

@@ -6,6 +6,7 @@ import { DeadlineExceededError, OperationAbortedError } from '../../../src/error
 import { ReadRowsCall, type ReadRetryPolicy } from '../../../src/driver/read-rows-call.js';
 import { planRead } from '../../../src/driver/read-plan.js';
 import { fakeAttempt, fakeRows, responseOf } from '../../support/fake-read-attempt.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 const noRetry: ReadRetryPolicy = { maxRetries: 0, isRetryable: () => false, delayMs: () => 0 };
 
@@ -221,7 +222,7 @@ describe('openReadRows: abort, deadline and close', () => {
   });
 
   it('a read whose deadline passed rejects with DeadlineExceededError itself', async () => {
-    const { open } = fakeRead({ deadline: Date.now() - 1 });
+    const { open } = fakeRead({ signal: deadlineSignal(0) });
     const source = openBatches(open, 'readRows "t"', new OpenReads());
     await expect(source.nextBatch()).rejects.toBeInstanceOf(DeadlineExceededError);
   });

@@ -3,13 +3,14 @@ import { Bigtable } from '@google-cloud/bigtable';
 import { describe, expect, it } from 'vitest';
 import { DataChannels, MAX_RETIRED_CLIENTS } from '../../../src/driver/data-channels.js';
 import { DataClient, type GeneratedDataClient } from '../../../src/driver/data-client.js';
-import { boundedCall, type GaxCallOptions } from '../../../src/driver/bounded-call.js';
+import { callWithRetries, type GaxCallOptions } from '../../../src/driver/retry-engine.js';
 import { mutateWithRetries, type MutateAttemptStream } from '../../../src/driver/mutate-rows-call.js';
 import { planRead, type ReadPlan } from '../../../src/driver/read-plan.js';
 import { isRetryableReadError } from '../../../src/driver/read-retry.js';
 import { ReadRowsCall, type ReadAttemptStream } from '../../../src/driver/read-rows-call.js';
 import { DeadlineExceededError } from '../../../src/errors/operation-errors.js';
 import { fakeAttempt, fakeRows, responseOf, type FakeAttempt } from '../../support/fake-read-attempt.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 const TABLE = 'projects/p/instances/i/tables/t';
 const message = { tableName: TABLE, rows: { rowKeys: [], rowRanges: [{}] } };
@@ -279,7 +280,7 @@ describe('the attempt timers retire the channel of an attempt they cut', () => {
       entries: ['a'],
       idempotent: () => true,
       open,
-      call: { attemptTimeoutMs: 30, deadline: Date.now() + 10_000 },
+      call: { attemptTimeoutMs: 30, signal: deadlineSignal(10_000) },
       retireChannel: (stream) => events.push(`retire ${streams.indexOf(stream)}`),
     });
     expect(failures).toEqual([]);
@@ -294,21 +295,22 @@ describe('the attempt timers retire the channel of an attempt they cut', () => {
         Object.assign(new PassThrough({ objectMode: true }), {
           cancel: () => undefined,
         }) as unknown as MutateAttemptStream,
-      call: { deadline: Date.now() + 30 },
+      call: { signal: deadlineSignal(30) },
       retireChannel: (stream) => retired.push(stream),
     });
     expect(cut[0]?.grpcCode).toBe(4);
     expect(retired).toEqual([]);
   });
 
-  it('boundedCall: an attempt past its attempt timeout is retired by the gax options it was sent with', async () => {
+  it('callWithRetries: an attempt past its attempt timeout is retired by the gax options it was sent with', async () => {
     const sent: GaxCallOptions[] = [];
     const retired: GaxCallOptions[] = [];
     const hang = (gax: GaxCallOptions): Promise<never> => {
       sent.push(gax);
       return new Promise<never>(() => undefined);
     };
-    const error = await boundedCall('checkAndMutate "t"', { attemptTimeoutMs: 20 }, hang, {
+    const error = await callWithRetries('checkAndMutate "t"', { attemptTimeoutMs: 20 }, hang, {
+      method: 'CheckAndMutateRow',
       retryAttemptTimeouts: false,
       retireChannel: (gax) => retired.push(gax),
     }).catch((e: unknown) => e);
@@ -322,23 +324,28 @@ describe('the attempt timers retire the channel of an attempt they cut', () => {
       sent.push(gax);
       return Promise.reject(Object.assign(new Error('4 DEADLINE_EXCEEDED'), { code: 4 }));
     };
-    await boundedCall('increment "t"', { attemptTimeoutMs: 10_000 }, grpcDeadline, {
+    await callWithRetries('increment "t"', { attemptTimeoutMs: 10_000 }, grpcDeadline, {
+      method: 'CheckAndMutateRow',
       retryAttemptTimeouts: false,
       retireChannel: (gax) => retired.push(gax),
     }).catch(() => undefined);
     expect(retired[1]).toBe(sent[1]);
   });
 
-  it('boundedCall: an attempt cut by the total deadline, or failing otherwise, keeps its channel', async () => {
+  it('callWithRetries: an attempt cut by the total deadline, or failing otherwise, keeps its channel', async () => {
     const retired: unknown[] = [];
-    const policy = { retryAttemptTimeouts: false, retireChannel: (gax: GaxCallOptions) => retired.push(gax) };
-    await boundedCall(
+    const policy = {
+      method: 'CheckAndMutateRow',
+      retryAttemptTimeouts: false,
+      retireChannel: (gax: GaxCallOptions) => retired.push(gax),
+    };
+    await callWithRetries(
       'increment "t"',
-      { deadline: Date.now() + 20 },
+      { signal: deadlineSignal(20) },
       () => new Promise<never>(() => undefined),
       policy,
     ).catch(() => undefined);
-    await boundedCall(
+    await callWithRetries(
       'increment "t"',
       { attemptTimeoutMs: 10_000 },
       () => Promise.reject(Object.assign(new Error('14 UNAVAILABLE'), { code: 14 })),

@@ -4,7 +4,7 @@ import { ForwardingDriver, type DriverCall, type DriverRequests } from '../../..
 import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { batchOf } from '../../../src/stream/batch-stream.js';
 
-const call: CallOptions = { deadline: 1_700_000_000_000 };
+const call: CallOptions = { attemptTimeoutMs: 1_234 };
 const mutation = (table: string, key: string): CompiledMutation => ({
   table,
   rowKey: Buffer.from(key),

@@ -5,6 +5,7 @@ import { DEFAULT_TIMEOUTS } from '../../../src/model/timeouts.js';
 import { DeadlineExceededError, OperationAbortedError, ValidationError } from '../../../src/errors/index.js';
 import { BigtableMapper } from '../../../src/repository/mapper.js';
 import { batchStream, type BatchStream } from '../../../src/stream/batch-stream.js';
+import { deadlineOf } from '../../../src/util/operation-signal.js';
 
 @Entity({ table: 'ops' })
 @Salt({ buckets: 4 })
@@ -73,7 +74,7 @@ describe('operation deadlines and cancellation (repository level)', () => {
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect((error as DeadlineExceededError).operation).toBe('Item.save');
     const [call] = calls;
-    expect(call?.deadline).toBeGreaterThanOrEqual(before + 30);
+    expect(deadlineOf(call?.signal)).toBeGreaterThanOrEqual(before + 30);
     expect(call?.attemptTimeoutMs).toBe(30);
     expect(call?.signal?.aborted).toBe(true);
   });

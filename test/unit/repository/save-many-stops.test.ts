@@ -7,7 +7,7 @@ import { compileSave } from '../../../src/mutation/compile-save.js';
 import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { Repository } from '../../../src/repository/repository.js';
 import { writeMany } from '../../../src/repository/save-many.js';
-import { abortError } from '../../../src/util/operation-signal.js';
+import { abortError, deadlineOf, deadlineSignal } from '../../../src/util/operation-signal.js';
 import { FakeDriver, GrpcCode } from '../../support/fake-driver.js';
 
 @Entity({ table: 'items' })
@@ -203,13 +203,14 @@ describe('bulk write stopped by its signal (abort or deadline)', { timeout: 5_00
     expect(err.failures).toHaveLength(20);
     expect(err.unreadFrom).toBe(21);
     expect(err.notAttempted).toEqual([20]);
-    expect(driver.options[0]?.deadline).toBeTypeOf('number');
+    expect(deadlineOf(driver.options[0]?.signal)).toBeTypeOf('number');
   });
 
   it('stops at the deadline even before the signal says so: a call the driver cut at the deadline is followed by no other', async () => {
     const driver = new FakeDriver();
     // Far enough ahead that both first calls are sent before it passes, even on a busy machine.
-    const deadline = Date.now() + 1_000;
+    const signal = deadlineSignal(1_000);
+    const deadline = deadlineOf(signal) as number;
     driver.mutateRows = async (): Promise<RowMutationFailure[]> => {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
       throw new DeadlineExceededError('mutateRows "items"', 1_000, 'total');
@@ -228,7 +229,7 @@ describe('bulk write stopped by its signal (abort or deadline)', { timeout: 5_00
         Array.from({ length: 1_000 }, (_, n) => item(n)),
         compile,
         { batchSize: 10 },
-        { deadline },
+        { signal },
       ),
     );
     expect(calls).toBe(2);
