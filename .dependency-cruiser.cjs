@@ -5,7 +5,7 @@
 // of testing/ and nest/; nothing in src/ imports them.
 const LAYERS = [
   'errors', // typed errors, no imports
-  'util', // byte, number and signal helpers
+  'util', // byte, number and signal helpers, and checks of the arguments a call is given
   'stream', // the one stream shape: async batches with cancellation, merges, adapters
   'model', // data the stages pass to each other: declarations, mutations, requests, rows, the driver seam
   'codec', // value and key-component codecs, their contracts

@@ -5,7 +5,7 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import { hydrate } from '../read/hydrate.js';
 import { planReadFilter } from '../read/read-filter.js';
 import { resolveRead, type ReadOptions } from '../read/read-options.js';
-import { asRecord } from '../mutation/compile-save.js';
+import { asRecord } from '../util/entity-record.js';
 import { ValidationError } from '../errors/errors.js';
 import { isMarkOnly } from '../metadata/resalt-mark.js';
 

@@ -3,7 +3,7 @@ import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { asRecord } from '../mutation/compile-save.js';
+import { asRecord } from '../util/entity-record.js';
 import { ownCells } from '../read/own-cells.js';
 
 const INT64_MIN = -(2n ** 63n);
