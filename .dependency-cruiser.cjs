@@ -5,7 +5,7 @@
 // of testing/ and nest/; nothing in src/ imports them.
 const LAYERS = [
   'errors', // typed errors, no imports
-  'util', // byte, number and signal helpers
+  'util', // byte, number and signal helpers, and checks of the arguments a call is given
   'stream', // the one stream shape: async batches with cancellation, merges, adapters
   'model', // data the stages pass to each other: declarations, mutations, requests, rows, the driver seam
   'codec', // value and key-component codecs, their contracts
@@ -21,7 +21,8 @@ const LAYERS = [
   'schema', // plan and apply table/family changes
   'operation', // deadlines, abort and options around one call
   'write', // bulk-write batching and sending, shared by repository and denormalize
-  'scan', // plan, execute, merge and hydrate scans
+  'read', // the read side of finds and scans: read options, the read filter, GC, packed rows, hydration
+  'scan', // plan scans and execute them over salt buckets, with cursors
   'denormalize', // copies of source rows and their propagation
   'repository', // the public Repository and BigtableMapper
   'http', // HTTP answers for library errors, and the Express error handler

@@ -56,7 +56,7 @@ export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides, type Ope
 // Reads and scans: one range vocabulary, `range()` on a key part.
 export type { ScanQuery, KeyWhere, RangeCondition } from './scan/scan-query.js';
 export { range, KeyPartRange } from './scan/scan-query.js';
-export type { ReadOptions, Selected } from './scan/read-options.js';
+export type { ReadOptions, Selected } from './read/read-options.js';
 export type { Page } from './scan/scan-ops.js';
 export { concatMapFromIterable } from './stream/observable.js';
 

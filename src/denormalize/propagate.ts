@@ -4,7 +4,7 @@ import type { ColumnSchema, DenormalizedSchema, EntitySchema } from '../metadata
 import type { Constructor } from '../model/declarations.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import { compileColumnValue } from '../mutation/compile-cells.js';
-import { ownCells } from '../scan/own-cells.js';
+import { ownCells } from '../read/own-cells.js';
 import { keyPropertyComponent } from '../metadata/compile-key-plan.js';
 import { decodeRowKey, encodeRowKey } from '../key/physical-key.js';
 import { layoutOfKey } from '../key/previous-layout.js';

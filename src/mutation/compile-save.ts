@@ -7,6 +7,7 @@ import { MAX_MUTATIONS_PER_REQUEST } from './batch.js';
 import { checkRowSize } from './request-limits.js';
 import { marksWrites, resaltMark } from '../metadata/resalt-mark.js';
 import { checkValues } from './validate-values.js';
+import { asRecord } from '../util/entity-record.js';
 
 /** Options of the write compilers. @internal */
 export interface CompileWriteOptions {
@@ -93,15 +94,4 @@ function freezeMutation(mutation: CompiledMutation): CompiledMutation {
   for (const cell of mutation.mutations) Object.freeze(cell);
   Object.freeze(mutation.mutations);
   return Object.freeze(mutation);
-}
-
-/** Checks that an entity is an object. @internal */
-export function asRecord(schema: EntitySchema, entity: unknown): Record<string, unknown> {
-  if (entity === null || typeof entity !== 'object' || Array.isArray(entity)) {
-    throw new ValidationError(
-      `${schema.name}: expected an entity object, got ${entity === null ? 'null' : Array.isArray(entity) ? 'an array' : typeof entity}. Fix: pass an instance of ${schema.name} or a plain object with its properties`,
-      { entity: schema.name },
-    );
-  }
-  return entity as Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { instantiate } from '../scan/hydrate.js';
+import { instantiate } from '../read/hydrate.js';
 import { closestName } from '../util/option-names.js';
 import { checkValues } from '../mutation/validate-values.js';
 

@@ -2,10 +2,10 @@ import { encodeRowKey } from '../key/physical-key.js';
 import { previousLayout } from '../key/previous-layout.js';
 import type { BigtableDriver, CallOptions, RowData } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { hydrate } from '../scan/hydrate.js';
-import { planReadFilter } from '../scan/read-filter.js';
-import { resolveRead, type ReadOptions } from '../scan/read-options.js';
-import { asRecord } from '../mutation/compile-save.js';
+import { hydrate } from '../read/hydrate.js';
+import { planReadFilter } from '../read/read-filter.js';
+import { resolveRead, type ReadOptions } from '../read/read-options.js';
+import { asRecord } from '../util/entity-record.js';
 import { ValidationError } from '../errors/errors.js';
 import { isMarkOnly } from '../metadata/resalt-mark.js';
 

@@ -3,8 +3,8 @@ import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { asRecord } from '../mutation/compile-save.js';
-import { ownCells } from '../scan/own-cells.js';
+import { asRecord } from '../util/entity-record.js';
+import { ownCells } from '../read/own-cells.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

@@ -11,7 +11,7 @@ import { encodeRowKey } from '../key/physical-key.js';
 import { previousLayout } from '../key/previous-layout.js';
 import { moveFromPreviousLayout, movedFirst } from '../write/move-row.js';
 import { planScan } from '../scan/plan-scan.js';
-import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../scan/read-options.js';
+import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../read/read-options.js';
 import { PlannedScan, type ScanPlan } from '../scan/scan-plan.js';
 import type { ScanQuery } from '../scan/scan-query.js';
 import { batchesToObservable } from '../stream/observable.js';

@@ -7,7 +7,7 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import { mapBatches, takeItems, type BatchStream } from '../stream/batch-stream.js';
 import { mergeOrdered, mergeUnordered, type OpenStream } from '../stream/merge.js';
 import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
-import { RowPacker, type PackedRow } from './packed-row.js';
+import { RowPacker, type PackedRow } from '../read/packed-row.js';
 import { isMarkOnly } from '../metadata/resalt-mark.js';
 
 /** A row read by a scan, with where it came from. @internal */

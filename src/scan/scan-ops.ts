@@ -3,7 +3,7 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import { encodeCursor, decodeCursor, type SourceCursorState } from './cursor.js';
 import { executeScan, logicalKey, type ScannedRow, type SourceProgress } from './execute-scan.js';
 import type { MappedBatches } from '../stream/batch-stream.js';
-import { hydrate } from './hydrate.js';
+import { hydrate } from '../read/hydrate.js';
 import { planScanRead } from './plan-scan.js';
 import { SCAN_QUERY_OPTION_NAMES, type ScanQuery } from './scan-query.js';
 import { checkOptionNames } from '../util/option-names.js';

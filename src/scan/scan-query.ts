@@ -1,5 +1,5 @@
 import type { EntityProperty, KeyProperty } from '../metadata/compile-key-plan.js';
-import { READ_OPTION_NAMES, type ReadOptions } from './read-options.js';
+import { READ_OPTION_NAMES, type ReadOptions } from '../read/read-options.js';
 import { ValidationError } from '../errors/errors.js';
 
 /**

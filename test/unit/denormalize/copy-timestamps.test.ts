@@ -3,8 +3,8 @@ import { CellTimestamp, Column, Denormalized, Entity, Family, KeyPart } from '..
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { RowData } from '../../../src/model/driver.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
-import { hydrate } from '../../../src/scan/hydrate.js';
-import { resolveRead } from '../../../src/scan/read-options.js';
+import { hydrate } from '../../../src/read/hydrate.js';
+import { resolveRead } from '../../../src/read/read-options.js';
 
 @Entity({ table: 'stamp-sensors' })
 @Family('info')

@@ -12,7 +12,7 @@ import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { COMPILED } from '../../../src/metadata/entity-schema.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import { compileUpdate } from '../../../src/mutation/compile-update.js';
-import { resolveRead } from '../../../src/scan/read-options.js';
+import { resolveRead } from '../../../src/read/read-options.js';
 import { Address } from './embedded-entities.js';
 
 @Entity({ table: 'devices' })

@@ -3,9 +3,9 @@ import { ValidationError, ValueEncodingError } from '../../../src/errors/index.j
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import { compileUpdate } from '../../../src/mutation/compile-update.js';
-import { resolveRead } from '../../../src/scan/read-options.js';
-import { planReadFilter } from '../../../src/scan/read-filter.js';
-import { hydrate } from '../../../src/scan/hydrate.js';
+import { resolveRead } from '../../../src/read/read-options.js';
+import { planReadFilter } from '../../../src/read/read-filter.js';
+import { hydrate } from '../../../src/read/hydrate.js';
 import type { CellMutation } from '../../../src/model/mutation.js';
 import { Repository } from '../../../src/repository/repository.js';
 import { FakeDriver } from '../../support/fake-driver.js';

@@ -7,8 +7,8 @@ import { compileDelete, compileUpdate } from '../../../src/mutation/compile-upda
 import { BigtableMapper } from '../../../src/repository/mapper.js';
 import { Repository } from '../../../src/repository/repository.js';
 import { planScan } from '../../../src/scan/plan-scan.js';
-import { planReadFilter } from '../../../src/scan/read-filter.js';
-import { resolveRead } from '../../../src/scan/read-options.js';
+import { planReadFilter } from '../../../src/read/read-filter.js';
+import { resolveRead } from '../../../src/read/read-options.js';
 import { FakeDriver, GrpcCode } from '../../support/fake-driver.js';
 
 const NOW = 1_700_000_000_000;

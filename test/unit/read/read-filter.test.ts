@@ -5,8 +5,8 @@ import { ValidationError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { Versioned } from '../../../src/metadata/compile-columns.js';
 import { planScan } from '../../../src/scan/plan-scan.js';
-import { planReadFilter } from '../../../src/scan/read-filter.js';
-import { resolveRead } from '../../../src/scan/read-options.js';
+import { planReadFilter } from '../../../src/read/read-filter.js';
+import { resolveRead } from '../../../src/read/read-options.js';
 
 const NOW_MICROS = 1_700_000_000_000_000;
 const ONE_DAY_AGO = 1_699_913_600_000_000;

@@ -7,8 +7,8 @@ import type { CellData, RowData } from '../../../src/model/driver.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { ColumnSchema, EntitySchema } from '../../../src/metadata/entity-schema.js';
 import type { Versioned } from '../../../src/metadata/compile-columns.js';
-import { hydrate } from '../../../src/scan/hydrate.js';
-import { resolveRead, type ResolvedRead } from '../../../src/scan/read-options.js';
+import { hydrate } from '../../../src/read/hydrate.js';
+import { resolveRead, type ResolvedRead } from '../../../src/read/read-options.js';
 import type { GcRule } from '../../../src/model/gc-rule.js';
 import { propertyRuns } from '../../support/property-runs.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gcFilterBounds, survivesGc } from '../../../src/scan/gc-enforce.js';
+import { gcFilterBounds, survivesGc } from '../../../src/read/gc-enforce.js';
 import type { GcRule } from '../../../src/model/gc-rule.js';
 
 const NOW = 1_700_000_000_000_000; // microseconds

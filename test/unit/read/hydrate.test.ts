@@ -4,8 +4,8 @@ import type { CellData, RowData } from '../../../src/model/driver.js';
 import { KeyEncodingError, ValidationError, ValueEncodingError } from '../../../src/errors/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { Versioned } from '../../../src/metadata/compile-columns.js';
-import { hydrate } from '../../../src/scan/hydrate.js';
-import { resolveRead } from '../../../src/scan/read-options.js';
+import { hydrate } from '../../../src/read/hydrate.js';
+import { resolveRead } from '../../../src/read/read-options.js';
 
 const NOW_MS = 1_700_000_000_000;
 const NOW = NOW_MS * 1000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RowData } from '../../../src/model/driver.js';
 import { inheritedName } from '../../../src/metadata/reserved-names.js';
-import { ownCells, ownColumn, ownFamily } from '../../../src/scan/own-cells.js';
+import { ownCells, ownColumn, ownFamily } from '../../../src/read/own-cells.js';
 
 const cell = { value: Buffer.from('v'), timestampMicros: 1 };
 

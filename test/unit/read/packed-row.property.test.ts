@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CellData, RowData } from '../../../src/model/driver.js';
-import { RowPacker } from '../../../src/scan/packed-row.js';
+import { RowPacker } from '../../../src/read/packed-row.js';
 
 const name = fc.oneof(
   fc.string({ maxLength: 6 }),
