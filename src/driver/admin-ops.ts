@@ -10,6 +10,15 @@ import { createTableRequest } from './create-table-request.js';
 const NOT_FOUND = 5;
 
 /**
+ * The instance admin calls go to, and who hears their attempts.
+ * @internal
+ */
+export interface AdminTarget {
+  readonly instance: Instance;
+  readonly listener?: AttemptListener | undefined;
+}
+
+/**
  * Runs one client call and wraps any failure in `DriverError` (gRPC code kept).
  * @internal
  */
@@ -29,15 +38,15 @@ export async function callClient<T>(operation: string, run: () => Promise<T>): P
  * @internal
  * @example
  * ```ts
- * await adminCall('deleteTable "t"', call, false, (gax) => instance.table('t').delete(gax));
+ * await adminCall('deleteTable "t"', call, false, listener, (gax) => instance.table('t').delete(gax));
  * ```
  */
 async function adminCall<T>(
   operation: string,
   call: CallOptions | undefined,
   idempotent: boolean,
+  listener: AttemptListener | undefined,
   run: (gax: GaxCallOptions) => Promise<T>,
-  listener?: AttemptListener,
 ): Promise<T> {
   try {
     return await callWithRetries(operation, call, run, {
@@ -55,8 +64,8 @@ async function adminCall<T>(
  * Table ids of the instance, sorted.
  * @internal
  */
-export async function listTableIds(instance: Instance, call?: CallOptions): Promise<string[]> {
-  const [tables] = await adminCall('listTables', call, true, (gax) =>
+export async function listTableIds({ instance, listener }: AdminTarget, call?: CallOptions): Promise<string[]> {
+  const [tables] = await adminCall('listTables', call, true, listener, (gax) =>
     instance.getTables({ view: 'name', gaxOptions: gax }),
   );
   return tables.map((t) => t.id).sort();
@@ -68,12 +77,12 @@ export async function listTableIds(instance: Instance, call?: CallOptions): Prom
  * @internal
  */
 export async function readFamilies(
-  instance: Instance,
+  { instance, listener }: AdminTarget,
   table: string,
   call?: CallOptions,
 ): Promise<ActualFamily[] | undefined> {
   try {
-    const [meta] = await adminCall(`getFamilies ${JSON.stringify(table)}`, call, true, (gax) =>
+    const [meta] = await adminCall(`getFamilies ${JSON.stringify(table)}`, call, true, listener, (gax) =>
       instance.table(table).getMetadata({ view: 'schema', gaxOptions: gax }),
     );
     return Object.entries(meta.columnFamilies ?? {})
@@ -92,7 +101,7 @@ export async function readFamilies(
  * @internal
  */
 export async function createTableWithFamilies(
-  instance: Instance,
+  { instance, listener }: AdminTarget,
   table: string,
   families: readonly ActualFamily[],
   call?: CallOptions,
@@ -104,6 +113,7 @@ export async function createTableWithFamilies(
       `createTable ${JSON.stringify(table)}`,
       call,
       false,
+      listener,
       (gax) =>
         new Promise<void>((resolve, reject) => {
           instance.bigtable.request(
@@ -115,7 +125,7 @@ export async function createTableWithFamilies(
     return;
   }
   const spec = families.map((f) => (f.gc ? { name: f.name, rule: toClientGcRule(f.gc) } : f.name));
-  await adminCall(`createTable ${JSON.stringify(table)}`, call, false, (gax) =>
+  await adminCall(`createTable ${JSON.stringify(table)}`, call, false, listener, (gax) =>
     instance.createTable(table, { families: spec, gaxOptions: gax }),
   );
 }
@@ -125,13 +135,13 @@ export async function createTableWithFamilies(
  * @internal
  */
 export async function addFamily(
-  instance: Instance,
+  { instance, listener }: AdminTarget,
   table: string,
   family: ActualFamily,
   call?: CallOptions,
 ): Promise<void> {
   const rule = family.gc ? { rule: toClientGcRule(family.gc) } : {};
-  await adminCall(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, call, false, (gax) =>
+  await adminCall(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, call, false, listener, (gax) =>
     instance.table(table).createFamily(family.name, { ...rule, gaxOptions: gax }),
   );
 }
@@ -142,14 +152,14 @@ export async function addFamily(
  * @internal
  */
 export async function replaceFamilyGc(
-  instance: Instance,
+  { instance, listener }: AdminTarget,
   table: string,
   family: string,
   gc: GcRule | undefined,
   call?: CallOptions,
 ): Promise<void> {
   const metadata = gc ? { rule: toClientGcRule(gc) } : {};
-  await adminCall(`setFamilyGc ${JSON.stringify(`${table}/${family}`)}`, call, false, (gax) =>
+  await adminCall(`setFamilyGc ${JSON.stringify(`${table}/${family}`)}`, call, false, listener, (gax) =>
     instance.table(table).family(family).setMetadata(metadata, gax),
   );
 }
@@ -158,8 +168,13 @@ export async function replaceFamilyGc(
  * Deletes a family and its data.
  * @internal
  */
-export async function dropFamily(instance: Instance, table: string, family: string, call?: CallOptions): Promise<void> {
-  await adminCall(`deleteFamily ${JSON.stringify(`${table}/${family}`)}`, call, false, (gax) =>
+export async function dropFamily(
+  { instance, listener }: AdminTarget,
+  table: string,
+  family: string,
+  call?: CallOptions,
+): Promise<void> {
+  await adminCall(`deleteFamily ${JSON.stringify(`${table}/${family}`)}`, call, false, listener, (gax) =>
     instance.table(table).family(family).delete(gax),
   );
 }
@@ -168,6 +183,8 @@ export async function dropFamily(instance: Instance, table: string, family: stri
  * Deletes a table and its data.
  * @internal
  */
-export async function dropTable(instance: Instance, table: string, call?: CallOptions): Promise<void> {
-  await adminCall(`deleteTable ${JSON.stringify(table)}`, call, false, (gax) => instance.table(table).delete(gax));
+export async function dropTable({ instance, listener }: AdminTarget, table: string, call?: CallOptions): Promise<void> {
+  await adminCall(`deleteTable ${JSON.stringify(table)}`, call, false, listener, (gax) =>
+    instance.table(table).delete(gax),
+  );
 }

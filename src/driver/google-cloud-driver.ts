@@ -37,8 +37,10 @@ import {
   listTableIds,
   readFamilies,
   replaceFamilyGc,
+  type AdminTarget,
 } from './admin-ops.js';
 import { clientEndpoint, ENDPOINT_PROBE_TIMEOUT_MS, EndpointProbe, probeEndpoint } from './endpoint-probe.js';
+import type { AttemptListener } from './retry-engine.js';
 import { DataClient, type DataTable } from './data-client.js';
 
 /**
@@ -132,6 +134,13 @@ export class GoogleCloudDriver implements BigtableDriver {
   }
 
   /**
+   * Hears where every RPC attempt of this driver starts and ends (the retry
+   * engine's seam for measurements); `undefined` by default.
+   * @internal
+   */
+  attemptListener: AttemptListener | undefined;
+
+  /**
    * `host:port` of the data API the client connects to (`apiEndpoint`, the
    * `BIGTABLE_EMULATOR_HOST` the client honours, or Google's endpoint).
    * @internal
@@ -189,37 +198,37 @@ export class GoogleCloudDriver implements BigtableDriver {
 
   async listTables(_request?: ListTablesRequest, call?: CallOptions): Promise<string[]> {
     await this.#adminProbe.ready(call, 'listTables');
-    return listTableIds(this.#instance, call);
+    return listTableIds(this.#admin(), call);
   }
 
   async getFamilies({ table }: TableRequest, call?: CallOptions): Promise<ActualFamily[] | undefined> {
     await this.#adminProbe.ready(call, 'getFamilies');
-    return readFamilies(this.#instance, table, call);
+    return readFamilies(this.#admin(), table, call);
   }
 
   async createTable({ table, families, rowKeySchema }: CreateTableRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'createTable');
-    return createTableWithFamilies(this.#instance, table, families, call, rowKeySchema);
+    return createTableWithFamilies(this.#admin(), table, families, call, rowKeySchema);
   }
 
   async createFamily({ table, family }: CreateFamilyRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'createFamily');
-    return addFamily(this.#instance, table, family, call);
+    return addFamily(this.#admin(), table, family, call);
   }
 
   async setFamilyGc({ table, family, gc }: SetFamilyGcRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'setFamilyGc');
-    return replaceFamilyGc(this.#instance, table, family, gc, call);
+    return replaceFamilyGc(this.#admin(), table, family, gc, call);
   }
 
   async deleteFamily({ table, family }: DeleteFamilyRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'deleteFamily');
-    return dropFamily(this.#instance, table, family, call);
+    return dropFamily(this.#admin(), table, family, call);
   }
 
   async deleteTable({ table }: TableRequest, call?: CallOptions): Promise<void> {
     await this.#adminProbe.ready(call, 'deleteTable');
-    return dropTable(this.#instance, table, call);
+    return dropTable(this.#admin(), table, call);
   }
 
   /**
@@ -277,6 +286,7 @@ export class GoogleCloudDriver implements BigtableDriver {
               operation,
               () => this.#dataProbe.ready(options, operation),
               (stream) => data.retireChannel(stream),
+              this.attemptListener,
             );
     return openReadRows(open, operation, this.#reads, request.table);
   }
@@ -293,7 +303,17 @@ export class GoogleCloudDriver implements BigtableDriver {
 
   /** How the data calls address table `id`; only once the data endpoint is ready (the project id is then known). */
   #dataTable(id: string): DataTable {
-    return { id, name: this.#data.tableName(this.table(id).name), appProfileId: this.bigtable.appProfileId };
+    return {
+      id,
+      name: this.#data.tableName(this.table(id).name),
+      appProfileId: this.bigtable.appProfileId,
+      listener: this.attemptListener,
+    };
+  }
+
+  /** Where the admin calls go, and who hears their attempts. */
+  #admin(): AdminTarget {
+    return { instance: this.#instance, listener: this.attemptListener };
   }
 }
 

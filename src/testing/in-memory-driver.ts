@@ -81,7 +81,7 @@ type ReadProgress = { -readonly [K in keyof RecordedRead]: RecordedRead[K] };
  *   milliseconds, and families a table does not have are rejected as
  *   Bigtable rejects them.
  * - Call options are honoured: an aborted `signal` fails a call with
- *   `OperationAbortedError`, a past `deadline` with `DeadlineExceededError`,
+ *   `OperationAbortedError`, a `deadlineSignal()` past its deadline with `DeadlineExceededError`,
  *   when the call starts and at every row a read hands out.
  * - It holds the rows you write (every version, until you delete them or
  *   run {@link collectGarbage}) and, only with `recordCalls: true`, a record
