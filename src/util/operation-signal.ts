@@ -150,29 +150,3 @@ export function abortError(signal: AbortSignal, operation: string, startedAt?: n
 export function throwIfAborted(signal: AbortSignal | undefined, operation: string): void {
   if (signal?.aborted === true) throw abortError(signal, operation);
 }
-
-/**
- * Waits `ms` milliseconds; rejects with the typed abort error as soon as
- * `signal` aborts (and clears the timer).
- * @internal
- */
-export function delay(ms: number, signal: AbortSignal | undefined, operation: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(abortError(signal, operation));
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortError(signal as AbortSignal, operation));
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.max(0, ms),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

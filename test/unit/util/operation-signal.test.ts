@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DeadlineExceededError, OperationAbortedError, ValidationError } from '../../../src/errors/index.js';
-import { abortError, delay, openOperation, throwIfAborted } from '../../../src/util/operation-signal.js';
+import {
+  abortError,
+  deadlineError,
+  deadlineOf,
+  deadlineSignal,
+  openOperation,
+  throwIfAborted,
+} from '../../../src/util/operation-signal.js';
 
 describe('operation signals', () => {
   it('an operation scope aborts with DeadlineExceededError at its deadline', async () => {
@@ -39,11 +46,26 @@ describe('operation signals', () => {
     expect(() => throwIfAborted(timed, 'T.op')).toThrow(DeadlineExceededError);
   });
 
-  it('delay() resolves after its time, and rejects with the typed error when aborted first', async () => {
-    await expect(delay(1, undefined, 'T.op')).resolves.toBeUndefined();
-    const controller = new AbortController();
-    const waiting = delay(60_000, controller.signal, 'T.op');
-    controller.abort('enough');
-    await expect(waiting).rejects.toBeInstanceOf(OperationAbortedError);
+  it('a deadline signal carries its deadline, and aborts with the same typed error the engine reports', async () => {
+    const before = Date.now();
+    const signal = deadlineSignal(20, { operation: 'Item.save' });
+    expect(deadlineOf(signal)).toBeGreaterThanOrEqual(before + 20);
+    expect(deadlineOf(new AbortController().signal)).toBeUndefined();
+    expect(deadlineOf(undefined)).toBeUndefined();
+    const reported = deadlineError(signal);
+    await new Promise((resolve) => signal.addEventListener('abort', resolve));
+    expect(signal.reason).toBe(reported);
+    expect((signal.reason as DeadlineExceededError).operation).toBe('Item.save');
+    const cause = new Error('last failure');
+    expect(deadlineError(signal, cause)?.cause).toBe(cause);
+  });
+
+  it('a deadline signal follows the caller signal, and refuses a timeout that is not a number of milliseconds', () => {
+    const caller = new AbortController();
+    const signal = deadlineSignal(60_000, { signal: caller.signal });
+    caller.abort(new Error('stop'));
+    expect(signal.reason).toBeInstanceOf(OperationAbortedError);
+    for (const bad of [-1, Number.NaN, Infinity, '5' as unknown as number])
+      expect(() => deadlineSignal(bad)).toThrow(ValidationError);
   });
 });
