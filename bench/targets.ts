@@ -64,9 +64,9 @@ export function checkTargets(workloads: readonly WorkloadResult[]): TargetCheck[
     ),
     ...atLeast(
       'save-many-vs-tuned',
-      "saveMany >= 0.95x the pre-built loop with the mapper's two client workarounds",
+      "saveMany >= 1.0x the pre-built loop with the mapper's two client workarounds",
       ratioOf(workloads, 'bulk-write', 'mapper-save-many/raw-mutate-tuned'),
-      0.95,
+      1.0,
     ),
     ...atLeast(
       'scan-hydrate',
@@ -91,9 +91,9 @@ export function checkTargets(workloads: readonly WorkloadResult[]): TargetCheck[
     ),
     ...atLeast(
       'node-ceiling',
-      "iterate >= 0.85x a bare ReadRows loop counting rows (Node's ceiling)",
+      "iterate >= 0.9x a bare ReadRows loop counting rows (Node's ceiling)",
       ratioOf(workloads, 'node-ceiling', 'mapper-iterate/raw-bare-read-rows'),
-      0.85,
+      0.9,
     ),
     ...SCALING_BUCKETS.flatMap((buckets) =>
       atLeast(
