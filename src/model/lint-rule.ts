@@ -18,6 +18,22 @@ export type LintRuleId =
   | 'too-many-families'
   | 'propagation-full-scan';
 
+/**
+ * A `lintCollection()` rule id: what keeps the members of an entity collection
+ * readable in one prefix scan (docs/collections.md describes each).
+ *
+ * @example
+ * ```ts
+ * const rule: CollectionRuleId = 'collection-discriminator-prefix';
+ * ```
+ */
+export type CollectionRuleId =
+  | 'collection-table'
+  | 'collection-key-prefix'
+  | 'collection-discriminator'
+  | 'collection-salt'
+  | 'collection-discriminator-prefix';
+
 /** Every rule id once (the `Record` makes the compiler check none is missing or extra), in run order. */
 const RULE_ORDER: Readonly<Record<LintRuleId, true>> = {
   'leading-timestamp': true,
