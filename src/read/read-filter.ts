@@ -5,6 +5,12 @@ import { cellQualifiers } from '../metadata/compile-columns.js';
 import { gcFilterBounds } from './gc-enforce.js';
 import type { ResolvedRead } from './read-options.js';
 
+/** What a read filter reads of a schema: its key (is it being re-salted), families and columns. @internal */
+export type FilteredSchema = Pick<EntitySchema, 'key' | 'families' | 'columns'>;
+
+/** What a read filter reads of a resolved read: the columns and their versions. @internal */
+export type FilteredRead = Pick<ResolvedRead, 'columns' | 'versions'>;
+
 interface FamilyRead {
   family: string;
   /** Most versions any selected column of the family reads. */
@@ -36,13 +42,13 @@ interface FamilyRead {
  *
  * @internal
  */
-export function planReadFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: number): RowFilter {
+export function planReadFilter(schema: FilteredSchema, read: FilteredRead, nowMicros: number): RowFilter {
   const filter = columnsFilter(schema, read, nowMicros);
   // While re-salting, the mark is read too: a new row holding only the mark is a tombstone that hides the old row.
   return marksWrites(schema) ? withMark(filter) : filter;
 }
 
-function columnsFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: number): RowFilter {
+function columnsFilter(schema: FilteredSchema, read: FilteredRead, nowMicros: number): RowFilter {
   if (read.columns.length === 0) return presenceFilter(schema, nowMicros);
   const selection = selectionFilter(schema, read, nowMicros);
   const everyColumn = schema.columns.every((c) => read.columns.includes(c));
@@ -62,7 +68,7 @@ function columnsFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: numb
  * presenceFilter(schema, Date.now() * 1000); // { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] }
  * ```
  */
-function presenceFilter(schema: EntitySchema, nowMicros: number): RowFilter {
+function presenceFilter(schema: FilteredSchema, nowMicros: number): RowFilter {
   const strip: RowFilter[] = [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }];
   if (schema.families.every((f) => ageBound(schema, f.name, nowMicros) === undefined))
     return { kind: 'chain', filters: strip };
@@ -76,7 +82,7 @@ function presenceFilter(schema: EntitySchema, nowMicros: number): RowFilter {
 }
 
 /** The selected columns, their versions and GC bounds. */
-function selectionFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: number): RowFilter {
+function selectionFilter(schema: FilteredSchema, read: FilteredRead, nowMicros: number): RowFilter {
   const families = familyReads(schema, read);
   const chains = families.flatMap((f) => familyChains(schema, f, nowMicros));
   const caps = new Set(families.map((f) => capOf(schema, f.family, f.versions, nowMicros)));
@@ -92,7 +98,7 @@ function selectionFilter(schema: EntitySchema, read: ResolvedRead, nowMicros: nu
   return chains.length === 1 ? (chains[0] as RowFilter) : { kind: 'interleave', filters: chains };
 }
 
-function familyReads(schema: EntitySchema, read: ResolvedRead): FamilyRead[] {
+function familyReads(schema: FilteredSchema, read: FilteredRead): FamilyRead[] {
   const byFamily = new Map<string, FamilyRead>();
   for (const column of read.columns) {
     const versions = read.versions[column.property] ?? 1;
@@ -118,7 +124,7 @@ function chainsOf(f: FamilyRead): number {
   return f.whole ? 1 : f.groups.size;
 }
 
-function familyChains(schema: EntitySchema, f: FamilyRead, nowMicros: number): RowFilter[] {
+function familyChains(schema: FilteredSchema, f: FamilyRead, nowMicros: number): RowFilter[] {
   const start = ageBound(schema, f.family, nowMicros);
   const chain = (versions: number, qualifiers: readonly string[] | undefined): RowFilter => {
     const filters: RowFilter[] = [{ kind: 'family', name: f.family }];
@@ -131,11 +137,11 @@ function familyChains(schema: EntitySchema, f: FamilyRead, nowMicros: number): R
   return [...f.groups.entries()].map(([versions, qualifiers]) => chain(versions, qualifiers));
 }
 
-function capOf(schema: EntitySchema, family: string, versions: number, nowMicros: number): number {
+function capOf(schema: FilteredSchema, family: string, versions: number, nowMicros: number): number {
   const gc = gcFilterBounds(schema.families.find((f) => f.name === family)?.gc, nowMicros);
   return Math.min(versions, gc.maxVersions ?? versions);
 }
 
-function ageBound(schema: EntitySchema, family: string, nowMicros: number): number | undefined {
+function ageBound(schema: FilteredSchema, family: string, nowMicros: number): number | undefined {
   return gcFilterBounds(schema.families.find((f) => f.name === family)?.gc, nowMicros).startMicros;
 }
