@@ -26,7 +26,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * throw invalidCursor('it is not valid JSON');
  * ```
  */
-function invalidCursor(reason: string): ValidationError {
+export function invalidCursor(reason: string): ValidationError {
   return new ValidationError(
     `Invalid scan cursor: ${reason}. Fix: pass back the exact cursor string returned with the previous page, or restart the scan without a cursor.`,
     { argument: 'cursor', reason },
@@ -67,7 +67,7 @@ export function sealCursor(payload: unknown, version: number = CURSOR_VERSION): 
  * const payload = openCursor(text); // { k: 'o', key: 'AQI=' }
  * ```
  */
-function openCursor(text: unknown): unknown {
+export function openCursor(text: unknown): unknown {
   if (typeof text !== 'string' || text.length === 0) throw invalidCursor('expected a non-empty string');
   const bytes = Buffer.from(text, 'base64url');
   if (!BASE64URL.test(text) || bytes.toString('base64url') !== text) throw invalidCursor('it is not base64url text');
@@ -245,8 +245,7 @@ export function applyCursor(
     );
   }
   if (state.kind === 'ordered') {
-    const move = order === 'key-desc' ? endBefore : startAfter;
-    return sources.flatMap((s) => move(s, Buffer.concat([s.prefix, state.lastKey])));
+    return sources.flatMap((s) => moveSourcePast(s, state.lastKey, order));
   }
   if (state.sources.length !== sources.length) {
     throw new ValidationError(
@@ -259,6 +258,16 @@ export function applyCursor(
     if (position === undefined || position.finished) return [];
     return position.lastKey === undefined ? [s] : startAfter(s, position.lastKey);
   });
+}
+
+/**
+ * A source of an ordered scan moved past the row of logical key `lastKey` (its salt segment is added):
+ * forward its range starts after it, for `key-desc` it ends before it. None when nothing is left.
+ * @internal
+ */
+export function moveSourcePast(source: ScanSource, lastKey: Buffer, order: 'key' | 'key-desc' | 'none'): ScanSource[] {
+  const key = Buffer.concat([source.prefix, lastKey]);
+  return order === 'key-desc' ? endBefore(source, key) : startAfter(source, key);
 }
 
 /** The part of a source's range below `key` (exclusive); none when the range starts at or above it. */
