@@ -50,6 +50,14 @@ export {
 // The mapper and its repositories.
 export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';
 export { Repository, type CounterValue } from './repository/repository.js';
+export { Collection } from './repository/collection.js';
+export type {
+  CollectionReadOptions,
+  CollectionPageOptions,
+  CollectionResult,
+  CollectionItem,
+  CollectionPage,
+} from './scan/collection-query.js';
 export type { OperationOptions } from './operation/operation.js';
 export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides, type OperationKind } from './model/timeouts.js';
 

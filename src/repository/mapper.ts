@@ -18,6 +18,9 @@ import { lintEntity } from '../lint/lint-entity.js';
 import { MetadataError, ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { Repository } from './repository.js';
+import { Collection } from './collection.js';
+import { collectionMembers, compileCollectionLayout } from '../key/collection-layout.js';
+import type { CollectionMembers } from '../scan/collection-query.js';
 import { RESALT_OPTION_NAMES, resaltRows, type ResaltOptions, type ResaltResult } from './resalt.js';
 import { checkPrefixedTable, checkTablePrefix, PrefixedDriver } from './table-prefix.js';
 import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../model/timeouts.js';
@@ -197,6 +200,30 @@ export class BigtableMapper {
     );
     this.#repositories.set(entity, repository as Repository<object>);
     return repository;
+  }
+
+  /**
+   * A collection: several entities of one aggregate on one table, read back in one prefix scan
+   * (docs/collections.md). `members` maps member names to entity classes: a bare class for a member
+   * a prefix holds at most one row of, a class in a one-element array for one it holds many of. The
+   * members are registered (so `sync()` creates the union of their families), and checked: they must
+   * share the table, the leading key parts (names, types and options, separator and key format) and
+   * the salt (whose `on` must lie within those key parts), and each must follow them with a class-level
+   * literal key part of its own, its discriminator. A violation is a `MetadataError` naming
+   * `Entity.property` and the fix. The result types are inferred from `members`.
+   * @example
+   * ```ts
+   * const aggregate = mapper.collection('customerAggregate', { customer: Customer, orders: [Order], addresses: [Address] });
+   * const { customer, orders, addresses, unknownRows } = await aggregate.read({ customerId: 'c1' });
+   * // customer: Customer | undefined; orders: Order[]; addresses: Address[]
+   * ```
+   */
+  collection<const M extends CollectionMembers>(name: string, members: M): Collection<M> {
+    const layout = compileCollectionLayout(
+      name,
+      collectionMembers(name, members, (entity) => this.register(entity) as EntitySchema),
+    );
+    return new Collection<M>(this.driver, layout, this.#context);
   }
 
   /**
