@@ -24,8 +24,9 @@ export type { EntitySchema, ColumnSchema, FamilySchema, DenormalizedSchema } fro
 
 // The linter.
 export { lintEntity, lintEntities } from './lint/lint-entity.js';
+export { lintCollection } from './lint/lint-collection.js';
 export type { LintFinding, LintOptions, LintSeverity } from './lint/lint-finding.js';
-export type { LintRuleId, LintSuppression } from './model/lint-rule.js';
+export type { CollectionRuleId, LintRuleId, LintSuppression } from './model/lint-rule.js';
 
 // Salt buckets: the bucket-count study, the census of a table's keys, evenness.
 export { bucketStudy, type BucketStudy, type BucketStudyRow } from './lint/bucket-study.js';

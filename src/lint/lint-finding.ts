@@ -1,5 +1,5 @@
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import type { LintRuleId } from '../model/lint-rule.js';
+import type { CollectionRuleId, LintRuleId } from '../model/lint-rule.js';
 
 /**
  * How bad a finding is: `error`, a design that will hurt (hotspots, keys
@@ -30,8 +30,12 @@ export type LintSeverity = 'error' | 'warning' | 'info';
  * ```
  */
 export interface LintFinding {
-  /** The rule's id; the key to suppress it with in `@Entity({ lint: { ignore } })`. `unused-suppression` flags a suppression nothing matched. */
-  readonly code: LintRuleId | 'unused-suppression';
+  /**
+   * The rule's id; for `lintEntity()` the key to suppress it with in `@Entity({ lint: { ignore } })`.
+   * `unused-suppression` flags a suppression nothing matched; `lintCollection()` findings have the
+   * `collection-*` ids.
+   */
+  readonly code: LintRuleId | CollectionRuleId | 'unused-suppression';
   /** How bad it is. */
   readonly severity: LintSeverity;
   /** The entity class name. */
