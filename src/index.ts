@@ -51,13 +51,7 @@ export {
 export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';
 export { Repository, type CounterValue } from './repository/repository.js';
 export { Collection } from './repository/collection.js';
-export type {
-  CollectionReadOptions,
-  CollectionPageOptions,
-  CollectionResult,
-  CollectionItem,
-  CollectionPage,
-} from './scan/collection-query.js';
+export type { CollectionReadOptions, CollectionResult, CollectionItem } from './scan/collection-query.js';
 export type { OperationOptions } from './operation/operation.js';
 export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides, type OperationKind } from './model/timeouts.js';
 
@@ -73,15 +67,9 @@ export type { SaveCondition } from './mutation/compile-condition.js';
 export type { BulkWriteOptions, BulkWriteResult } from './repository/save-many.js';
 export type { SchemaChange } from './schema/schema-change.js';
 export type { SchemaSyncOptions, SchemaSyncResult } from './schema/schema-sync.js';
-export type {
-  ResaltBucketCount,
-  ResaltCheckpoint,
-  ResaltOptions,
-  ResaltProgress,
-  ResaltResult,
-} from './repository/resalt.js';
+export type { ResaltCheckpoint, ResaltOptions, ResaltProgress, ResaltResult } from './repository/resalt.js';
 export type { PropagateOptions, PropagationProgress, MapperPropagationResult } from './denormalize/propagate.js';
-export type { PropagationPlan, PropagationGroup } from './denormalize/plan-propagation.js';
+export type { PropagationPlan } from './denormalize/plan-propagation.js';
 export type { PropagationStrategy } from './metadata/entity-schema.js';
 
 // Errors.

@@ -41,27 +41,6 @@ function resolveSourceClass(schema: EntitySchema, source: unknown): Constructor 
 }
 
 /**
- * The copies of one source row that share a key mapping, and the scan that
- * finds the dependent rows holding them.
- *
- * @example
- * ```ts
- * const group: PropagationGroup = repo.planPropagation(sensor).groups[0];
- * group.match; // { sensorId: 's1' }
- * ```
- */
-export interface PropagationGroup {
-  /** The copies rewritten, by dependent property. */
-  readonly copies: readonly DenormalizedSchema[];
-  /** Dependent property → the source key value a row must hold. */
-  readonly match: Readonly<Record<string, unknown>>;
-  /** How the dependent rows are found: one key prefix, or a full scan. */
-  readonly strategy: PropagationStrategy;
-  /** Ranges (one per salt bucket read) and filter: the copies plus one stripped cell per column, so rows missing a copy are seen too. */
-  readonly scan: ScanPlan;
-}
-
-/**
  * What `propagate(source)` will read: plain data, for inspection and tests.
  *
  * @example
@@ -74,8 +53,17 @@ export interface PropagationPlan {
   readonly entity: string;
   /** Name of the source entity class. */
   readonly sourceName: string;
-  /** One group per distinct key mapping among the copies of the source class. */
-  readonly groups: readonly PropagationGroup[];
+  /** One group per distinct key mapping among the copies of the source class: which copies, the source key values a dependent row must hold, and how those rows are found and read. */
+  readonly groups: readonly {
+    /** The copies rewritten, by dependent property. */
+    readonly copies: readonly DenormalizedSchema[];
+    /** Dependent property → the source key value a row must hold. */
+    readonly match: Readonly<Record<string, unknown>>;
+    /** How the dependent rows are found: one key prefix, or a full scan. */
+    readonly strategy: PropagationStrategy;
+    /** Ranges (one per salt bucket read) and filter: the copies plus one stripped cell per column, so rows missing a copy are seen too. */
+    readonly scan: ScanPlan;
+  }[];
 }
 
 /**
@@ -113,7 +101,7 @@ function planGroup(
   copies: DenormalizedSchema[],
   allowFullScan: boolean,
   nowMicros: number,
-): PropagationGroup {
+): PropagationPlan['groups'][number] {
   const first = copies[0] as DenormalizedSchema;
   const match: Record<string, unknown> = {};
   for (const pair of first.key) {

@@ -12,7 +12,7 @@ import { moveFromPreviousLayout } from '../write/move-row.js';
 import { PartialWriteError, type WriteFailure } from '../errors/operation-errors.js';
 import { EntityNotFoundError, ValidationError } from '../errors/errors.js';
 import { executeScan } from '../scan/execute-scan.js';
-import { planPropagation, type PropagationGroup } from './plan-propagation.js';
+import { planPropagation, type PropagationPlan } from './plan-propagation.js';
 import { writeCopies, type CopyUpdate } from '../write/write-copies.js';
 import { sameCopyValue, sourceKeyOf, type SourceResolver } from './fill-copies.js';
 import { copyRewrite, rowExists } from './settle-copies.js';
@@ -226,7 +226,7 @@ function storedSource(
 async function* groupUpdates(
   driver: BigtableDriver,
   schema: EntitySchema,
-  group: PropagationGroup,
+  group: PropagationPlan['groups'][number],
   source: Readonly<Record<string, unknown>>,
   writeMicros: number,
   call: CallOptions,

@@ -13,14 +13,13 @@ import {
 import type {
   CollectionItem,
   CollectionMembers,
-  CollectionPage,
-  CollectionPageOptions,
   CollectionPrefix,
   CollectionReadOptions,
   CollectionResult,
 } from '../scan/collection-query.js';
 import { eachItem } from '../stream/async-iterable.js';
 import { batchesToObservable } from '../stream/observable.js';
+import type { Page } from '../scan/scan-ops.js';
 
 /**
  * Several entity kinds of one aggregate, read back in one scan: members
@@ -141,10 +140,12 @@ export class Collection<M extends CollectionMembers> {
    * } while (cursor !== undefined);
    * ```
    */
-  page<const O extends CollectionPageOptions<M>>(
-    prefix: CollectionPrefix<M>,
-    options: O,
-  ): Promise<CollectionPage<M, O>> {
+  page<
+    const O extends CollectionReadOptions<M> & {
+      /** The most items of the page, rows of no member included: a positive integer. */
+      readonly pageSize: number;
+    },
+  >(prefix: CollectionPrefix<M>, options: O): Promise<Page<CollectionItem<M, O>>> {
     return typed(readCollectionPage(this.#driver, this.#layout, prefix, optionsOf(options), this.#context));
   }
 

@@ -24,26 +24,6 @@ const MAX_BATCH_SIZE = 10_000;
 export type ResaltCheckpoint = Readonly<Record<string, string>>;
 
 /**
- * Counts of one range of the previous layout.
- * @example
- * ```ts
- * const b: ResaltBucketCount = { segment: '02#', seen: 250, copied: 248, present: 2, deleted: 250 };
- * ```
- */
-export interface ResaltBucketCount {
-  /** The old salt segment (`''` for the unsalted layout). */
-  readonly segment: string;
-  /** Old-layout rows read. */
-  readonly seen: number;
-  /** Rows written to the new layout by the copy. */
-  readonly copied: number;
-  /** Rows whose new-layout row already existed (a concurrent write, or an earlier run): left as they were. */
-  readonly present: number;
-  /** Old-layout rows this run deleted after their move (not those a concurrent delete or move removed first). */
-  readonly deleted: number;
-}
-
-/**
  * Progress of `mapper.resalt()`, after each batch: the counts so far and the checkpoint to resume from.
  * @example
  * ```ts
@@ -57,8 +37,19 @@ export interface ResaltProgress {
   readonly ranges: number;
   /** Ranges read to their end. */
   readonly rangesDone: number;
-  /** Per old range. */
-  readonly buckets: readonly ResaltBucketCount[];
+  /** Per old range: its counts. */
+  readonly buckets: readonly {
+    /** The old salt segment (`''` for the unsalted layout). */
+    readonly segment: string;
+    /** Old-layout rows read. */
+    readonly seen: number;
+    /** Rows written to the new layout by the copy. */
+    readonly copied: number;
+    /** Rows whose new-layout row already existed (a concurrent write, or an earlier run): left as they were. */
+    readonly present: number;
+    /** Old-layout rows this run deleted after their move (not those a concurrent delete or move removed first). */
+    readonly deleted: number;
+  }[];
   /** Resume point: pass it as `resumeFrom` after a crash or an abort. */
   readonly checkpoint: ResaltCheckpoint;
 }

@@ -15,11 +15,11 @@ import {
   COLLECTION_READ_OPTION_NAMES,
   type CollectionItem,
   type CollectionMembers,
-  type CollectionPage,
   type CollectionReadOptions,
 } from './collection-query.js';
 import { executeCollectionScan, type CollectionRow } from './collection-scan.js';
 import { planCollectionScan, type CollectionScanPlan } from './plan-collection.js';
+import type { Page } from './scan-ops.js';
 
 /** A collection read's options, whatever its members (the `Collection` class types them). @internal */
 export type AnyCollectionOptions = CollectionReadOptions<CollectionMembers> & { readonly pageSize?: number };
@@ -132,7 +132,7 @@ export function readCollectionPage(
   prefix: unknown,
   options: AnyCollectionOptions,
   context: OperationContext,
-): Promise<CollectionPage<CollectionMembers>> {
+): Promise<Page<CollectionItem<CollectionMembers>>> {
   const name = `${layout.name}.page`;
   const now = context.clock() * 1000;
   let planned: CollectionScanPlan;

@@ -70,18 +70,6 @@ export interface CollectionReadOptions<M extends CollectionMembers> extends Oper
   cursor?: string;
 }
 
-/**
- * A page of a collection: {@link CollectionReadOptions} and the page size.
- * @example
- * ```ts
- * const first = await aggregate.page({ customerId: 'c1' }, { pageSize: 100 });
- * ```
- */
-export interface CollectionPageOptions<M extends CollectionMembers> extends CollectionReadOptions<M> {
-  /** The most items of the page, rows of no member included: a positive integer. */
-  pageSize: number;
-}
-
 /** The selected properties of member `K` under options `O`; every property when it has no `select`. */
 type SelectionOf<O, K, T> = O extends { readonly select?: infer Sel }
   ? K extends keyof Sel
@@ -163,20 +151,6 @@ export type CollectionItem<M extends CollectionMembers, O = CollectionReadOption
       /** The row key, as printable text. */
       readonly rowKey: string;
     };
-
-/**
- * One page of a collection: its items in scan order, and the cursor of the next page.
- * @example
- * ```ts
- * const { items, cursor } = await aggregate.page({ customerId: 'c1' }, { pageSize: 100 });
- * ```
- */
-export interface CollectionPage<M extends CollectionMembers, O = CollectionReadOptions<M>> {
-  /** At most `pageSize` items, in scan order. */
-  readonly items: CollectionItem<M, O>[];
-  /** Pass back as `cursor` to read the next page; `undefined` when there is none. */
-  readonly cursor: string | undefined;
-}
 
 /** The names of {@link CollectionReadOptions}. @internal */
 export const COLLECTION_READ_OPTION_NAMES: readonly string[] = Object.keys({

@@ -67,6 +67,15 @@ describe('documentation', () => {
     expect(missing).toEqual([]);
   });
 
+  it('the package root holds what an application needs: at most 80 names, values and types', () => {
+    const root = program.getSourceFile(join(SRC, 'index.ts'));
+    if (root === undefined) throw new Error('src/index.ts was not compiled');
+    const module = checker.getSymbolAtLocation(root);
+    const names = module === undefined ? [] : checker.getExportsOfModule(module).map((symbol) => symbol.getName());
+    expect(names.length).toBeGreaterThan(40);
+    expect(names.length, names.sort().join(', ')).toBeLessThanOrEqual(80);
+  });
+
   it('every other export in src/ has a JSDoc comment', () => {
     const missing: string[] = [];
     for (const file of program.getSourceFiles()) {
