@@ -4,6 +4,8 @@ import { APP_FILTER } from '@nestjs/core';
 import { BigtableMapperExceptionFilter, BigtableModule } from '../../src/nest/index.js';
 import { APP_CONFIG, AppConfigModule, type AppConfig } from './app-config.js';
 import { PageViewsModule } from './page-views.module.js';
+import { CustomersModule } from './customers.module.js';
+import { OpenApiController } from './openapi.controller.js';
 
 /**
  * Options of {@link AppModule.forRoot}.
@@ -21,7 +23,8 @@ export interface AppOptions extends Partial<AppConfig> {
 /**
  * The example application: a mapper configured asynchronously from
  * {@link AppConfig}, with `sync: true` so the page-views table exists before
- * the first request; the page-views feature; and `BigtableMapperExceptionFilter`
+ * the first request; the page-views and customers features; the OpenAPI
+ * document generated from their entities (`GET /openapi.json`); and `BigtableMapperExceptionFilter`
  * as a global filter, so the library's errors answer 400, 404, 503, 504 or 500
  * with a JSON body.
  *
@@ -44,7 +47,9 @@ export class AppModule {
           useFactory: ({ emulatorHost, instance }: AppConfig) => ({ emulatorHost, instance, tablePrefix, sync: true }),
         }),
         PageViewsModule.register(),
+        CustomersModule.register(),
       ],
+      controllers: [OpenApiController],
       providers: [{ provide: APP_FILTER, useClass: BigtableMapperExceptionFilter }],
     };
   }

@@ -1,7 +1,8 @@
 /**
  * Calls the running example over HTTP and prints what it answers: a few
- * creates, an invalid body (400 with its issues), a read, a 404 and a list
- * followed page by page with the cursor.
+ * creates, an invalid body (400 with its issues), a read, a 404, a list
+ * followed page by page with the cursor, a customer aggregate written row by
+ * row and read back in one scan, and the OpenAPI document.
  *
  * @example
  * ```ts
@@ -51,4 +52,20 @@ export async function runDemoRequests(base: string): Promise<void> {
     console.log(`GET /page-views/u1/example.com page ${pageNumber}:`, page.items.map((v) => v.path).join(', '));
     cursor = page.cursor;
   } while (cursor !== null);
+
+  const send = (path: string, body: object) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await send('/customers', { customerId: 'c1', name: 'Ada', email: 'ada@example.com' });
+  await send('/customers/c1/orders', { orderId: 1, total: 9.5, status: 'open' });
+  await send('/customers/c1/orders', { orderId: 2, total: 30, status: 'paid' });
+  await send('/customers/c1/addresses', { label: 'home', city: 'Lyon' });
+  const badOrder = await send('/customers/c1/orders', { orderId: 3, total: -1, status: 'lost' });
+  console.log(`POST /customers/c1/orders (invalid) -> ${badOrder.status}`, await badOrder.json());
+  console.log('GET /customers/c1 (one scan) ->', JSON.stringify(await (await fetch(`${base}/customers/c1`)).json()));
+  const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { components: { schemas: object } };
+  console.log('GET /openapi.json -> schemas', Object.keys(openapi.components.schemas).join(', '));
 }

@@ -18,8 +18,8 @@ let app: INestApplication | undefined;
 let base: string;
 let mapper: BigtableMapper;
 
-function post(body: object): Promise<Response> {
-  return fetch(`${base}/page-views`, {
+function post(body: object, path = '/page-views'): Promise<Response> {
+  return fetch(`${base}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -45,6 +45,7 @@ afterAll(async () => {
   await app?.close();
   const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
   await driver.deleteTable({ table }).catch(() => undefined);
+  await driver.deleteTable({ table: `${tablePrefix}customers` }).catch(() => undefined);
   await driver.close();
 });
 
@@ -154,6 +155,73 @@ describe('NestJS example over HTTP', () => {
     } while (cursor !== null && pages < 20);
     expect(seen.map((v) => v.path)).toEqual(ats.map((at) => `/p${at}`));
     expect(pages).toBe(4);
+  });
+
+  it('stores a customer aggregate in one table (sync created the union of its families) and reads it in one scan', async () => {
+    expect((await mapper.driver.getFamilies({ table: 'customers' }))?.map((f) => f.name)).toEqual(['a', 'c', 'o']);
+    expect((await post({ customerId: 'c1', name: 'Ada', email: 'ada@example.com' }, '/customers')).status).toBe(201);
+    expect((await post({ customerId: 'c10', name: 'Other' }, '/customers')).status).toBe(201);
+    for (const [orderId, total] of [
+      [2, 30],
+      [1, 9.5],
+    ] as const)
+      expect((await post({ orderId, total, status: 'open' }, '/customers/c1/orders')).status).toBe(201);
+    expect((await post({ label: 'home', city: 'Lyon' }, '/customers/c1/addresses')).status).toBe(201);
+    expect((await post({ orderId: 1, total: 1, status: 'open' }, '/customers/c10/orders')).status).toBe(201);
+    const read = vi.spyOn(mapper.driver, 'readRows');
+    const aggregate = await getJson<Record<string, unknown>>('/customers/c1');
+    expect(read).toHaveBeenCalledTimes(1);
+    read.mockRestore();
+    expect(aggregate).toEqual({
+      status: 200,
+      body: {
+        customer: { customerId: 'c1', name: 'Ada', email: 'ada@example.com' },
+        orders: [
+          { customerId: 'c1', orderId: 1, total: 9.5, status: 'open' },
+          { customerId: 'c1', orderId: 2, total: 30, status: 'open' },
+        ],
+        addresses: [{ customerId: 'c1', label: 'home', city: 'Lyon' }],
+        unknownRows: 0,
+      },
+    });
+    expect((await getJson('/customers/nobody')).status).toBe(404);
+  });
+
+  it("validates customer bodies through the entities' zod validators: 400 listing every issue, nothing written", async () => {
+    const bad = await post({ orderId: 3, total: -1, status: 'lost' }, '/customers/c2/orders');
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { details?: { issues?: { property: string }[] } };
+    expect(body.details?.issues?.map((issue) => issue.property).sort()).toEqual(['status', 'total']);
+    expect((await post({ customerId: 'c1', name: 'Ada', email: 'not an email' }, '/customers')).status).toBe(400);
+    expect(
+      (await post({ customerId: 'c3', orderId: 1, total: 1, status: 'open' }, '/customers/c2/orders')).status,
+    ).toBe(400);
+    expect((await getJson<{ orders?: unknown[] }>('/customers/c1')).body.orders).toHaveLength(2);
+  });
+
+  it('serves an OpenAPI document generated from the entities', async () => {
+    const { status, body } = await getJson<{
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, { required?: string[]; properties?: Record<string, object> }> };
+    }>('/openapi.json');
+    expect(status).toBe(200);
+    expect(body.openapi).toBe('3.1.0');
+    expect(Object.keys(body.paths)).toContain('/customers/{customerId}');
+    const order = body.components.schemas['OrderCreate'];
+    expect(order?.required?.sort()).toEqual(['customerId', 'orderId']);
+    expect(order?.properties?.['status']).toMatchObject({ enum: ['open', 'paid', 'shipped'] });
+    expect(body.components.schemas['CustomerCreate']?.properties?.['email']).toMatchObject({ format: 'email' });
+    expect(Object.keys(body.components.schemas).sort()).toEqual([
+      'Address',
+      'AddressCreate',
+      'Customer',
+      'CustomerCreate',
+      'Order',
+      'OrderCreate',
+      'PageView',
+      'PageViewCreate',
+    ]);
   });
 
   it('answers 500 with the table-missing message when the table is gone, until sync creates it again', async () => {
