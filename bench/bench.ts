@@ -9,6 +9,7 @@ import { bulkWrite } from './workloads/bulk-write.js';
 import { cpuCost } from './workloads/cpu-cost.js';
 import { bucketEvenness } from './workloads/evenness.js';
 import { findMany } from './workloads/find-many.js';
+import { collectionRead } from './workloads/collection-read.js';
 import { memoryIterate } from './workloads/memory-iterate.js';
 import { nodeCeiling } from './workloads/node-ceiling.js';
 import { pointReads } from './workloads/point-reads.js';
@@ -26,6 +27,7 @@ const WORKLOADS: Readonly<Record<WorkloadId, (ctx: BenchContext) => Promise<Work
   'bucket-scaling': bucketScaling,
   'point-reads': pointReads,
   'find-many': findMany,
+  'collection-read': collectionRead,
   cpu: cpuCost,
   evenness: bucketEvenness,
   memory: memoryIterate,

@@ -7,6 +7,7 @@ export const WORKLOAD_IDS = [
   'bucket-scaling',
   'point-reads',
   'find-many',
+  'collection-read',
   'cpu',
   'evenness',
   'memory',

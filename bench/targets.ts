@@ -109,6 +109,12 @@ export function checkTargets(workloads: readonly WorkloadResult[]): TargetCheck[
       ratioOf(workloads, 'find-many', 'mapper-find-many/raw-row-get'),
       5,
     ),
+    ...atLeast(
+      'collection-read',
+      'collection.read of a 1,000-row, 3-kind aggregate >= 0.9x one raw prefix scan',
+      ratioOf(workloads, 'collection-read', 'mapper-collection/raw-prefix-scan'),
+      0.9,
+    ),
   ];
   const memory = workloads.find((w) => w.id === 'memory') as MemoryResult | undefined;
   if (memory !== undefined) {

@@ -188,10 +188,11 @@ interface AttemptBound {
  *   aborts, the running attempt is cancelled and the call is `stopped` with
  *   the signal's typed error; no attempt starts past the deadline, and no
  *   retry whose wait would end past it;
- * - each attempt is bounded by the nearer of `attemptTimeoutMs` and the time
- *   left (as its gRPC deadline when the rule sends one, and by one unref'd
- *   watch timer), and, when `idleTimeoutMs` is set and the call is not
- *   paused, by the silence between responses. An attempt cut by its attempt
+ * - each attempt goes out with the nearer of `attemptTimeoutMs` and the time
+ *   left as its gRPC deadline (when the rule sends one); one unref'd watch
+ *   timer cuts it at `attemptTimeoutMs` and, when `idleTimeoutMs` is set and
+ *   the call is not paused, after that long a silence between responses (the
+ *   total deadline needs no timer of the engine's: the signal fires then). An attempt cut by its attempt
  *   or idle bound is retired (its channel takes no new call), cancelled and
  *   handed to the rule as `cut`.
  *
@@ -223,7 +224,7 @@ export class RetryingCall {
     const now = Date.now();
     const bound = this.#bound;
     const idleMs = this.#call.idleTimeoutMs;
-    if (bound !== undefined && now - this.#attemptStartedAt >= bound.ms) this.#boundReached(bound);
+    if (bound?.byAttempt === true && now - this.#attemptStartedAt >= bound.ms) this.#boundReached(bound);
     else if (idleMs !== undefined && !this.#paused && now - this.#lastActivity >= idleMs)
       this.#endAttempt({ kind: 'cut', error: new DeadlineExceededError(this.#rule.operation, idleMs, 'idle') });
     else this.#arm(now);
@@ -358,7 +359,8 @@ export class RetryingCall {
   /** Sets the watch timer for the nearest bound of the running attempt; a paused call's idle bound is only looked at again later. */
   #arm(now: number): void {
     const idleMs = this.#call.idleTimeoutMs;
-    let due = this.#bound === undefined ? Infinity : this.#attemptStartedAt + this.#bound.ms;
+    // The total deadline is the signal's own timer: the engine watches only the attempt timeout.
+    let due = this.#bound?.byAttempt === true ? this.#attemptStartedAt + this.#bound.ms : Infinity;
     if (idleMs !== undefined) due = Math.min(due, (this.#paused ? now : this.#lastActivity) + idleMs);
     if (due === Infinity) return;
     clearTimeout(this.#watch);

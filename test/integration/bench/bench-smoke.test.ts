@@ -26,6 +26,8 @@ const EXPECTED_ROWS: Record<string, number> = {
   'mapper-find-one': SIZES.pointReads,
   'raw-row-get': SIZES.pointReads,
   'mapper-find-many': SIZES.pointReads,
+  'mapper-collection': 1_000,
+  'raw-prefix-scan': 1_000,
 };
 
 /** Ratio ids each throughput workload must report (others may follow). */
@@ -34,6 +36,7 @@ const EXPECTED_RATIOS: Record<string, readonly string[]> = {
   'node-ceiling': ['mapper-iterate/raw-bare-read-rows'],
   'bucket-scaling': SCALING_BUCKETS.map((b) => `${orderedVariantId(b)}/raw-unsalted`),
   'find-many': ['mapper-find-many/raw-row-get'],
+  'collection-read': ['mapper-collection/raw-prefix-scan'],
 };
 
 /** Every target a full run checks (the 16-bucket evenness targets of three presets included). */
@@ -47,6 +50,7 @@ const EXPECTED_TARGETS = [
   'node-ceiling',
   ...SCALING_BUCKETS.map((b) => `bucket-scaling-${b}`),
   'find-many',
+  'collection-read',
   'iterate-memory',
   'evenness-md5-16',
   'evenness-md5-int32-16',
