@@ -1,6 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import type { BigtableDriver } from '../model/driver.js';
-import { createGoogleCloudDriver, type GoogleCloudDriverOptions } from '../driver/google-cloud-driver.js';
+import {
+  createGoogleCloudDriver,
+  GoogleCloudDriver,
+  type GoogleCloudDriverOptions,
+} from '../driver/google-cloud-driver.js';
+import { MapperTelemetry, type TelemetryOptions } from '../telemetry/telemetry.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import type { Constructor } from '../model/declarations.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
@@ -80,6 +85,17 @@ export type BigtableMapperOptions = (
    * ```
    */
   clock?: () => number;
+  /**
+   * OpenTelemetry metrics and traces (docs/observability.md) through the MeterProvider and TracerProvider
+   * registered with `@opentelemetry/api`, an optional peer dependency loaded only when this is set: `true` for
+   * both, or `{ metrics, traces }`. Metrics need the built-in driver; with a custom `driver` only the operation
+   * spans are made. Default off.
+   * @example
+   * ```ts
+   * new BigtableMapper({ instance: 'i', telemetry: true });
+   * ```
+   */
+  telemetry?: boolean | TelemetryOptions;
 };
 
 const SYNC_OPTION_NAMES: readonly string[] = [
@@ -100,6 +116,7 @@ export const MAPPER_OPTION_NAMES: readonly string[] = Object.keys({
   tablePrefix: true,
   lint: true,
   clock: true,
+  telemetry: true,
 } satisfies Record<BigtableMapperOptions extends infer U ? (U extends unknown ? keyof U : never) : never, true>);
 
 /**
@@ -131,6 +148,7 @@ export class BigtableMapper {
   readonly #context: OperationContext;
   #closed: Promise<void> | undefined;
   readonly #lint: 'off' | 'warn' | 'error';
+  readonly #telemetry: MapperTelemetry | undefined;
 
   /**
    * Creates the driver (unless `driver` is given) and compiles and registers
@@ -145,16 +163,25 @@ export class BigtableMapper {
     // Every running operation listens to the closing signal.
     setMaxListeners(0, this.#closing.signal);
     this.tablePrefix = checkTablePrefix(options.tablePrefix);
+    const telemetry = checkTelemetry(options.telemetry);
+    this.#ownsDriver = !('driver' in options);
+    this.#base = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
+    const base = this.#base;
+    const google = base instanceof GoogleCloudDriver ? base : undefined;
+    this.#telemetry =
+      telemetry === undefined ? undefined : new MapperTelemetry(telemetry, () => google?.bigtable.appProfileId);
+    // A driver passed in keeps a listener it already has.
+    if (this.#telemetry !== undefined && google !== undefined && google.attemptListener === undefined)
+      google.attemptListener = this.#telemetry.listener;
     this.#context = {
       timeouts: this.timeouts,
       closing: this.#closing.signal,
       track: (settled) => this.#track(settled),
       clock: checkClock(options.clock),
       tablePrefix: this.tablePrefix,
+      telemetry: this.#telemetry,
     };
     this.#lint = checkLintMode(options.lint);
-    this.#ownsDriver = !('driver' in options);
-    this.#base = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
     this.driver = this.tablePrefix === '' ? this.#base : new PrefixedDriver(this.#base, this.tablePrefix);
     for (const entity of options.entities ?? []) this.register(entity);
     desiredTables([...this.#entities.values()]);
@@ -272,6 +299,15 @@ export class BigtableMapper {
   }
 
   /**
+   * Settles when the `telemetry` option's `@opentelemetry/api` has loaded (or is known to be missing):
+   * calls started before then are not measured.
+   * @internal
+   */
+  telemetryReady(): Promise<void> {
+    return this.#telemetry?.ready ?? Promise.resolve();
+  }
+
+  /**
    * Cancels every operation still running on this mapper's repositories
    * (open scans and iterators included: their pending reads reject with
    * `OperationAbortedError`), waits for them to settle (at most 5 s), then
@@ -331,6 +367,24 @@ function reportLintFindings(schema: EntitySchema, mode: 'warn' | 'error'): void 
   if (mode === 'error' && error !== undefined) {
     throw new MetadataError(schema.name, error.property, `fails lint rule ${error.code}: ${error.message}`, error.fix);
   }
+}
+
+function checkTelemetry(telemetry: unknown): TelemetryOptions | undefined {
+  if (telemetry === undefined || telemetry === false) return undefined;
+  if (telemetry === true) return {};
+  if (typeof telemetry === 'object' && telemetry !== null && !Array.isArray(telemetry)) {
+    checkOptionNames('BigtableMapper telemetry', telemetry, ['metrics', 'traces']);
+    const { metrics, traces } = telemetry as Record<string, unknown>;
+    if (
+      (metrics === undefined || typeof metrics === 'boolean') &&
+      (traces === undefined || typeof traces === 'boolean')
+    )
+      return { metrics: metrics !== false, traces: traces !== false };
+  }
+  throw new ValidationError(
+    `BigtableMapper telemetry must be true, false or { metrics?: boolean, traces?: boolean }, got ${preview(telemetry)}. Fix: pass telemetry: true.`,
+    { option: 'telemetry' },
+  );
 }
 
 function checkClock(clock: unknown): () => number {
