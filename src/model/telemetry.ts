@@ -1,4 +1,20 @@
 /**
+ * The `telemetry` option of a mapper: `true` for metrics and traces, or each
+ * on its own.
+ *
+ * @example
+ * ```ts
+ * new BigtableMapper({ ..., telemetry: { metrics: true, traces: false } });
+ * ```
+ */
+export interface TelemetryOptions {
+  /** Client-side metrics (`operation_latencies`, `attempt_latencies`, ...) through the registered MeterProvider. Default `true`. */
+  metrics?: boolean;
+  /** A span per repository operation with a child span per RPC attempt, through the registered TracerProvider. Default `true`. */
+  traces?: boolean;
+}
+
+/**
  * What a repository call carries down to the driver in its `CallOptions`, so
  * that the attempts of its RPCs are counted and traced under it: the entity
  * and repository operation it runs for, and its operation span (opaque here;

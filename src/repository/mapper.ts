@@ -5,7 +5,8 @@ import {
   GoogleCloudDriver,
   type GoogleCloudDriverOptions,
 } from '../driver/google-cloud-driver.js';
-import { MapperTelemetry, type TelemetryOptions } from '../telemetry/telemetry.js';
+import { MapperTelemetry } from '../telemetry/telemetry.js';
+import type { TelemetryOptions } from '../model/telemetry.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import type { Constructor } from '../model/declarations.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';

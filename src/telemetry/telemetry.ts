@@ -1,24 +1,8 @@
 import type { Attributes, Counter, Histogram, Meter, MeterProvider, Span, Tracer } from '@opentelemetry/api';
 import type { AttemptCallEvent, AttemptListener } from '../driver/retry-engine.js';
-import type { CallTelemetry, OperationTelemetry, StartedOperation } from '../model/telemetry.js';
+import type { CallTelemetry, OperationTelemetry, StartedOperation, TelemetryOptions } from '../model/telemetry.js';
 import { loadOtelApi, type OtelApiModule } from './otel-api.js';
 import { DB_SYSTEM, INSTRUMENTATION_SCOPE, LATENCY_BUCKETS_MS, splitOperationName, statusName } from './names.js';
-
-/**
- * The `telemetry` option of a mapper: `true` for metrics and traces, or each
- * on its own.
- *
- * @example
- * ```ts
- * new BigtableMapper({ ..., telemetry: { metrics: true, traces: false } });
- * ```
- */
-export interface TelemetryOptions {
-  /** Client-side metrics (`operation_latencies`, `attempt_latencies`, ...) through the registered MeterProvider. Default `true`. */
-  metrics?: boolean;
-  /** A span per repository operation with a child span per RPC attempt, through the registered TracerProvider. Default `true`. */
-  traces?: boolean;
-}
 
 /** The instruments of one MeterProvider. */
 interface Instruments {
