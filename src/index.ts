@@ -49,7 +49,7 @@ export {
 
 // The mapper and its repositories.
 export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';
-export type { TelemetryOptions } from './model/telemetry.js';
+export type { MapperLogger, TelemetryOptions } from './model/telemetry.js';
 export { Repository, type CounterValue } from './repository/repository.js';
 export type { OperationOptions } from './operation/operation.js';
 export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides, type OperationKind } from './model/timeouts.js';

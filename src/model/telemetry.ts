@@ -15,6 +15,29 @@ export interface TelemetryOptions {
 }
 
 /**
+ * Where a mapper's `logger` option writes: the shape of NestJS's `LoggerService`, pino and console.
+ * Each method is called with one string (so pino's and Nest's argument orders both work); the library
+ * uses `debug` for each retry and `warn` for a call slower than `slowOperationMs`. A method that is
+ * missing is skipped, and one that throws is ignored.
+ *
+ * @example
+ * ```ts
+ * new BigtableMapper({ ..., logger: new Logger('Bigtable'), slowOperationMs: 2_000 }); // NestJS
+ * new BigtableMapper({ ..., logger: pino(), slowOperationMs: 2_000 });
+ * ```
+ */
+export interface MapperLogger {
+  /** Each retry of an RPC: which call, which attempt failed with which gRPC code, and the wait before the next. */
+  debug?(message: string): void;
+  /** Not used by the library today; part of the shape so a Nest `LoggerService` fits. */
+  log?(message: string): void;
+  /** A repository call that took `slowOperationMs` or longer. */
+  warn?(message: string): void;
+  /** Not used by the library today; part of the shape so a Nest `LoggerService` fits. */
+  error?(message: string): void;
+}
+
+/**
  * What a repository call carries down to the driver in its `CallOptions`, so
  * that the attempts of its RPCs are counted and traced under it: the entity
  * and repository operation it runs for, and its operation span (opaque here;

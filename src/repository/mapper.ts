@@ -6,7 +6,7 @@ import {
   type GoogleCloudDriverOptions,
 } from '../driver/google-cloud-driver.js';
 import { MapperTelemetry } from '../telemetry/telemetry.js';
-import type { TelemetryOptions } from '../model/telemetry.js';
+import type { MapperLogger, TelemetryOptions } from '../model/telemetry.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import type { Constructor } from '../model/declarations.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
@@ -26,7 +26,13 @@ import { preview } from '../errors/bigtable-mapper-error.js';
 import { Repository } from './repository.js';
 import { RESALT_OPTION_NAMES, resaltRows, type ResaltOptions, type ResaltResult } from './resalt.js';
 import { checkPrefixedTable, checkTablePrefix, PrefixedDriver } from './table-prefix.js';
-import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../model/timeouts.js';
+import {
+  checkTimeoutMs,
+  resolveTimeouts,
+  type OperationKind,
+  type TimeoutOverrides,
+  type TimeoutSettings,
+} from '../model/timeouts.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
 import {
   runOperation,
@@ -97,6 +103,16 @@ export type BigtableMapperOptions = (
    * ```
    */
   telemetry?: boolean | TelemetryOptions;
+  /**
+   * Where the mapper writes what it does not throw: each retry of an RPC (`debug`; needs the built-in driver)
+   * and each repository call slower than `slowOperationMs` (`warn`). A NestJS `Logger`, pino or `console`.
+   */
+  logger?: MapperLogger;
+  /**
+   * With `logger`: a repository call that takes this long or longer (milliseconds, retries included; a scan
+   * until its last row was taken) is logged with `warn`. Default: none is.
+   */
+  slowOperationMs?: number;
 };
 
 const SYNC_OPTION_NAMES: readonly string[] = [
@@ -118,6 +134,8 @@ export const MAPPER_OPTION_NAMES: readonly string[] = Object.keys({
   lint: true,
   clock: true,
   telemetry: true,
+  logger: true,
+  slowOperationMs: true,
 } satisfies Record<BigtableMapperOptions extends infer U ? (U extends unknown ? keyof U : never) : never, true>);
 
 /**
@@ -169,8 +187,11 @@ export class BigtableMapper {
     this.#base = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
     const base = this.#base;
     const google = base instanceof GoogleCloudDriver ? base : undefined;
+    const log = checkLogger(options.logger, options.slowOperationMs);
     this.#telemetry =
-      telemetry === undefined ? undefined : new MapperTelemetry(telemetry, () => google?.bigtable.appProfileId);
+      telemetry === undefined && log === undefined
+        ? undefined
+        : new MapperTelemetry(telemetry, () => google?.bigtable.appProfileId, undefined, log);
     // A driver passed in keeps a listener it already has.
     if (this.#telemetry !== undefined && google !== undefined && google.attemptListener === undefined)
       google.attemptListener = this.#telemetry.listener;
@@ -368,6 +389,31 @@ function reportLintFindings(schema: EntitySchema, mode: 'warn' | 'error'): void 
   if (mode === 'error' && error !== undefined) {
     throw new MetadataError(schema.name, error.property, `fails lint rule ${error.code}: ${error.message}`, error.fix);
   }
+}
+
+function checkLogger(
+  logger: unknown,
+  slowOperationMs: unknown,
+): { logger: MapperLogger; slowOperationMs: number | undefined } | undefined {
+  const slow = slowOperationMs === undefined ? undefined : checkTimeoutMs('slowOperationMs', slowOperationMs);
+  if (logger === undefined) {
+    if (slow !== undefined)
+      throw new ValidationError('BigtableMapper slowOperationMs needs a logger. Fix: pass logger too, or omit it.', {
+        option: 'slowOperationMs',
+      });
+    return undefined;
+  }
+  const methods = ['debug', 'log', 'warn', 'error'] as const;
+  if (
+    typeof logger !== 'object' ||
+    logger === null ||
+    !methods.some((m) => typeof (logger as Record<string, unknown>)[m] === 'function')
+  )
+    throw new ValidationError(
+      `BigtableMapper logger must have debug, log, warn or error methods, got ${preview(logger)}. Fix: pass a NestJS Logger, pino or console.`,
+      { option: 'logger' },
+    );
+  return { logger: logger as MapperLogger, slowOperationMs: slow };
 }
 
 function checkTelemetry(telemetry: unknown): TelemetryOptions | undefined {

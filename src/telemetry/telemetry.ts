@@ -1,6 +1,12 @@
 import type { Attributes, Counter, Histogram, Meter, MeterProvider, Span, Tracer } from '@opentelemetry/api';
 import type { AttemptCallEvent, AttemptListener } from '../driver/retry-engine.js';
-import type { CallTelemetry, OperationTelemetry, StartedOperation, TelemetryOptions } from '../model/telemetry.js';
+import type {
+  CallTelemetry,
+  MapperLogger,
+  OperationTelemetry,
+  StartedOperation,
+  TelemetryOptions,
+} from '../model/telemetry.js';
 import { loadOtelApi, type OtelApiModule } from './otel-api.js';
 import { DB_SYSTEM, INSTRUMENTATION_SCOPE, LATENCY_BUCKETS_MS, splitOperationName, statusName } from './names.js';
 
@@ -48,12 +54,23 @@ export class MapperTelemetry implements OperationTelemetry {
   #tracer: Tracer | undefined;
   #instruments: Instruments | undefined;
   readonly #calls = new WeakMap<object, CallState>();
+  readonly #log: OperationLog | undefined;
 
-  constructor(options: TelemetryOptions, appProfile: () => string | undefined, load = loadOtelApi) {
-    this.#metrics = options.metrics !== false;
-    this.#traces = options.traces !== false;
+  /**
+   * `options` undefined: no metrics or traces, and `@opentelemetry/api` is not loaded (a mapper with
+   * only a `logger`).
+   */
+  constructor(
+    options: TelemetryOptions | undefined,
+    appProfile: () => string | undefined,
+    load = loadOtelApi,
+    log?: OperationLog,
+  ) {
+    this.#metrics = options !== undefined && options.metrics !== false;
+    this.#traces = options !== undefined && options.traces !== false;
     this.#appProfile = appProfile;
-    this.ready = load().then(
+    this.#log = log;
+    this.ready = (options === undefined ? Promise.resolve(undefined) : load()).then(
       (api) => {
         this.#api = api;
         if (api !== undefined && this.#traces)
@@ -72,6 +89,26 @@ export class MapperTelemetry implements OperationTelemetry {
 
   /** Starts the span of repository call `name` (`Reading.save`) as a child of the active span. */
   start(name: string): StartedOperation {
+    const started = this.#startSpan(name);
+    const log = this.#log;
+    if (log?.slowOperationMs === undefined) return started;
+    const startedAt = Date.now();
+    return {
+      call: started.call,
+      end: (error?: unknown) => {
+        started.end(error);
+        const ms = Date.now() - startedAt;
+        if (ms >= (log.slowOperationMs as number))
+          say(
+            log.logger,
+            'warn',
+            `bigtable-mapper: ${name} took ${ms} ms (slowOperationMs ${log.slowOperationMs})${error === undefined ? '' : `, failed with ${errorType(error)}`}`,
+          );
+      },
+    };
+  }
+
+  #startSpan(name: string): StartedOperation {
     const { entity, operation } = splitOperationName(name);
     const tracer = this.#tracer;
     const api = this.#api;
@@ -212,6 +249,15 @@ export class MapperTelemetry implements OperationTelemetry {
   }
 
   #retryScheduled(event: AttemptCallEvent & { readonly attempt: number; readonly delayMs: number }): void {
+    if (this.#log !== undefined) {
+      const call = event.telemetry;
+      const of = call === undefined ? '' : ` (${call.entity === undefined ? '' : `${call.entity}.`}${call.operation})`;
+      say(
+        this.#log.logger,
+        'debug',
+        `bigtable-mapper: ${event.method} ${event.table === undefined ? '' : `${JSON.stringify(event.table)} `}attempt ${event.attempt} ended with ${statusName(this.#state(event).lastStatus)}; retry in ${event.delayMs} ms${of}`,
+      );
+    }
     const parent = event.telemetry?.span;
     if (!isSpan(parent) || this.#tracer === undefined) return;
     parent.addEvent('retry_scheduled', {
@@ -235,6 +281,25 @@ export class MapperTelemetry implements OperationTelemetry {
     instruments.retryCount.add(Math.max(event.attempts - 1, 0), attributes);
     if (state?.firstResponseMs !== undefined)
       instruments.firstResponseLatencies.record(state.firstResponseMs, attributes);
+  }
+}
+
+/**
+ * A mapper's `logger` option with its `slowOperationMs`.
+ * @internal
+ */
+export interface OperationLog {
+  readonly logger: MapperLogger;
+  readonly slowOperationMs: number | undefined;
+}
+
+/** Calls `level` of `logger` with one message, when it has that method; a logger that throws is ignored. */
+function say(logger: MapperLogger, level: 'debug' | 'warn', message: string): void {
+  try {
+    const write = logger[level];
+    if (typeof write === 'function') write.call(logger, message);
+  } catch {
+    // The logger's failure is its own: the call goes on.
   }
 }
 

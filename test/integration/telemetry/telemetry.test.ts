@@ -57,6 +57,7 @@ const meterProvider = new MeterProvider({ readers: [reader] });
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
 let proxy: FaultProxy;
 let mapper: BigtableMapper;
+const logged: string[] = [];
 
 async function collectMetrics(): Promise<Map<string, MetricData>> {
   const { resourceMetrics } = await reader.collect();
@@ -86,6 +87,7 @@ beforeAll(async () => {
     instance: testInstanceId,
     entities: [Event, Note],
     telemetry: true,
+    logger: { debug: (message: string) => logged.push(message) },
   });
   await mapper.telemetryReady();
   await mapper.sync();
@@ -193,6 +195,10 @@ describe('OpenTelemetry metrics and traces on the emulator', () => {
     );
     expect(retriesAfter - retriesBefore).toBe(attempts.length - 1);
     expect(retriesAfter - retriesBefore).toBe(1);
+    expect(
+      logged.filter((line) => line.includes(`ReadRows ${JSON.stringify(plainTable)} attempt 0 ended with`)),
+    ).toHaveLength(1);
+    expect(logged.at(-1)).toMatch(/; retry in \d+ ms \(Note\.scan\)$/);
     const failed = [
       ...points(after.get('attempt_latencies'), { method: 'ReadRows', entity: 'Note', status: 'UNAVAILABLE' }),
       ...points(after.get('attempt_latencies'), { method: 'ReadRows', entity: 'Note', status: 'INTERNAL' }),

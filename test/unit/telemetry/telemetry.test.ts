@@ -153,3 +153,59 @@ describe('telemetry with a registered MeterProvider', () => {
     await provider.shutdown();
   });
 });
+
+describe('the logger option', () => {
+  it('logs each retry with debug and a call slower than slowOperationMs with warn, naming no key', async () => {
+    const lines: string[] = [];
+    const logger = {
+      debug: (m: string) => lines.push(`debug ${m}`),
+      warn: (m: string) => lines.push(`warn ${m}`),
+    };
+    const telemetry = new MapperTelemetry(undefined, () => undefined, undefined, { logger, slowOperationMs: 1 });
+    await telemetry.ready;
+    driveOneCall(telemetry);
+    const slow = telemetry.start('Item.findOne');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    slow.end(new ValidationError('bad key "secret"'));
+    expect(lines[0]).toBe(
+      'debug bigtable-mapper: ReadRows "t" attempt 0 ended with UNAVAILABLE; retry in 10 ms (Item.scan)',
+    );
+    expect(lines.at(-1)).toMatch(
+      /^warn bigtable-mapper: Item\.findOne took \d+ ms \(slowOperationMs 1\), failed with VALIDATION$/,
+    );
+    expect(lines.join('\n')).not.toContain('secret');
+  });
+
+  it('a logger that throws or lacks a method is ignored', async () => {
+    const telemetry = new MapperTelemetry(undefined, () => undefined, undefined, {
+      logger: {
+        warn: () => {
+          throw new Error('broken logger');
+        },
+      },
+      slowOperationMs: 1,
+    });
+    await telemetry.ready;
+    expect(() => driveOneCall(telemetry)).not.toThrow();
+    const slow = telemetry.start('Item.save');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(() => slow.end()).not.toThrow();
+  });
+
+  it('a mapper takes a NestJS- or pino-shaped logger; slowOperationMs needs one, and a valid number', async () => {
+    const warned: string[] = [];
+    const mapper = new BigtableMapper({
+      driver: new FakeDriver(),
+      entities: [Item],
+      logger: { log: () => undefined, warn: (m: string) => warned.push(m), error: () => undefined },
+      slowOperationMs: 1,
+    });
+    await mapper.getRepository(Item).save(Object.assign(new Item(), { id: 'a', name: 'x' }));
+    await mapper.close();
+    expect(() => new BigtableMapper({ driver: new FakeDriver(), slowOperationMs: 100 })).toThrow(ValidationError);
+    expect(() => new BigtableMapper({ driver: new FakeDriver(), logger: console, slowOperationMs: -1 })).toThrow(
+      ValidationError,
+    );
+    expect(() => new BigtableMapper({ driver: new FakeDriver(), logger: {} as never })).toThrow(ValidationError);
+  });
+});
