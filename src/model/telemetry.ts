@@ -67,4 +67,6 @@ export interface OperationTelemetry {
 export interface StartedOperation {
   readonly call: CallTelemetry;
   end(error?: unknown): void;
+  /** Runs `fn` with the call's span as the active one, so calls it makes in turn (a save reading its denormalization sources) are its children. */
+  within?<R>(fn: () => R): R;
 }

@@ -54,6 +54,8 @@ export interface RunningOperation {
   readonly call: CallOptions;
   readonly signal: AbortSignal;
   end(error?: unknown): void;
+  /** Runs `fn` inside the call's span (when tracing): calls it starts are the span's children. */
+  within<R>(fn: () => R): R;
 }
 
 /** The names of {@link OperationOptions}. @internal */
@@ -97,6 +99,7 @@ export function startOperation(
       scope.dispose();
       started?.end(error);
     },
+    within: (fn) => (started?.within === undefined ? fn() : started.within(fn)),
   };
 }
 
@@ -129,7 +132,7 @@ export function runOperation<R>(
   }
   let result: Promise<R>;
   try {
-    result = run(operation.call);
+    result = operation.within(() => run(operation.call));
   } catch (err) {
     operation.end(err);
     return Promise.reject(err);

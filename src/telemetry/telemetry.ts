@@ -95,6 +95,7 @@ export class MapperTelemetry implements OperationTelemetry {
     const startedAt = Date.now();
     return {
       call: started.call,
+      ...(started.within === undefined ? {} : { within: started.within }),
       end: (error?: unknown) => {
         started.end(error);
         const ms = Date.now() - startedAt;
@@ -123,6 +124,7 @@ export class MapperTelemetry implements OperationTelemetry {
     });
     return {
       call: { entity, operation, span },
+      within: (fn) => api.context.with(api.trace.setSpan(api.context.active(), span), fn),
       end: (error?: unknown) => {
         if (error !== undefined) {
           span.setAttribute('error.type', errorType(error));

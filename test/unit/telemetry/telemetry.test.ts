@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { metrics, trace } from '@opentelemetry/api';
+import { context, metrics, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BigtableMapper, Column, Entity, Family, KeyPart, ValidationError } from '../../../src/index.js';
@@ -51,6 +53,7 @@ function driveOneCall(telemetry: MapperTelemetry): void {
 afterEach(() => {
   metrics.disable();
   trace.disable();
+  context.disable();
 });
 
 describe('telemetry without registered providers', () => {
@@ -207,5 +210,31 @@ describe('the logger option', () => {
       ValidationError,
     );
     expect(() => new BigtableMapper({ driver: new FakeDriver(), logger: {} as never })).toThrow(ValidationError);
+  });
+});
+
+describe('telemetry spans', () => {
+  it('a call started inside another repository call is its child; an error sets error.type, not the message', async () => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    trace.setGlobalTracerProvider(provider);
+    const telemetry = new MapperTelemetry({ metrics: false }, () => undefined);
+    await telemetry.ready;
+    const outer = telemetry.start('Order.save');
+    await outer.within?.(async () => {
+      await Promise.resolve();
+      const inner = telemetry.start('Customer.findMany');
+      inner.end(new ValidationError('row "secret" is bad'));
+    });
+    outer.end();
+    const [inner, saved] = exporter.getFinishedSpans();
+    expect(saved?.name).toBe('save');
+    expect(saved?.attributes).toMatchObject({ 'db.system.name': 'gcp.bigtable', 'bigtable_mapper.entity': 'Order' });
+    expect(inner?.parentSpanContext?.spanId).toBe(saved?.spanContext().spanId);
+    expect(inner?.attributes['error.type']).toBe('VALIDATION');
+    expect(inner?.status.code).toBe(2);
+    expect(JSON.stringify([inner?.attributes, inner?.events, inner?.status])).not.toContain('secret');
+    await provider.shutdown();
   });
 });
