@@ -17,6 +17,7 @@ const LAYERS = [
   'simulate', // hotspot simulator: workloads over a tablet/node model, per layout, with the real key encoder
   'heatmap', // Key-Visualizer-style heatmaps (SVG, HTML, PNG) and the workload-capturing driver decorator
   'driver', // the only code that talks to @google-cloud/bigtable
+  'telemetry', // OpenTelemetry metrics and spans from the retry engine's attempt listener (optional @opentelemetry/api)
   'mutation', // plan writes: entity -> CompiledMutation
   'schema', // plan and apply table/family changes
   'operation', // deadlines, abort and options around one call
@@ -47,8 +48,23 @@ module.exports = {
       comment:
         'Plans and scans talk to the BigtableDriver interface in model/; only the mapper, the testing helpers and the bigtable-mapper/driver entry point (src/driver-api.ts) pick the implementation',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(driver|repository|testing)/|^src/driver-api\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/(driver|repository|testing|telemetry)/|^src/driver-api\\.ts$' },
       to: { path: '^src/driver/' },
+    },
+    {
+      name: 'telemetry-hears-only-the-engine',
+      comment:
+        "telemetry/ implements the retry engine's AttemptListener and imports nothing else of driver/, and only its types",
+      severity: 'error',
+      from: { path: '^src/telemetry/' },
+      to: { path: '^src/driver/', pathNot: '^src/driver/retry-engine\\.ts$' },
+    },
+    {
+      name: 'telemetry-types-of-the-engine-only',
+      comment: 'telemetry/ imports the retry engine for its listener types only, never its code',
+      severity: 'error',
+      from: { path: '^src/telemetry/' },
+      to: { path: '^src/driver/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'tools-express-and-json-without-the-client',

@@ -1,4 +1,5 @@
 import type { CallOptions } from '../model/driver.js';
+import type { CallTelemetry } from '../model/telemetry.js';
 import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { extractGrpcCode } from '../errors/errors.js';
@@ -130,40 +131,68 @@ export interface ResumptionRule {
 }
 
 /**
+ * What every {@link AttemptListener} event names: the RPC (`method`, e.g.
+ * `ReadRows`), the call in errors' words (`operation`), the table id when
+ * the call has one, the repository call it runs for (`telemetry`, from the
+ * call's `CallOptions`), and `call`, an object that is the same for every
+ * event of one call and differs between calls (the calls of a salted scan
+ * share their `telemetry` but not their `call`).
+ * @internal
+ */
+export interface AttemptCallEvent {
+  readonly method: string;
+  readonly operation: string;
+  readonly table: string | undefined;
+  readonly telemetry: CallTelemetry | undefined;
+  readonly call: object;
+}
+
+/**
  * The seam where attempts start and end, for measurements: every hook is
  * optional, called synchronously, and a hook that throws is ignored.
  * `status` is a gRPC code (0 for an attempt that ended normally, 4 for one
- * cut by a timeout or the deadline, 1 for one cancelled by the signal).
+ * cut by a timeout or the deadline, 1 for one cancelled by the signal);
+ * `answered` says whether any response arrived during the attempt. A
+ * `firstResponse` carries `operationMs` (since the call started) only for
+ * the first response of the whole call.
  * @internal
  */
 export interface AttemptListener {
-  attemptStarted?(event: { readonly method: string; readonly operation: string; readonly attempt: number }): void;
-  firstResponse?(event: {
-    readonly method: string;
-    readonly operation: string;
-    readonly attempt: number;
-    readonly ms: number;
-  }): void;
-  attemptEnded?(event: {
-    readonly method: string;
-    readonly operation: string;
-    readonly attempt: number;
-    readonly ms: number;
-    readonly status: number;
-  }): void;
-  retryScheduled?(event: {
-    readonly method: string;
-    readonly operation: string;
-    readonly attempt: number;
-    readonly delayMs: number;
-  }): void;
-  operationEnded?(event: {
-    readonly method: string;
-    readonly operation: string;
-    readonly attempts: number;
-    readonly ms: number;
-    readonly outcome: CallOutcome['kind'];
-  }): void;
+  attemptStarted?(event: AttemptCallEvent & { readonly attempt: number }): void;
+  firstResponse?(
+    event: AttemptCallEvent & { readonly attempt: number; readonly ms: number; readonly operationMs?: number },
+  ): void;
+  attemptEnded?(
+    event: AttemptCallEvent & {
+      readonly attempt: number;
+      readonly ms: number;
+      readonly status: number;
+      readonly answered: boolean;
+    },
+  ): void;
+  retryScheduled?(event: AttemptCallEvent & { readonly attempt: number; readonly delayMs: number }): void;
+  operationEnded?(
+    event: AttemptCallEvent & {
+      readonly attempts: number;
+      readonly ms: number;
+      /** `cancelled`: the consumer went away (a read whose rows were no longer wanted). */
+      readonly outcome: CallOutcome['kind'] | 'cancelled';
+    },
+  ): void;
+}
+
+/**
+ * The table id an operation names (`readRows "readings"`, `deleteTable "t"`):
+ * the JSON string after the method's word, or `undefined` (`listTables`).
+ */
+function tableOf(operation: string): string | undefined {
+  const match = /^\S+ ("(?:[^"\\]|\\.)*")/.exec(operation);
+  if (match === null) return undefined;
+  try {
+    return JSON.parse(match[1] as string) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 const OK = 0;
@@ -215,6 +244,8 @@ export class RetryingCall {
   #attemptStartedAt = 0;
   #lastActivity = 0;
   #answered = false;
+  #everAnswered = false;
+  #base: AttemptCallEvent | undefined;
   #watch: ReturnType<typeof setTimeout> | undefined;
   #backoff: ReturnType<typeof setTimeout> | undefined;
   readonly #onAbort = (): void => this.#stop(abortError(this.#call.signal as AbortSignal, this.#rule.operation));
@@ -273,13 +304,27 @@ export class RetryingCall {
     this.#running?.resume?.();
   }
 
-  /** Ends the call without telling the rule: the consumer went away. */
+  /** Ends the call without telling the rule (listeners hear it `cancelled`): the consumer went away. */
   cancel(): void {
     if (this.#done) return;
     this.#release();
     const running = this.#running;
     this.#running = undefined;
     running?.cancel();
+    if (running !== undefined)
+      this.#notify('attemptEnded', {
+        ...this.#event(),
+        attempt: this.#attempts - 1,
+        ms: Date.now() - this.#attemptStartedAt,
+        status: CANCELLED,
+        answered: this.#answered,
+      });
+    this.#notify('operationEnded', {
+      ...this.#event(),
+      attempts: this.#attempts,
+      ms: Date.now() - this.#startedAt,
+      outcome: 'cancelled',
+    });
   }
 
   #attempt(): void {
@@ -304,7 +349,7 @@ export class RetryingCall {
     const attempt = this.#attempts++;
     this.#attemptStartedAt = this.#lastActivity = now;
     this.#answered = false;
-    this.#notify('attemptStarted', { method: this.#rule.method, operation: this.#rule.operation, attempt });
+    this.#notify('attemptStarted', { ...this.#event(), attempt });
     let inner: RunningAttempt | undefined;
     const handle: RunningAttempt = {
       cancel: () => {
@@ -322,11 +367,13 @@ export class RetryingCall {
         this.#lastActivity = Date.now();
         if (this.#answered) return;
         this.#answered = true;
+        const first = !this.#everAnswered;
+        this.#everAnswered = true;
         this.#notify('firstResponse', {
-          method: this.#rule.method,
-          operation: this.#rule.operation,
+          ...this.#event(),
           attempt,
           ms: this.#lastActivity - this.#attemptStartedAt,
+          ...(first ? { operationMs: this.#lastActivity - this.#startedAt } : {}),
         });
       },
       progress: () => {
@@ -400,12 +447,12 @@ export class RetryingCall {
     if (end.kind !== 'ended') running?.cancel();
     const attempt = this.#attempts - 1;
     this.#notify('attemptEnded', {
-      method: this.#rule.method,
-      operation: this.#rule.operation,
+      ...this.#event(),
       attempt,
       ms: Date.now() - this.#attemptStartedAt,
       status:
         end.kind === 'ended' ? OK : end.kind === 'cut' ? DEADLINE_EXCEEDED : (extractGrpcCode(end.error) ?? UNKNOWN),
+      answered: this.#answered,
     });
     let step: NextStep;
     try {
@@ -435,7 +482,7 @@ export class RetryingCall {
       return;
     }
     this.#consecutive = retry;
-    this.#notify('retryScheduled', { method: this.#rule.method, operation: this.#rule.operation, attempt, delayMs });
+    this.#notify('retryScheduled', { ...this.#event(), attempt, delayMs });
     this.#backoff = setTimeout(() => {
       if (!this.#done) this.#attempt();
     }, delayMs);
@@ -449,11 +496,11 @@ export class RetryingCall {
     if (running !== undefined) {
       running.cancel();
       this.#notify('attemptEnded', {
-        method: this.#rule.method,
-        operation: this.#rule.operation,
+        ...this.#event(),
         attempt: this.#attempts - 1,
         ms: Date.now() - this.#attemptStartedAt,
         status: error instanceof DeadlineExceededError ? DEADLINE_EXCEEDED : CANCELLED,
+        answered: this.#answered,
       });
     }
     this.#conclude({ kind: 'stopped', error, attempts: this.#attempts });
@@ -466,8 +513,7 @@ export class RetryingCall {
     this.#running = undefined;
     running?.cancel();
     this.#notify('operationEnded', {
-      method: this.#rule.method,
-      operation: this.#rule.operation,
+      ...this.#event(),
       attempts: this.#attempts,
       ms: Date.now() - this.#startedAt,
       outcome: outcome.kind,
@@ -481,6 +527,18 @@ export class RetryingCall {
     clearTimeout(this.#watch);
     clearTimeout(this.#backoff);
     this.#call.signal?.removeEventListener('abort', this.#onAbort);
+  }
+
+  /** The fields every event of this call shares, made once. */
+  #event(): AttemptCallEvent {
+    this.#base ??= {
+      method: this.#rule.method,
+      operation: this.#rule.operation,
+      table: tableOf(this.#rule.operation),
+      telemetry: this.#call.telemetry,
+      call: this,
+    };
+    return this.#base;
   }
 
   #notify<K extends keyof AttemptListener>(hook: K, event: Parameters<NonNullable<AttemptListener[K]>>[0]): void {

@@ -3,6 +3,7 @@ import type { BatchStream } from '../stream/batch-stream.js';
 import type { GcRule } from './gc-rule.js';
 import type { KeyBound, KeyRange } from './key-range.js';
 import type { RowFilter } from './row-filter.js';
+import type { CallTelemetry } from './telemetry.js';
 
 /**
  * Deadlines and cancellation of one driver call. Every field is optional so
@@ -33,6 +34,8 @@ export interface CallOptions {
   readonly attemptTimeoutMs?: number;
   /** Reads: longest silence on a stream before the attempt is retried, in milliseconds. */
   readonly idleTimeoutMs?: number;
+  /** The repository call these RPCs run for, for metrics and traces. @internal */
+  readonly telemetry?: CallTelemetry | undefined;
 }
 
 /**

@@ -10,10 +10,10 @@ export function abortableBatches<T>(
   let finished = false;
   let markSettled!: () => void;
   const settled = new Promise<void>((resolve) => (markSettled = resolve));
-  const finish = (): void => {
+  const finish = (error?: unknown): void => {
     if (finished) return;
     finished = true;
-    operation.end();
+    operation.end(error);
     markSettled();
   };
   const batches = batchStream<T>(
@@ -25,7 +25,7 @@ export function abortableBatches<T>(
           finish();
           return undefined;
         } catch (error) {
-          finish();
+          finish(error);
           throw error;
         }
       },

@@ -1,4 +1,5 @@
 import type { CallOptions } from '../model/driver.js';
+import type { OperationTelemetry } from '../model/telemetry.js';
 import { checkTimeoutMs, type OperationKind, type TimeoutSettings } from '../model/timeouts.js';
 import { ValidationError } from '../errors/errors.js';
 import { abortError, openOperation } from '../util/operation-signal.js';
@@ -39,17 +40,22 @@ export interface OperationContext {
   readonly clock: () => number;
   /** The mapper's `tablePrefix`: the plans a repository shows name the tables as they are sent. */
   readonly tablePrefix: string;
+  /** The mapper's metrics and traces, when its `telemetry` option is on: each call starts its operation there. */
+  readonly telemetry?: OperationTelemetry | undefined;
 }
 
 /**
  * One running call: the driver's {@link CallOptions} and `end()` to release
- * the deadline timer and signal listeners.
+ * the deadline timer and signal listeners (and end the call's span, failed
+ * when `error` is given).
  * @internal
  */
 export interface RunningOperation {
   readonly call: CallOptions;
   readonly signal: AbortSignal;
-  end(): void;
+  end(error?: unknown): void;
+  /** Runs `fn` inside the call's span (when tracing): calls it starts are the span's children. */
+  within<R>(fn: () => R): R;
 }
 
 /** The names of {@link OperationOptions}. @internal */
@@ -76,12 +82,25 @@ export function startOperation(
   const defaults = context.timeouts[kind];
   const totalMs = given.timeoutMs ?? defaults.totalMs;
   const scope = openOperation(name, totalMs, [given.signal, context.closing]);
+  const started = context.telemetry?.start(name);
   const call: CallOptions = {
     signal: scope.signal,
     attemptTimeoutMs: Math.min(given.attemptTimeoutMs ?? defaults.attemptMs, totalMs),
     idleTimeoutMs: given.idleTimeoutMs ?? defaults.idleMs,
+    ...(started === undefined ? {} : { telemetry: started.call }),
   };
-  return { call, signal: scope.signal, end: () => scope.dispose() };
+  let ended = false;
+  return {
+    call,
+    signal: scope.signal,
+    end: (error?: unknown) => {
+      if (ended) return;
+      ended = true;
+      scope.dispose();
+      started?.end(error);
+    },
+    within: (fn) => (started?.within === undefined ? fn() : started.within(fn)),
+  };
 }
 
 /**
@@ -107,17 +126,29 @@ export function runOperation<R>(
     return Promise.reject(err);
   }
   if (operation.signal.aborted) {
-    operation.end();
-    return Promise.reject(abortError(operation.signal, name));
+    const error = abortError(operation.signal, name);
+    operation.end(error);
+    return Promise.reject(error);
   }
   let result: Promise<R>;
   try {
-    result = run(operation.call);
+    result = operation.within(() => run(operation.call));
   } catch (err) {
-    operation.end();
+    operation.end(err);
     return Promise.reject(err);
   }
-  const settled = context.track(result.finally(() => operation.end()));
+  const settled = context.track(
+    result.then(
+      (value) => {
+        operation.end();
+        return value;
+      },
+      (err: unknown) => {
+        operation.end(err);
+        throw err;
+      },
+    ),
+  );
   return mode.settleFirst === true ? settled : raceAbort(settled, operation, name);
 }
 

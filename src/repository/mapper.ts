@@ -1,6 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import type { BigtableDriver } from '../model/driver.js';
-import { createGoogleCloudDriver, type GoogleCloudDriverOptions } from '../driver/google-cloud-driver.js';
+import {
+  createGoogleCloudDriver,
+  GoogleCloudDriver,
+  type GoogleCloudDriverOptions,
+} from '../driver/google-cloud-driver.js';
+import { MapperTelemetry } from '../telemetry/telemetry.js';
+import type { MapperLogger, TelemetryOptions } from '../model/telemetry.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import type { Constructor } from '../model/declarations.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
@@ -23,7 +29,13 @@ import { collectionMembers, compileCollectionLayout } from '../key/collection-la
 import type { CollectionMembers } from '../scan/collection-query.js';
 import { RESALT_OPTION_NAMES, resaltRows, type ResaltOptions, type ResaltResult } from './resalt.js';
 import { checkPrefixedTable, checkTablePrefix, PrefixedDriver } from './table-prefix.js';
-import { resolveTimeouts, type OperationKind, type TimeoutOverrides, type TimeoutSettings } from '../model/timeouts.js';
+import {
+  checkTimeoutMs,
+  resolveTimeouts,
+  type OperationKind,
+  type TimeoutOverrides,
+  type TimeoutSettings,
+} from '../model/timeouts.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
 import {
   runOperation,
@@ -83,6 +95,27 @@ export type BigtableMapperOptions = (
    * ```
    */
   clock?: () => number;
+  /**
+   * OpenTelemetry metrics and traces (docs/observability.md) through the MeterProvider and TracerProvider
+   * registered with `@opentelemetry/api`, an optional peer dependency loaded only when this is set: `true` for
+   * both, or `{ metrics, traces }`. Metrics need the built-in driver; with a custom `driver` only the operation
+   * spans are made. Default off.
+   * @example
+   * ```ts
+   * new BigtableMapper({ instance: 'i', telemetry: true });
+   * ```
+   */
+  telemetry?: boolean | TelemetryOptions;
+  /**
+   * Where the mapper writes what it does not throw: each retry of an RPC (`debug`; needs the built-in driver)
+   * and each repository call slower than `slowOperationMs` (`warn`). A NestJS `Logger`, pino or `console`.
+   */
+  logger?: MapperLogger;
+  /**
+   * With `logger`: a repository call that takes this long or longer (milliseconds, retries included; a scan
+   * until its last row was taken) is logged with `warn`. Default: none is.
+   */
+  slowOperationMs?: number;
 };
 
 const SYNC_OPTION_NAMES: readonly string[] = [
@@ -103,6 +136,9 @@ export const MAPPER_OPTION_NAMES: readonly string[] = Object.keys({
   tablePrefix: true,
   lint: true,
   clock: true,
+  telemetry: true,
+  logger: true,
+  slowOperationMs: true,
 } satisfies Record<BigtableMapperOptions extends infer U ? (U extends unknown ? keyof U : never) : never, true>);
 
 /**
@@ -134,6 +170,7 @@ export class BigtableMapper {
   readonly #context: OperationContext;
   #closed: Promise<void> | undefined;
   readonly #lint: 'off' | 'warn' | 'error';
+  readonly #telemetry: MapperTelemetry | undefined;
 
   /**
    * Creates the driver (unless `driver` is given) and compiles and registers
@@ -148,16 +185,28 @@ export class BigtableMapper {
     // Every running operation listens to the closing signal.
     setMaxListeners(0, this.#closing.signal);
     this.tablePrefix = checkTablePrefix(options.tablePrefix);
+    const telemetry = checkTelemetry(options.telemetry);
+    this.#ownsDriver = !('driver' in options);
+    this.#base = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
+    const base = this.#base;
+    const google = base instanceof GoogleCloudDriver ? base : undefined;
+    const log = checkLogger(options.logger, options.slowOperationMs);
+    this.#telemetry =
+      telemetry === undefined && log === undefined
+        ? undefined
+        : new MapperTelemetry(telemetry, () => google?.bigtable.appProfileId, undefined, log);
+    // A driver passed in keeps a listener it already has.
+    if (this.#telemetry !== undefined && google !== undefined && google.attemptListener === undefined)
+      google.attemptListener = this.#telemetry.listener;
     this.#context = {
       timeouts: this.timeouts,
       closing: this.#closing.signal,
       track: (settled) => this.#track(settled),
       clock: checkClock(options.clock),
       tablePrefix: this.tablePrefix,
+      telemetry: this.#telemetry,
     };
     this.#lint = checkLintMode(options.lint);
-    this.#ownsDriver = !('driver' in options);
-    this.#base = 'driver' in options ? options.driver : createGoogleCloudDriver(options);
     this.driver = this.tablePrefix === '' ? this.#base : new PrefixedDriver(this.#base, this.tablePrefix);
     for (const entity of options.entities ?? []) this.register(entity);
     desiredTables([...this.#entities.values()]);
@@ -299,6 +348,15 @@ export class BigtableMapper {
   }
 
   /**
+   * Settles when the `telemetry` option's `@opentelemetry/api` has loaded (or is known to be missing):
+   * calls started before then are not measured.
+   * @internal
+   */
+  telemetryReady(): Promise<void> {
+    return this.#telemetry?.ready ?? Promise.resolve();
+  }
+
+  /**
    * Cancels every operation still running on this mapper's repositories
    * (open scans and iterators included: their pending reads reject with
    * `OperationAbortedError`), waits for them to settle (at most 5 s), then
@@ -358,6 +416,49 @@ function reportLintFindings(schema: EntitySchema, mode: 'warn' | 'error'): void 
   if (mode === 'error' && error !== undefined) {
     throw new MetadataError(schema.name, error.property, `fails lint rule ${error.code}: ${error.message}`, error.fix);
   }
+}
+
+function checkLogger(
+  logger: unknown,
+  slowOperationMs: unknown,
+): { logger: MapperLogger; slowOperationMs: number | undefined } | undefined {
+  const slow = slowOperationMs === undefined ? undefined : checkTimeoutMs('slowOperationMs', slowOperationMs);
+  if (logger === undefined) {
+    if (slow !== undefined)
+      throw new ValidationError('BigtableMapper slowOperationMs needs a logger. Fix: pass logger too, or omit it.', {
+        option: 'slowOperationMs',
+      });
+    return undefined;
+  }
+  const methods = ['debug', 'log', 'warn', 'error'] as const;
+  if (
+    typeof logger !== 'object' ||
+    logger === null ||
+    !methods.some((m) => typeof (logger as Record<string, unknown>)[m] === 'function')
+  )
+    throw new ValidationError(
+      `BigtableMapper logger must have debug, log, warn or error methods, got ${preview(logger)}. Fix: pass a NestJS Logger, pino or console.`,
+      { option: 'logger' },
+    );
+  return { logger: logger as MapperLogger, slowOperationMs: slow };
+}
+
+function checkTelemetry(telemetry: unknown): TelemetryOptions | undefined {
+  if (telemetry === undefined || telemetry === false) return undefined;
+  if (telemetry === true) return {};
+  if (typeof telemetry === 'object' && telemetry !== null && !Array.isArray(telemetry)) {
+    checkOptionNames('BigtableMapper telemetry', telemetry, ['metrics', 'traces']);
+    const { metrics, traces } = telemetry as Record<string, unknown>;
+    if (
+      (metrics === undefined || typeof metrics === 'boolean') &&
+      (traces === undefined || typeof traces === 'boolean')
+    )
+      return { metrics: metrics !== false, traces: traces !== false };
+  }
+  throw new ValidationError(
+    `BigtableMapper telemetry must be true, false or { metrics?: boolean, traces?: boolean }, got ${preview(telemetry)}. Fix: pass telemetry: true.`,
+    { option: 'telemetry' },
+  );
 }
 
 function checkClock(clock: unknown): () => number {

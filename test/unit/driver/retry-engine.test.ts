@@ -238,4 +238,54 @@ describe('the retry engine', () => {
     expect((error as DeadlineExceededError).kind).toBe('attempt');
     expect(sent).toBe(1);
   });
+
+  it('a call cancelled by its consumer is heard as cancelled: its running attempt ends with status 1', async () => {
+    const { run, events, cancelled } = scripted(['hang']);
+    const engine = run();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    engine.cancel();
+    engine.cancel();
+    expect(cancelled).toEqual([0]);
+    expect(events).toEqual(['start 0', 'end 0 1', 'done cancelled 1']);
+  });
+
+  it("every event of a call names the same call, its table and the call options' telemetry", async () => {
+    const seen: { call: object; table: string | undefined; entity: string | undefined; answered?: boolean }[] = [];
+    const telemetry = { entity: 'Item', operation: 'scan' };
+    const listener: AttemptListener = {
+      attemptStarted: (e) => seen.push({ call: e.call, table: e.table, entity: e.telemetry?.entity }),
+      attemptEnded: (e) =>
+        seen.push({ call: e.call, table: e.table, entity: e.telemetry?.entity, answered: e.answered }),
+    };
+    const calls = new Set<object>();
+    await new Promise<void>((resolve) => {
+      const base: ResumptionRule = {
+        method: 'Test',
+        operation: 'test "the table"',
+        retry: { maxRetries: 3, delayMs: () => 1 },
+        sendsDeadline: false,
+        open(attempt, _gax, events) {
+          setTimeout(() => {
+            if (attempt === 0) events.failed(Object.assign(new Error('14 UNAVAILABLE'), { code: 14 }));
+            else {
+              events.response();
+              events.ended();
+            }
+          }, 1);
+          return { cancel: () => undefined };
+        },
+        next: (end) => (end.kind === 'ended' ? { kind: 'done' } : { kind: 'retry' }),
+        finish: () => resolve(),
+      };
+      new RetryingCall(base, { telemetry }, listener).start();
+    });
+    for (const event of seen) calls.add(event.call);
+    expect(calls.size).toBe(1);
+    expect(seen.map((e) => [e.table, e.entity, e.answered])).toEqual([
+      ['the table', 'Item', undefined],
+      ['the table', 'Item', false],
+      ['the table', 'Item', undefined],
+      ['the table', 'Item', true],
+    ]);
+  });
 });

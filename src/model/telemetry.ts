@@ -1,0 +1,72 @@
+/**
+ * The `telemetry` option of a mapper: `true` for metrics and traces, or each
+ * on its own.
+ *
+ * @example
+ * ```ts
+ * new BigtableMapper({ ..., telemetry: { metrics: true, traces: false } });
+ * ```
+ */
+export interface TelemetryOptions {
+  /** Client-side metrics (`operation_latencies`, `attempt_latencies`, ...) through the registered MeterProvider. Default `true`. */
+  metrics?: boolean;
+  /** A span per repository operation with a child span per RPC attempt, through the registered TracerProvider. Default `true`. */
+  traces?: boolean;
+}
+
+/**
+ * Where a mapper's `logger` option writes: the shape of NestJS's `LoggerService`, pino and console.
+ * Each method is called with one string (so pino's and Nest's argument orders both work); the library
+ * uses `debug` for each retry and `warn` for a call slower than `slowOperationMs`. A method that is
+ * missing is skipped, and one that throws is ignored.
+ *
+ * @example
+ * ```ts
+ * new BigtableMapper({ ..., logger: new Logger('Bigtable'), slowOperationMs: 2_000 }); // NestJS
+ * new BigtableMapper({ ..., logger: pino(), slowOperationMs: 2_000 });
+ * ```
+ */
+export interface MapperLogger {
+  /** Each retry of an RPC: which call, which attempt failed with which gRPC code, and the wait before the next. */
+  debug?(message: string): void;
+  /** Not used by the library today; part of the shape so a Nest `LoggerService` fits. */
+  log?(message: string): void;
+  /** A repository call that took `slowOperationMs` or longer. */
+  warn?(message: string): void;
+  /** Not used by the library today; part of the shape so a Nest `LoggerService` fits. */
+  error?(message: string): void;
+}
+
+/**
+ * What a repository call carries down to the driver in its `CallOptions`, so
+ * that the attempts of its RPCs are counted and traced under it: the entity
+ * and repository operation it runs for, and its operation span (opaque here;
+ * only `telemetry/` reads it). The driver passes it on untouched.
+ * @internal
+ */
+export interface CallTelemetry {
+  /** The entity class's name, e.g. `Reading`; `undefined` for mapper-wide calls (`sync`). */
+  readonly entity: string | undefined;
+  /** The repository operation, e.g. `save`, `scan`, `sync`. */
+  readonly operation: string;
+  /** The operation's span, when tracing is on. */
+  readonly span?: unknown;
+}
+
+/**
+ * The hook a mapper with telemetry gives its calls: `start` runs when a
+ * repository call starts and returns what its `CallOptions` carry, and
+ * `end` when the call settles (with its error, if it failed).
+ * @internal
+ */
+export interface OperationTelemetry {
+  start(name: string): StartedOperation;
+}
+
+/** One repository call as telemetry sees it. @internal */
+export interface StartedOperation {
+  readonly call: CallTelemetry;
+  end(error?: unknown): void;
+  /** Runs `fn` with the call's span as the active one, so calls it makes in turn (a save reading its denormalization sources) are its children. */
+  within?<R>(fn: () => R): R;
+}
