@@ -32,7 +32,6 @@ export type {
   ColumnOptions,
   DenormalizedOptions,
   DataProperty,
-  RequiredDataProperty,
   EntityData,
 } from './model/declarations.js';
 export type { GcRule } from './model/gc-rule.js';
@@ -71,7 +70,6 @@ export type { SchemaSyncOptions, SchemaSyncResult } from './schema/schema-sync.j
 export type { ResaltCheckpoint, ResaltOptions, ResaltProgress, ResaltResult } from './repository/resalt.js';
 export type { PropagateOptions, PropagationProgress, MapperPropagationResult } from './denormalize/propagate.js';
 export type { PropagationPlan } from './denormalize/plan-propagation.js';
-export type { PropagationStrategy } from './metadata/entity-schema.js';
 
 // Errors.
 export {

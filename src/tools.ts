@@ -20,7 +20,13 @@
 
 // The compiled schema of an entity, as the tools read it (and as `mapper.register()`
 // and `repo.schema` give it).
-export type { EntitySchema, ColumnSchema, FamilySchema, DenormalizedSchema } from './metadata/entity-schema.js';
+export type {
+  EntitySchema,
+  ColumnSchema,
+  FamilySchema,
+  DenormalizedSchema,
+  PropagationStrategy,
+} from './metadata/entity-schema.js';
 
 // The linter.
 export { lintEntity, lintEntities } from './lint/lint-entity.js';

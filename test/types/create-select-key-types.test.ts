@@ -9,8 +9,8 @@ import {
   type EntityKey,
   type Page,
   type Repository,
-  type RequiredDataProperty,
 } from '../../src/index.js';
+import type { RequiredDataProperty } from '../../src/model/declarations.js';
 
 @Entity({ table: 'typed-events' })
 @Family('e')
