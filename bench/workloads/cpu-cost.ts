@@ -11,6 +11,7 @@ import { resolveRead } from '../../src/read/read-options.js';
 import { clientRow, rowChunks } from '../client-row-fixture.js';
 import { nsPerCall } from '../cpu-timer.js';
 import { defineSaltedEvent, defineWideRow, type WideValues } from '../entities.js';
+import { defineValidatedWideRow } from '../validated-entities.js';
 import { entities, eventKey, plainRows, wideKey } from '../dataset.js';
 import { objectEntry, prebuiltEntry } from '../raw-entries.js';
 import { toWideValues, type RawRow } from '../raw-rows.js';
@@ -22,7 +23,8 @@ const DISTINCT = 1_000;
 /**
  * Workload 5, CPU only (no database): nanoseconds per entity of each step the
  * mapper adds (key encoding, salting, `compileSave`, the driver's conversion
- * to a raw entry, the driver's merge of ReadRows chunks into a row, `hydrate`)
+ * to a raw entry, `compileSave` again with a zod or a valibot validator
+ * on every column (their cost per entity is the difference), the driver's merge of ReadRows chunks into a row, `hydrate`)
  * next to the raw client's own per-row work (building an object entry and its
  * `Mutation.parse`, building a pre-built entry, its `ChunkTransformer` merging
  * the same chunks, turning a client row into a plain object).
@@ -81,6 +83,19 @@ export function cpuCost(ctx: BenchContext): CpuResult {
       const inputs = wideInputs();
       return (i) => compileSave(wide, at(inputs, i), { now });
     }),
+    ...(['zod', 'valibot'] as const).map((library) =>
+      measure(
+        `compile-save-${library}`,
+        `mapper: compileSave (10 cells, each with a ${library} validator)`,
+        'mapper',
+        () => {
+          const Validated = defineValidatedWideRow(`cpu-${library}`, library);
+          const schema = compileEntity(Validated);
+          const inputs = entities(Validated, 0, DISTINCT);
+          return (i) => compileSave(schema, at(inputs, i), { now });
+        },
+      ),
+    ),
     measure('to-raw-entry', 'mapper driver: CompiledMutation -> raw entry', 'mapper', () => {
       const compiled = wideInputs().map((e) => compileSave(wide, e, { now }));
       return (i) => toRawEntry(at(compiled, i));
