@@ -51,7 +51,42 @@ export function collectionReadFilter(members: readonly MemberRead[], nowMicros: 
     columns: [...columns.values()],
   };
   const read: FilteredRead = { columns: [...selected], versions };
-  return planReadFilter(table, read, nowMicros);
+  const filter = planReadFilter(table, read, nowMicros);
+  return namesFamily(filter) ? withRowsOfNoMember(filter, [...families.keys()]) : filter;
+}
+
+/**
+ * A filter that names families would drop a row holding only cells of other
+ * families (a kind that is no member): such a row gets one stripped cell per
+ * column instead, so it reaches the client and is reported by its key. Rows
+ * with a cell in a member's family go through `filter` as before.
+ */
+function withRowsOfNoMember(filter: RowFilter, families: readonly string[]): RowFilter {
+  const test: RowFilter =
+    families.length === 1
+      ? { kind: 'family', name: families[0] as string }
+      : { kind: 'interleave', filters: families.map((name): RowFilter => ({ kind: 'family', name })) };
+  return {
+    kind: 'condition',
+    test,
+    pass: filter,
+    fail: { kind: 'chain', filters: [{ kind: 'cellsPerColumn', limit: 1 }, { kind: 'stripValue' }] },
+  };
+}
+
+/** Whether a filter keeps cells of named families only (somewhere it tests a family). */
+function namesFamily(filter: RowFilter): boolean {
+  switch (filter.kind) {
+    case 'family':
+      return true;
+    case 'chain':
+    case 'interleave':
+      return filter.filters.some(namesFamily);
+    case 'condition':
+      return namesFamily(filter.test) || namesFamily(filter.pass) || namesFamily(filter.fail);
+    default:
+      return false;
+  }
 }
 
 /** A column as stored: its family and the qualifiers of its cells. */

@@ -273,6 +273,47 @@ describe('rows of no member', () => {
   });
 });
 
+describe("rows of no member when the filter names the members' families", () => {
+  // A maxAge GC rule puts a family filter (with its age bound) in the read.
+  @Entity({ table: 'aged-shop' })
+  @Family('o', { gc: { maxAge: '30d' } })
+  @KeyPart(1, { literal: 'order' })
+  class AgedOrder {
+    @KeyPart(0, { type: 'string' }) customerId!: string;
+    @KeyPart(2, { type: 'uint', width: 3 }) orderId!: number;
+    @Column({ family: 'o', type: 'float' }) total?: number;
+  }
+
+  @Entity({ table: 'aged-shop' })
+  @Family('c')
+  @KeyPart(1, { literal: 'customer' })
+  class AgedCustomer {
+    @KeyPart(0, { type: 'string' }) customerId!: string;
+    @Column({ family: 'c', type: 'string' }) name?: string;
+  }
+
+  @Entity({ table: 'aged-shop' })
+  @Family('w')
+  @KeyPart(1, { literal: 'wishlist' })
+  class AgedWishlist {
+    @KeyPart(0, { type: 'string' }) customerId!: string;
+    @KeyPart(2, { type: 'uint', width: 3 }) n!: number;
+    @Column({ family: 'w', type: 'string' }) item?: string;
+  }
+
+  it('are still read and reported, while member rows read as before', async () => {
+    const mapper = new BigtableMapper({ driver: new FakeDriver() });
+    await mapper.getRepository(AgedOrder).save({ customerId: 'c1', orderId: 1, total: 5 });
+    await mapper.getRepository(AgedWishlist).save({ customerId: 'c1', n: 1, item: 'book' });
+    await mapper.getRepository(AgedCustomer).save({ customerId: 'c1', name: 'Ada' });
+    const aggregate = mapper.collection('agedAggregate', { customer: AgedCustomer, orders: [AgedOrder] });
+    const { customer, orders, unknownRows } = await aggregate.read({ customerId: 'c1' });
+    expect(customer?.name).toBe('Ada');
+    expect(orders.map((o) => ({ ...o }))).toEqual([{ customerId: 'c1', orderId: 1, total: 5 }]);
+    expect(unknownRows).toEqual({ count: 1, rowKeys: ['c1#wishlist#001'] });
+  });
+});
+
 describe('mapper.sync() of a collection', () => {
   it("creates the shared table with the union of the members' families", async () => {
     const E = shopEntities('shop-sync');
