@@ -25,6 +25,7 @@ try {
     for (const change of changes) console.log(`sync: ${change.description}`);
     const app = createReadingsApp(readings, {
       onExportEnd: (s) => console.log(`export ended: ${s.rows} rows${s.aborted ? ', client disconnected' : ''}`),
+      ready: (signal) => mapper.health({ signal, timeoutMs: 2_000 }),
     });
     const server = await listen(app);
     console.log(`listening on ${server.url}`);

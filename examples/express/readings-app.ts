@@ -19,6 +19,8 @@ const MAX_PAGE_SIZE = 100;
 export interface ReadingsAppOptions {
   /** Called when an NDJSON export ends, completed or cut short by the client. */
   onExportEnd?: (summary: NdjsonSummary) => void;
+  /** The readiness check behind `GET /ready`, e.g. `(signal) => mapper.health({ signal, timeoutMs: 2_000 })`; without it the route is not served. */
+  ready?: (signal: AbortSignal) => Promise<{ readonly healthy: boolean }>;
 }
 
 function sensorFilter(req: Request): { sensorId: string } | undefined {
@@ -47,7 +49,9 @@ const badRequestHandler: ErrorRequestHandler = (error: unknown, _req, res, next)
  * A small REST API over a readings repository:
  * `POST /readings`, `GET /readings?sensorId=&limit=&cursor=` (pages in key
  * order), `GET /readings/export?sensorId=` (NDJSON stream of the scan) and
- * `GET /readings/:sensorId/:ts` (404 when missing). The library's errors
+ * `GET /readings/:sensorId/:ts` (404 when missing), and with `ready`,
+ * `GET /ready` (200 when Bigtable answers for every table, 503 with the
+ * report otherwise, for a load balancer or Kubernetes). The library's errors
  * answer through `bigtableMapperErrorHandler()`: invalid keys or values 400,
  * a missing row 404, a deadline 504, others 500, each with a JSON body.
  *
@@ -78,6 +82,16 @@ export function createReadingsApp(readings: Repository<Reading>, options: Readin
     const summary = await writeNdjson(res, readings.iterate(where === undefined ? {} : { where }), toReadingJson);
     options.onExportEnd?.(summary);
   });
+
+  const ready = options.ready;
+  if (ready !== undefined)
+    app.get('/ready', async (req, res) => {
+      // A probe that gives up (its connection closes) ends the check too.
+      const gone = new AbortController();
+      req.on('close', () => gone.abort());
+      const report = await ready(gone.signal);
+      res.status(report.healthy ? 200 : 503).json(report);
+    });
 
   app.get('/readings/:sensorId/:ts', async (req, res) => {
     const reading = await readings.findOneOrFail({ sensorId: req.params.sensorId, ts: parseTimestamp(req.params.ts) });

@@ -25,6 +25,7 @@ import { MetadataError, ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { Repository } from './repository.js';
 import { Collection } from './collection.js';
+import { checkHealth, unansweredReport, type HealthReport } from './health.js';
 import { collectionMembers, compileCollectionLayout } from '../key/collection-layout.js';
 import type { CollectionMembers } from '../scan/collection-query.js';
 import { RESALT_OPTION_NAMES, resaltRows, type ResaltOptions, type ResaltResult } from './resalt.js';
@@ -47,6 +48,8 @@ import {
 
 /** How long `close()` waits for aborted operations to settle before it closes the client anyway. */
 const CLOSE_GRACE_MS = 5_000;
+/** The default deadline of `mapper.health()`: a readiness probe answers within seconds. */
+const HEALTH_TIMEOUT_MS = 5_000;
 
 /**
  * How a {@link BigtableMapper} reaches Bigtable, plus the entities it manages.
@@ -296,6 +299,39 @@ export class BigtableMapper {
       (schema) => this.getRepository(schema.target as Constructor<object>),
       options,
     );
+  }
+
+  /**
+   * Whether Bigtable answers for this mapper, for a readiness probe: a read of
+   * at most one row from every registered table (the data endpoint, the
+   * table's existence and the read permission), or a table listing when no
+   * entity is registered. Bounded by `timeoutMs` (default 5 s) and `signal`;
+   * it never rejects for a failed check: each table's outcome, with the
+   * error's code and message, is in the report.
+   *
+   * @example
+   * ```ts
+   * app.get('/ready', async (_req, res) => {
+   *   const report = await mapper.health({ timeoutMs: 2_000 });
+   *   res.status(report.healthy ? 200 : 503).json(report);
+   * });
+   * ```
+   */
+  health(options: OperationOptions = {}): Promise<HealthReport> {
+    try {
+      checkOptionNames('BigtableMapper.health', options, OPERATION_OPTION_NAMES);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const tables = [...new Set([...this.#entities.values()].map((schema) => schema.table))].sort();
+    return runOperation(
+      this.#context,
+      'read',
+      'BigtableMapper.health',
+      { ...options, timeoutMs: options.timeoutMs ?? HEALTH_TIMEOUT_MS },
+      (call) => checkHealth(this.driver, tables, call),
+      { settleFirst: true },
+    ).catch((error: unknown) => unansweredReport(tables, error));
   }
 
   /**

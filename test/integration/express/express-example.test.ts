@@ -34,7 +34,12 @@ function url(path: string): string {
 
 beforeAll(async () => {
   await mapper.sync();
-  server = await listen(createReadingsApp(readings, { onExportEnd: (s) => exportsEnded.push(s) }));
+  server = await listen(
+    createReadingsApp(readings, {
+      onExportEnd: (s) => exportsEnded.push(s),
+      ready: (signal) => mapper.health({ signal, timeoutMs: 2_000 }),
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -44,6 +49,21 @@ afterAll(async () => {
 });
 
 describe('Express example over HTTP', () => {
+  it('answers GET /ready with 200 while Bigtable answers for the table, 503 with the report when it does not', async () => {
+    const ok = await fetch(url('/ready'));
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ healthy: true, tables: [{ table, healthy: true }] });
+    await mapper.driver.deleteTable({ table });
+    try {
+      const down = await fetch(url('/ready'));
+      expect(down.status).toBe(503);
+      expect(await down.json()).toMatchObject({ healthy: false, tables: [{ table, code: 'TABLE_NOT_FOUND' }] });
+    } finally {
+      await mapper.sync();
+    }
+    expect((await fetch(url('/ready'))).status).toBe(200);
+  });
+
   it('creates a reading and reads it back by key; 404 and 400 otherwise', async () => {
     const body = { sensorId: 'dock/7', ts: start, temperature: 21.25, humidity: 40 };
     const res = await fetch(url('/readings'), {
