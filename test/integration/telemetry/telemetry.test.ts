@@ -1,12 +1,6 @@
 import { metrics, trace } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  MeterProvider,
-  MetricReader,
-  type DataPoint,
-  type Histogram,
-  type MetricData,
-} from '@opentelemetry/sdk-metrics';
+import { CollectingReader } from '../../support/collecting-metric-reader.js';
+import { MeterProvider, type DataPoint, type Histogram, type MetricData } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -35,19 +29,6 @@ class Event {
 class Note {
   @KeyPart(0, { type: 'uint', width: 5 }) seq!: number;
   @Column({ family: 'd', type: 'string' }) text?: string;
-}
-
-/** A reader the test collects from when it wants, with cumulative sums. */
-class CollectingReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
 }
 
 const NOTES = 200;

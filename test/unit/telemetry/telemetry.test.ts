@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { CollectingReader } from '../../support/collecting-metric-reader.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BigtableMapper, Column, Entity, Family, KeyPart, ValidationError } from '../../../src/index.js';
 import type { AttemptCallEvent } from '../../../src/driver/retry-engine.js';
@@ -15,18 +16,6 @@ import { FakeDriver } from '../../support/fake-driver.js';
 class Item {
   @KeyPart(0, { type: 'string' }) id!: string;
   @Column({ family: 'd', type: 'string' }) name?: string;
-}
-
-class CollectingReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
 }
 
 /** Every hook of the listener once, as one call of two attempts (a reset, then success) would send them. */
