@@ -38,7 +38,7 @@ export async function callClient<T>(operation: string, run: () => Promise<T>): P
  * @internal
  * @example
  * ```ts
- * await adminCall('deleteTable "t"', call, false, listener, (gax) => instance.table('t').delete(gax));
+ * await adminCall('deleteTable "t"', call, false, listener, 't', (gax) => instance.table('t').delete(gax));
  * ```
  */
 async function adminCall<T>(
@@ -46,11 +46,13 @@ async function adminCall<T>(
   call: CallOptions | undefined,
   idempotent: boolean,
   listener: AttemptListener | undefined,
+  table: string | undefined,
   run: (gax: GaxCallOptions) => Promise<T>,
 ): Promise<T> {
   try {
     return await callWithRetries(operation, call, run, {
       method: operation.split(' ', 1)[0] as string,
+      table,
       retryAttemptTimeouts: idempotent,
       listener,
     });
@@ -65,7 +67,7 @@ async function adminCall<T>(
  * @internal
  */
 export async function listTableIds({ instance, listener }: AdminTarget, call?: CallOptions): Promise<string[]> {
-  const [tables] = await adminCall('listTables', call, true, listener, (gax) =>
+  const [tables] = await adminCall('listTables', call, true, listener, undefined, (gax) =>
     instance.getTables({ view: 'name', gaxOptions: gax }),
   );
   return tables.map((t) => t.id).sort();
@@ -82,7 +84,7 @@ export async function readFamilies(
   call?: CallOptions,
 ): Promise<ActualFamily[] | undefined> {
   try {
-    const [meta] = await adminCall(`getFamilies ${JSON.stringify(table)}`, call, true, listener, (gax) =>
+    const [meta] = await adminCall(`getFamilies ${JSON.stringify(table)}`, call, true, listener, table, (gax) =>
       instance.table(table).getMetadata({ view: 'schema', gaxOptions: gax }),
     );
     return Object.entries(meta.columnFamilies ?? {})
@@ -114,6 +116,7 @@ export async function createTableWithFamilies(
       call,
       false,
       listener,
+      table,
       (gax) =>
         new Promise<void>((resolve, reject) => {
           instance.bigtable.request(
@@ -125,7 +128,7 @@ export async function createTableWithFamilies(
     return;
   }
   const spec = families.map((f) => (f.gc ? { name: f.name, rule: toClientGcRule(f.gc) } : f.name));
-  await adminCall(`createTable ${JSON.stringify(table)}`, call, false, listener, (gax) =>
+  await adminCall(`createTable ${JSON.stringify(table)}`, call, false, listener, table, (gax) =>
     instance.createTable(table, { families: spec, gaxOptions: gax }),
   );
 }
@@ -141,7 +144,7 @@ export async function addFamily(
   call?: CallOptions,
 ): Promise<void> {
   const rule = family.gc ? { rule: toClientGcRule(family.gc) } : {};
-  await adminCall(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, call, false, listener, (gax) =>
+  await adminCall(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, call, false, listener, table, (gax) =>
     instance.table(table).createFamily(family.name, { ...rule, gaxOptions: gax }),
   );
 }
@@ -159,7 +162,7 @@ export async function replaceFamilyGc(
   call?: CallOptions,
 ): Promise<void> {
   const metadata = gc ? { rule: toClientGcRule(gc) } : {};
-  await adminCall(`setFamilyGc ${JSON.stringify(`${table}/${family}`)}`, call, false, listener, (gax) =>
+  await adminCall(`setFamilyGc ${JSON.stringify(`${table}/${family}`)}`, call, false, listener, table, (gax) =>
     instance.table(table).family(family).setMetadata(metadata, gax),
   );
 }
@@ -174,7 +177,7 @@ export async function dropFamily(
   family: string,
   call?: CallOptions,
 ): Promise<void> {
-  await adminCall(`deleteFamily ${JSON.stringify(`${table}/${family}`)}`, call, false, listener, (gax) =>
+  await adminCall(`deleteFamily ${JSON.stringify(`${table}/${family}`)}`, call, false, listener, table, (gax) =>
     instance.table(table).family(family).delete(gax),
   );
 }
@@ -184,7 +187,7 @@ export async function dropFamily(
  * @internal
  */
 export async function dropTable({ instance, listener }: AdminTarget, table: string, call?: CallOptions): Promise<void> {
-  await adminCall(`deleteTable ${JSON.stringify(table)}`, call, false, listener, (gax) =>
+  await adminCall(`deleteTable ${JSON.stringify(table)}`, call, false, listener, table, (gax) =>
     instance.table(table).delete(gax),
   );
 }

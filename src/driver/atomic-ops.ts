@@ -30,6 +30,7 @@ async function sendOnce<T>(
   try {
     return await callWithRetries(operation, call, send, {
       method,
+      table: table.id,
       retryAttemptTimeouts: false,
       retireChannel: (gax) => rpc.retireChannel?.(gax),
       listener: table.listener,

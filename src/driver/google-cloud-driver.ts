@@ -287,6 +287,7 @@ export class GoogleCloudDriver implements BigtableDriver {
               () => this.#dataProbe.ready(options, operation),
               (stream) => data.retireChannel(stream),
               this.attemptListener,
+              request.table,
             );
     return openReadRows(open, operation, this.#reads, request.table);
   }

@@ -145,6 +145,7 @@ export function mutateWithRetries<E>(request: MutateRowsRequest<E>): Promise<Ent
 /** The MutateRows rule: which entries each attempt sends, and what every status and failure does to them. */
 class MutateRowsRule<E> implements ResumptionRule {
   readonly method = 'MutateRows';
+  readonly table: string | undefined;
   readonly sendsDeadline = false;
   readonly operation: string;
   readonly retry: RetryPolicy;
@@ -171,6 +172,7 @@ class MutateRowsRule<E> implements ResumptionRule {
     this.#resolve = resolve;
     this.#reject = reject;
     this.operation = request.operation;
+    this.table = request.table;
     const policy = request.retry ?? DEFAULT_WRITE_RETRY;
     this.retry = { maxRetries: policy.maxAttempts - 1, delayMs: (retry) => policy.delayMs(retry) };
     this.#state = new Uint8Array(request.entries.length);

@@ -72,6 +72,7 @@ export class ReadRowsCall implements PushFeed<RowData>, ResumptionRule {
   readonly method = 'ReadRows';
   readonly sendsDeadline = false;
   readonly operation: string;
+  readonly table: string | undefined;
   readonly retry: ReadRetryPolicy;
   readonly #plan: ReadPlan;
   readonly #open: (plan: ReadPlan, attempt: number) => ReadAttemptStream;
@@ -106,7 +107,9 @@ export class ReadRowsCall implements PushFeed<RowData>, ResumptionRule {
     ready?: () => Promise<void>,
     retireChannel?: (stream: ReadAttemptStream) => void,
     listener?: AttemptListener,
+    table?: string,
   ) {
+    this.table = table;
     this.#plan = this.#rest = plan;
     this.#open = open;
     this.retry = retry;

@@ -118,6 +118,8 @@ export interface ResumptionRule {
   readonly method: string;
   /** Names the call in errors, e.g. `readRows "readings"`. */
   readonly operation: string;
+  /** The table the call reads or writes, for listeners; `undefined` for an instance-wide call (`listTables`). */
+  readonly table: string | undefined;
   /** How many consecutive failed attempts may be retried (the rule resets the run with `events.progress()`), and the wait before each retry. */
   readonly retry: RetryPolicy;
   /**
@@ -179,20 +181,6 @@ export interface AttemptListener {
       readonly outcome: CallOutcome['kind'] | 'cancelled';
     },
   ): void;
-}
-
-/**
- * The table id an operation names (`readRows "readings"`, `deleteTable "t"`):
- * the JSON string after the method's word, or `undefined` (`listTables`).
- */
-function tableOf(operation: string): string | undefined {
-  const match = /^\S+ ("(?:[^"\\]|\\.)*")/.exec(operation);
-  if (match === null) return undefined;
-  try {
-    return JSON.parse(match[1] as string) as string;
-  } catch {
-    return undefined;
-  }
 }
 
 const OK = 0;
@@ -534,7 +522,7 @@ export class RetryingCall {
     this.#base ??= {
       method: this.#rule.method,
       operation: this.#rule.operation,
-      table: tableOf(this.#rule.operation),
+      table: this.#rule.table,
       telemetry: this.#call.telemetry,
       call: this,
     };
@@ -569,6 +557,7 @@ export function callWithRetries<T>(
   send: (gax: GaxCallOptions) => Promise<T>,
   policy: {
     readonly method: string;
+    readonly table?: string | undefined;
     readonly retryAttemptTimeouts: boolean;
     readonly retireChannel?: ((gax: GaxCallOptions) => void) | undefined;
     readonly listener?: AttemptListener | undefined;
@@ -579,6 +568,7 @@ export function callWithRetries<T>(
     const rule: ResumptionRule = {
       method: policy.method,
       operation,
+      table: policy.table,
       // The deadline, not a count, bounds the retries of a call whose attempts time out.
       retry: SEND_AGAIN_AT_ONCE,
       sendsDeadline: true,

@@ -27,6 +27,7 @@ function scripted(script: readonly Script[], retryable = (end: AttemptEnd): bool
   const rule: ResumptionRule = {
     method: 'Test',
     operation: 'test "t"',
+    table: 't',
     retry: { maxRetries: 3, delayMs: () => 1 },
     sendsDeadline: true,
     open(attempt: number, gax: GaxCallOptions, events: AttemptEvents) {
@@ -158,6 +159,7 @@ describe('the retry engine', () => {
       {
         method: 'Test',
         operation: 'test',
+        table: undefined,
         retry: { maxRetries: 5, delayMs: () => 60_000 },
         sendsDeadline: false,
         open: (_attempt, _gax, events) => {
@@ -262,6 +264,7 @@ describe('the retry engine', () => {
       const base: ResumptionRule = {
         method: 'Test',
         operation: 'test "the table"',
+        table: 'the table',
         retry: { maxRetries: 3, delayMs: () => 1 },
         sendsDeadline: false,
         open(attempt, _gax, events) {
