@@ -1,7 +1,6 @@
 import type { ReadRetryPolicy } from './read-rows-call.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
-import { isTransientStatus } from './retry-rules.js';
-import { backoffWithServerDelay } from './retry-engine.js';
+import { backoffWithServerDelay, isTransientStatus } from './retry-rules.js';
 
 /**
  * The read retry policy of `table.createReadStream()` in `@google-cloud/bigtable`:

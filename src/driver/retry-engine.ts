@@ -4,7 +4,6 @@ import type { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DeadlineExceededError } from '../errors/operation-errors.js';
 import { extractGrpcCode } from '../errors/errors.js';
 import { abortError, deadlineError, deadlineOf } from '../util/operation-signal.js';
-import { backoffMs, serverRetryDelayMs } from './retry-rules.js';
 
 /**
  * The per-attempt call options handed to the client (its gax options): the
@@ -88,23 +87,13 @@ export type CallOutcome =
 /**
  * How many retries in a row a call may make, and the wait before retry
  * number `retry` (1 for the first) after `error` when the rule names no
- * server delay: {@link backoffWithServerDelay} unless a test wants time to
+ * server delay: `backoffWithServerDelay` (retry-rules) unless a test wants time to
  * pass faster.
  * @internal
  */
 export interface RetryPolicy {
   readonly maxRetries: number;
   delayMs(retry: number, error?: unknown): number;
-}
-
-/**
- * The clients' wait before a retry: the server's `RetryInfo` delay when the
- * error carries one, otherwise 10 ms × 2^retry plus up to 100 ms of jitter,
- * at most 60 s.
- * @internal
- */
-export function backoffWithServerDelay(retry: number, error?: unknown): number {
-  return serverRetryDelayMs(error) ?? backoffMs(retry);
 }
 
 /**
@@ -296,23 +285,8 @@ export class RetryingCall {
   cancel(): void {
     if (this.#done) return;
     this.#release();
-    const running = this.#running;
-    this.#running = undefined;
-    running?.cancel();
-    if (running !== undefined)
-      this.#notify('attemptEnded', {
-        ...this.#event(),
-        attempt: this.#attempts - 1,
-        ms: Date.now() - this.#attemptStartedAt,
-        status: CANCELLED,
-        answered: this.#answered,
-      });
-    this.#notify('operationEnded', {
-      ...this.#event(),
-      attempts: this.#attempts,
-      ms: Date.now() - this.#startedAt,
-      outcome: 'cancelled',
-    });
+    this.#abandonAttempt(CANCELLED);
+    this.#notifyEnd('cancelled');
   }
 
   #attempt(): void {
@@ -479,18 +453,7 @@ export class RetryingCall {
   /** The signal aborted or the deadline passed: the running attempt is cancelled and the call ends with `error`. */
   #stop(error: BigtableMapperError): void {
     if (this.#done) return;
-    const running = this.#running;
-    this.#running = undefined;
-    if (running !== undefined) {
-      running.cancel();
-      this.#notify('attemptEnded', {
-        ...this.#event(),
-        attempt: this.#attempts - 1,
-        ms: Date.now() - this.#attemptStartedAt,
-        status: error instanceof DeadlineExceededError ? DEADLINE_EXCEEDED : CANCELLED,
-        answered: this.#answered,
-      });
-    }
+    this.#abandonAttempt(error instanceof DeadlineExceededError ? DEADLINE_EXCEEDED : CANCELLED);
     this.#conclude({ kind: 'stopped', error, attempts: this.#attempts });
   }
 
@@ -500,13 +463,33 @@ export class RetryingCall {
     const running = this.#running;
     this.#running = undefined;
     running?.cancel();
+    this.#notifyEnd(outcome.kind);
+    this.#rule.finish(outcome);
+  }
+
+  /** Cancels the running attempt, if there is one, and tells the listener it ended with `status`. */
+  #abandonAttempt(status: number): void {
+    const running = this.#running;
+    if (running === undefined) return;
+    this.#running = undefined;
+    running.cancel();
+    this.#notify('attemptEnded', {
+      ...this.#event(),
+      attempt: this.#attempts - 1,
+      ms: Date.now() - this.#attemptStartedAt,
+      status,
+      answered: this.#answered,
+    });
+  }
+
+  /** Tells the listener the call ended, and how. */
+  #notifyEnd(outcome: CallOutcome['kind'] | 'cancelled'): void {
     this.#notify('operationEnded', {
       ...this.#event(),
       attempts: this.#attempts,
       ms: Date.now() - this.#startedAt,
-      outcome: outcome.kind,
+      outcome,
     });
-    this.#rule.finish(outcome);
   }
 
   /** Marks the call done and releases its timers and signal listener. */

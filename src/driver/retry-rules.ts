@@ -30,6 +30,16 @@ export function backoffMs(retry: number): number {
 }
 
 /**
+ * The clients' wait before a retry: the server's `RetryInfo` delay when the
+ * error carries one, otherwise 10 ms × 2^retry plus up to 100 ms of jitter,
+ * at most 60 s.
+ * @internal
+ */
+export function backoffWithServerDelay(retry: number, error?: unknown): number {
+  return serverRetryDelayMs(error) ?? backoffMs(retry);
+}
+
+/**
  * The delay the server asked for before a retry: the `google.rpc.RetryInfo`
  * among the gRPC status details of `error`, in whole milliseconds (rounded
  * up, at most 60 s), or `undefined` when there is none (or it is malformed
