@@ -37,6 +37,7 @@ export async function mutateOneRow(
   if (mutation.mutations.length === 0) return;
   const operation = `mutateRow ${JSON.stringify(table.id)} row ${JSON.stringify(mutation.rowKeyText)}`;
   const entries = [toRawEntry(mutation)];
+  const measured = table.listener === undefined ? {} : { entryBytes: [dataBytes(mutation)], rowKey: mutation.rowKey };
   const failure = (
     await mutateWithRetries({
       operation,
@@ -46,6 +47,7 @@ export async function mutateOneRow(
       open: attemptOpener(rpc, table),
       retireChannel: (stream) => rpc.retireChannel?.(stream),
       listener: table.listener,
+      ...measured,
       call,
     })
   )[0];
@@ -78,6 +80,8 @@ export async function mutateManyRows(
   const entries: RawEntry[] = [];
   const positions: number[] = [];
   const idempotent: boolean[] = [];
+  // Only a listener counts the bytes written: a pass over the cells that a call without one skips.
+  const entryBytes: number[] | undefined = table.listener === undefined ? undefined : [];
   for (let index = 0; index < mutations.length; index++) {
     const mutation = mutations[index] as CompiledMutation;
     if (mutation.table !== table.id) {
@@ -90,8 +94,10 @@ export async function mutateManyRows(
     entries.push(toRawEntry(mutation));
     positions.push(index);
     idempotent.push(mutation.idempotent);
+    entryBytes?.push(dataBytes(mutation));
   }
-  return sendEntries(rpc, table, entries, positions, idempotent, call);
+  const rowKey = entryBytes === undefined ? undefined : mutations.find((m) => m.mutations.length > 0)?.rowKey;
+  return sendEntries(rpc, table, entries, positions, idempotent, call, entryBytes, rowKey);
 }
 
 /**
@@ -106,6 +112,8 @@ async function sendEntries(
   positions: readonly number[],
   idempotent: readonly boolean[],
   call: CallOptions | undefined,
+  entryBytes: readonly number[] | undefined,
+  rowKey: Buffer | undefined,
 ): Promise<WriteFailure[]> {
   if (entries.length === 0) return [];
   const operation = `mutateRows ${JSON.stringify(table.id)} (${entries.length} rows)`;
@@ -117,9 +125,18 @@ async function sendEntries(
     open: attemptOpener(rpc, table),
     retireChannel: (stream) => rpc.retireChannel?.(stream),
     listener: table.listener,
+    entryBytes,
+    rowKey,
     call,
   });
   return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));
+}
+
+/** The bytes of a row's key and of the values it sets: what a write counts as written, as a read counts what it read. */
+function dataBytes(mutation: CompiledMutation): number {
+  let bytes = mutation.rowKey.length;
+  for (const cell of mutation.mutations) if (cell.kind === 'setCell') bytes += cell.value.length;
+  return bytes;
 }
 
 function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {

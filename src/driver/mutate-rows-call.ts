@@ -9,6 +9,7 @@ import { DeadlineExceededError } from '../errors/operation-errors.js';
 import {
   RetryingCall,
   type AttemptEnd,
+  type CallVolume,
   type AttemptEvents,
   type AttemptListener,
   type CallOutcome,
@@ -92,6 +93,10 @@ export interface MutateRowsRequest<E> {
   readonly retry?: WriteRetryPolicy | undefined;
   /** Hears every attempt start and end (measurements). */
   readonly listener?: AttemptListener | undefined;
+  /** The request bytes of each entry, by position, for the listener's count of bytes written (given with a listener). */
+  readonly entryBytes?: ArrayLike<number> | undefined;
+  /** The first entry's row key, for a listener that shows a key prefix. */
+  readonly rowKey?: Buffer | undefined;
   /**
    * Hears each attempt cut by `attemptTimeoutMs` (a silent or too long
    * attempt), before the next one is opened: the channel it went out on
@@ -177,6 +182,23 @@ class MutateRowsRule<E> implements ResumptionRule {
     this.retry = { maxRetries: policy.maxAttempts - 1, delayMs: (retry) => policy.delayMs(retry) };
     this.#state = new Uint8Array(request.entries.length);
     this.#batch = Array.from(request.entries.keys());
+  }
+
+  get rowKey(): Buffer | undefined {
+    return this.#request.rowKey;
+  }
+
+  /** Entries confirmed written, and their request bytes. */
+  volume(): CallVolume {
+    const sizes = this.#request.entryBytes;
+    let rows = 0;
+    let bytes = 0;
+    for (let position = 0; position < this.#state.length; position++) {
+      if (this.#state[position] !== WRITTEN) continue;
+      rows += 1;
+      bytes += sizes?.[position] ?? 0;
+    }
+    return { rows, bytes };
   }
 
   open(attempt: number, _gax: GaxCallOptions, events: AttemptEvents): RunningAttempt {

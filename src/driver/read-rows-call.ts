@@ -5,6 +5,7 @@ import {
   type AttemptEvents,
   type AttemptListener,
   type CallOutcome,
+  type CallVolume,
   type GaxCallOptions,
   type NextStep,
   type ResumptionRule,
@@ -82,12 +83,14 @@ export class ReadRowsCall implements PushFeed<RowData>, ResumptionRule {
   #rest: ReadPlan;
   #resumeAfter: Buffer | undefined;
   #rowsRead = 0;
+  #bytesRead = 0;
   #progress: (() => void) | undefined;
   /** The running attempt's stream; a settled attempt's later events are ignored. */
   #current: ReadAttemptStream | undefined;
   readonly #onRow = (row: RowData, bytes: number): void => {
     this.#resumeAfter = row.key;
     this.#rowsRead += 1;
+    this.#bytesRead += bytes;
     this.#progress?.();
     this.#sink?.push(row, bytes);
   };
@@ -116,6 +119,16 @@ export class ReadRowsCall implements PushFeed<RowData>, ResumptionRule {
     this.operation = operation;
     this.#retireChannel = retireChannel;
     this.#engine = new RetryingCall(this, call, listener, ready);
+  }
+
+  /** @internal The first key the read asks for: its first row key, else its first range's start. */
+  get rowKey(): Buffer | undefined {
+    return this.#plan.keys[0] ?? this.#plan.ranges[0]?.start?.value;
+  }
+
+  /** @internal Rows delivered so far and the bytes of their keys and values. */
+  volume(): CallVolume {
+    return { rows: this.#rowsRead, bytes: this.#bytesRead };
   }
 
   start(sink: PushSink<RowData>): void {

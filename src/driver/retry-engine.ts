@@ -116,9 +116,24 @@ export interface ResumptionRule {
    * that a DEADLINE_EXCEEDED from the client is the engine's own bound.
    */
   readonly sendsDeadline: boolean;
+  /** The first row key the call names (a read's first key or range start, a write's first row), for listeners that show a key prefix. */
+  readonly rowKey?: Buffer | undefined;
   open(attempt: number, gax: GaxCallOptions, events: AttemptEvents): RunningAttempt;
   next(end: AttemptEnd): NextStep;
   finish(outcome: CallOutcome): void;
+  /** The rows and bytes the call moved: read and delivered, or confirmed written. Asked once, when the call ends, only with a listener. */
+  volume?(): CallVolume;
+}
+
+/**
+ * What one RPC call moved, as its rule counts it: rows delivered and the
+ * bytes of their keys and values (ReadRows), or rows confirmed written and
+ * the request bytes of those rows (MutateRows).
+ * @internal
+ */
+export interface CallVolume {
+  readonly rows: number;
+  readonly bytes: number;
 }
 
 /**
@@ -136,6 +151,8 @@ export interface AttemptCallEvent {
   readonly table: string | undefined;
   readonly telemetry: CallTelemetry | undefined;
   readonly call: object;
+  /** The rule's {@link ResumptionRule.rowKey}. */
+  readonly rowKey: Buffer | undefined;
 }
 
 /**
@@ -168,6 +185,8 @@ export interface AttemptListener {
       readonly ms: number;
       /** `cancelled`: the consumer went away (a read whose rows were no longer wanted). */
       readonly outcome: CallOutcome['kind'] | 'cancelled';
+      /** What the call moved, for an RPC whose rule counts it. */
+      readonly volume?: CallVolume | undefined;
     },
   ): void;
 }
@@ -484,11 +503,13 @@ export class RetryingCall {
 
   /** Tells the listener the call ended, and how. */
   #notifyEnd(outcome: CallOutcome['kind'] | 'cancelled'): void {
+    if (this.#listener?.operationEnded === undefined) return;
     this.#notify('operationEnded', {
       ...this.#event(),
       attempts: this.#attempts,
       ms: Date.now() - this.#startedAt,
       outcome,
+      volume: this.#rule.volume?.(),
     });
   }
 
@@ -508,6 +529,7 @@ export class RetryingCall {
       table: this.#rule.table,
       telemetry: this.#call.telemetry,
       call: this,
+      rowKey: this.#rule.rowKey,
     };
     return this.#base;
   }

@@ -12,6 +12,12 @@ export interface TelemetryOptions {
   metrics?: boolean;
   /** A span per repository operation with a child span per RPC attempt, through the registered TracerProvider. Default `true`. */
   traces?: boolean;
+  /**
+   * Adds the first bytes of each RPC's first row key to its attempt span and to the operation's span, as
+   * `bigtable_mapper.row_key_prefix` (printable ASCII as is, other bytes as `\xNN`): 0 to 64 bytes. Default 0:
+   * no key on any span, since a key can hold personal data. A prefix of a salted key shows its bucket.
+   */
+  rowKeyPrefixBytes?: number;
 }
 
 /**
@@ -51,6 +57,21 @@ export interface CallTelemetry {
   readonly operation: string;
   /** The operation's span, when tracing is on. */
   readonly span?: unknown;
+  /** Where a scan reports what only the mapper sees, when metrics are on. */
+  readonly scan?: ScanMeasures;
+}
+
+/**
+ * What a scan tells telemetry about itself: the ranges it reads (one per salt
+ * bucket of a salted entity), each time its ordered merge waited for a
+ * bucket's next rows, and how many rows wait read ahead of that merge.
+ * Structurally an ordered merge's observer (`stream/merge.ts`).
+ * @internal
+ */
+export interface ScanMeasures {
+  started(table: string, ranges: number): void;
+  waited(ms: number): void;
+  readAhead(rows: number): void;
 }
 
 /**

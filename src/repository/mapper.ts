@@ -479,20 +479,38 @@ function checkLogger(
   return { logger: logger as MapperLogger, slowOperationMs: slow };
 }
 
+/** The longest row-key prefix telemetry puts on a span. */
+const MAX_KEY_PREFIX_BYTES = 64;
+
 function checkTelemetry(telemetry: unknown): TelemetryOptions | undefined {
   if (telemetry === undefined || telemetry === false) return undefined;
   if (telemetry === true) return {};
   if (typeof telemetry === 'object' && telemetry !== null && !Array.isArray(telemetry)) {
-    checkOptionNames('BigtableMapper telemetry', telemetry, ['metrics', 'traces']);
-    const { metrics, traces } = telemetry as Record<string, unknown>;
+    checkOptionNames('BigtableMapper telemetry', telemetry, ['metrics', 'traces', 'rowKeyPrefixBytes']);
+    const { metrics, traces, rowKeyPrefixBytes } = telemetry as Record<string, unknown>;
+    if (
+      rowKeyPrefixBytes !== undefined &&
+      (typeof rowKeyPrefixBytes !== 'number' ||
+        !Number.isInteger(rowKeyPrefixBytes) ||
+        rowKeyPrefixBytes < 0 ||
+        rowKeyPrefixBytes > MAX_KEY_PREFIX_BYTES)
+    )
+      throw new ValidationError(
+        `BigtableMapper telemetry.rowKeyPrefixBytes must be an integer from 0 to ${MAX_KEY_PREFIX_BYTES}, got ${preview(rowKeyPrefixBytes)}. Fix: pass e.g. rowKeyPrefixBytes: 8, or leave it out to keep keys off spans.`,
+        { option: 'telemetry.rowKeyPrefixBytes' },
+      );
     if (
       (metrics === undefined || typeof metrics === 'boolean') &&
       (traces === undefined || typeof traces === 'boolean')
     )
-      return { metrics: metrics !== false, traces: traces !== false };
+      return {
+        metrics: metrics !== false,
+        traces: traces !== false,
+        ...(rowKeyPrefixBytes === undefined ? {} : { rowKeyPrefixBytes: rowKeyPrefixBytes as number }),
+      };
   }
   throw new ValidationError(
-    `BigtableMapper telemetry must be true, false or { metrics?: boolean, traces?: boolean }, got ${preview(telemetry)}. Fix: pass telemetry: true.`,
+    `BigtableMapper telemetry must be true, false or { metrics?: boolean, traces?: boolean, rowKeyPrefixBytes?: number }, got ${preview(telemetry)}. Fix: pass telemetry: true.`,
     { option: 'telemetry' },
   );
 }

@@ -46,6 +46,8 @@ export function executeScan(
   progress?: Map<number, SourceProgress>,
   call?: CallOptions,
 ): BatchStream<ScannedRow> {
+  const measures = call?.telemetry?.scan;
+  measures?.started(plan.table, plan.sources.length);
   const sources: OpenStream<ScannedRow>[] = plan.sources.map(
     (source) => () => openSource(driver, schema, plan, source, progress, call),
   );
@@ -65,7 +67,11 @@ export function executeScan(
     ? (a: WaitingRow, b: WaitingRow) => byKey(a, b) || Number(previous.has(a.source)) - Number(previous.has(b.source))
     : byKey;
   const merged = mapBatches(
-    mergeOrdered(packedSources, compare, { limit: resalting ? undefined : plan.limit, readAhead: MERGE_READ_AHEAD }),
+    mergeOrdered(packedSources, compare, {
+      limit: resalting ? undefined : plan.limit,
+      readAhead: MERGE_READ_AHEAD,
+      ...(measures === undefined ? {} : { observer: measures }),
+    }),
     (waiting): ScannedRow => ({
       row: packer.unpack(waiting.row),
       source: waiting.source,

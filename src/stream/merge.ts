@@ -15,6 +15,16 @@ export interface OrderedMergeOptions<T> {
    * compact, rather than in the source. Default: no read-ahead.
    */
   readonly readAhead?: { readonly items: number; readonly size: number; readonly sizeOf: (item: T) => number };
+  /** Hears each wait for a source's next batch, and the items read ahead over all sources after each batch arrived. */
+  readonly observer?: MergeObserver;
+}
+
+/** Measurements of an ordered merge (telemetry). @internal */
+export interface MergeObserver {
+  /** The merge waited `ms` for a source's next batch: nothing could be placed meanwhile. */
+  waited(ms: number): void;
+  /** Items read ahead over all sources, after a batch arrived. */
+  readAhead(items: number): void;
 }
 
 /** Options of {@link mergeUnordered}. @internal */
@@ -33,7 +43,7 @@ export function mergeOrdered<T>(
 ): BatchStream<T> {
   const limit = checkLimit(options.limit);
   const readAhead = options.readAhead ?? { items: 0, size: 0, sizeOf: () => 0 };
-  return takeItems(batchStream(new OrderedMerge([...sources], compare, readAhead)), limit);
+  return takeItems(batchStream(new OrderedMerge([...sources], compare, readAhead, options.observer)), limit);
 }
 
 /** Unordered merge, first ready batch first, with at most `concurrency` sources open. @internal */
@@ -85,6 +95,8 @@ class OrderedMerge<T> implements BatchProducer<T> {
   readonly #readAhead: NonNullable<OrderedMergeOptions<T>['readAhead']>;
   readonly #cursors: Cursor<T>[] = [];
   readonly #heap: MinHeap<Cursor<T>>;
+  readonly #observer: MergeObserver | undefined;
+  #aheadItems = 0;
   #started = false;
   #stopped = false;
   /** The source whose batch ran out in the last pull: its next batch is needed before anything else can be placed. */
@@ -95,9 +107,11 @@ class OrderedMerge<T> implements BatchProducer<T> {
     sources: OpenStream<T>[],
     compare: (a: T, b: T) => number,
     readAhead: NonNullable<OrderedMergeOptions<T>['readAhead']>,
+    observer: MergeObserver | undefined,
   ) {
     this.#sources = sources;
     this.#readAhead = readAhead;
+    this.#observer = observer;
     this.#heap = new MinHeap<Cursor<T>>(
       (a, b) => compare(a.items[a.position] as T, b.items[b.position] as T) || a.index - b.index,
     );
@@ -152,6 +166,8 @@ class OrderedMerge<T> implements BatchProducer<T> {
           cursor.ahead.push({ items: result.value, size });
           cursor.aheadItems += result.value.length;
           cursor.aheadSize += size;
+          this.#aheadItems += result.value.length;
+          this.#observer?.readAhead(this.#aheadItems);
           this.#readAheadOf(cursor);
         }
         this.#notify();
@@ -175,12 +191,23 @@ class OrderedMerge<T> implements BatchProducer<T> {
     if (batch === undefined) return undefined;
     cursor.aheadItems -= batch.items.length;
     cursor.aheadSize -= batch.size;
+    this.#aheadItems -= batch.items.length;
     this.#readAheadOf(cursor);
     return batch.items;
   }
 
   /** Waits for the source's next batch and puts the source back in the heap; a source that ended stays out. */
   async #place(cursor: Cursor<T>): Promise<void> {
+    const observer = this.#observer;
+    let waitedFrom: number | undefined;
+    try {
+      await this.#waitAndPlace(cursor, () => (waitedFrom ??= observer === undefined ? 0 : performance.now()));
+    } finally {
+      if (observer !== undefined && waitedFrom !== undefined) observer.waited(performance.now() - waitedFrom);
+    }
+  }
+
+  async #waitAndPlace(cursor: Cursor<T>, waiting: () => void): Promise<void> {
     for (;;) {
       if (cursor.error !== undefined) throw cursor.error.cause;
       const batch = this.#nextAhead(cursor);
@@ -192,6 +219,7 @@ class OrderedMerge<T> implements BatchProducer<T> {
       }
       if (cursor.ended || this.#stopped) return;
       this.#read(cursor);
+      waiting();
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
   }

@@ -20,6 +20,41 @@ export const LATENCY_BUCKETS_MS: readonly number[] = Object.freeze([
   1_600_000, 3_200_000,
 ]);
 
+/** Bucket boundaries of `bigtable_mapper.batch_rows`: rows of one RPC call, from a point read to a full MutateRows batch. @internal */
+export const BATCH_ROWS_BUCKETS: readonly number[] = Object.freeze([
+  0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000,
+]);
+
+/** Bucket boundaries of `bigtable_mapper.buckets_touched`: ranges of one scan (salt buckets go up to 256 and double while re-salting). @internal */
+export const BUCKETS_TOUCHED_BUCKETS: readonly number[] = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
+
+/** Bucket boundaries of `bigtable_mapper.read_ahead`: rows waiting ahead of an ordered merge (each bucket reads up to 1,024 ahead). @internal */
+export const READ_AHEAD_BUCKETS: readonly number[] = Object.freeze([
+  0, 16, 64, 256, 1_024, 4_096, 16_384, 65_536, 262_144,
+]);
+
+/**
+ * The first `bytes` bytes of a row key as span text: printable ASCII as is
+ * (a backslash doubled), every other byte as `\xNN`.
+ * @internal
+ * @example
+ * ```ts
+ * printableKeyPrefix(Buffer.from('03#sensor-1'), 6); // '03#sen'
+ * printableKeyPrefix(Buffer.from([0x00, 0x41]), 2); // '\x00A'
+ * ```
+ */
+export function printableKeyPrefix(key: Buffer, bytes: number): string {
+  let out = '';
+  const end = Math.min(key.length, bytes);
+  for (let i = 0; i < end; i++) {
+    const byte = key[i] as number;
+    if (byte === 0x5c) out += '\\\\';
+    else if (byte >= 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
+    else out += `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return out;
+}
+
 const STATUS_NAMES = [
   'OK',
   'CANCELLED',

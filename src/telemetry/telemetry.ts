@@ -1,14 +1,25 @@
 import type { Attributes, Counter, Histogram, Meter, MeterProvider, Span, Tracer } from '@opentelemetry/api';
-import type { AttemptCallEvent, AttemptListener } from '../driver/retry-engine.js';
+import type { AttemptCallEvent, AttemptListener, CallVolume } from '../driver/retry-engine.js';
 import type {
   CallTelemetry,
   MapperLogger,
   OperationTelemetry,
+  ScanMeasures,
   StartedOperation,
   TelemetryOptions,
 } from '../model/telemetry.js';
 import { loadOtelApi, type OtelApiModule } from './otel-api.js';
-import { DB_SYSTEM, INSTRUMENTATION_SCOPE, LATENCY_BUCKETS_MS, splitOperationName, statusName } from './names.js';
+import {
+  BATCH_ROWS_BUCKETS,
+  BUCKETS_TOUCHED_BUCKETS,
+  DB_SYSTEM,
+  INSTRUMENTATION_SCOPE,
+  LATENCY_BUCKETS_MS,
+  READ_AHEAD_BUCKETS,
+  printableKeyPrefix,
+  splitOperationName,
+  statusName,
+} from './names.js';
 
 /** The instruments of one MeterProvider. */
 interface Instruments {
@@ -18,6 +29,22 @@ interface Instruments {
   readonly firstResponseLatencies: Histogram;
   readonly retryCount: Counter;
   readonly connectivityErrors: Counter;
+  readonly rowsRead: Counter;
+  readonly bytesRead: Counter;
+  readonly rowsWritten: Counter;
+  readonly bytesWritten: Counter;
+  readonly batchRows: Histogram;
+  readonly bucketsTouched: Histogram;
+  readonly mergeWait: Histogram;
+  readonly readAhead: Histogram;
+}
+
+/** What one scan reported through its {@link ScanMeasures}, recorded when its operation ends. */
+interface ScanTally {
+  table: string | undefined;
+  ranges: number;
+  waitedMs: number;
+  peakReadAhead: number;
 }
 
 /** What the listener keeps about one RPC call between its events. */
@@ -29,6 +56,7 @@ interface CallState {
 
 const OK = 0;
 const CANCELLED = 1;
+const KEY_PREFIX_ATTRIBUTE = 'bigtable_mapper.row_key_prefix';
 
 function isSpan(value: unknown): value is Span {
   return typeof value === 'object' && value !== null && typeof (value as Span).spanContext === 'function';
@@ -49,6 +77,7 @@ export class MapperTelemetry implements OperationTelemetry {
   readonly listener: AttemptListener;
   readonly #metrics: boolean;
   readonly #traces: boolean;
+  readonly #keyPrefixBytes: number;
   readonly #appProfile: () => string | undefined;
   #api: OtelApiModule | undefined;
   #tracer: Tracer | undefined;
@@ -68,6 +97,7 @@ export class MapperTelemetry implements OperationTelemetry {
   ) {
     this.#metrics = options !== undefined && options.metrics !== false;
     this.#traces = options !== undefined && options.traces !== false;
+    this.#keyPrefixBytes = options?.rowKeyPrefixBytes ?? 0;
     this.#appProfile = appProfile;
     this.#log = log;
     this.ready = (options === undefined ? Promise.resolve(undefined) : load()).then(
@@ -89,7 +119,7 @@ export class MapperTelemetry implements OperationTelemetry {
 
   /** Starts the span of repository call `name` (`Reading.save`) as a child of the active span. */
   start(name: string): StartedOperation {
-    const started = this.#startSpan(name);
+    const started = this.#withScanMeasures(this.#startSpan(name));
     const log = this.#log;
     if (log?.slowOperationMs === undefined) return started;
     const startedAt = Date.now();
@@ -107,6 +137,51 @@ export class MapperTelemetry implements OperationTelemetry {
           );
       },
     };
+  }
+
+  /**
+   * Gives the call {@link ScanMeasures} when metrics are on: a scan reports
+   * its ranges, merge waits and read-ahead there, and they are recorded once,
+   * when the call ends.
+   */
+  #withScanMeasures(started: StartedOperation): StartedOperation {
+    if (!this.#metrics || this.#api === undefined) return started;
+    const tally: ScanTally = { table: undefined, ranges: 0, waitedMs: 0, peakReadAhead: 0 };
+    const scan: ScanMeasures = {
+      started: (table, ranges) => {
+        tally.table = table;
+        tally.ranges += ranges;
+      },
+      waited: (ms) => (tally.waitedMs += ms),
+      readAhead: (rows) => {
+        if (rows > tally.peakReadAhead) tally.peakReadAhead = rows;
+      },
+    };
+    return {
+      ...started,
+      call: { ...started.call, scan },
+      end: (error?: unknown) => {
+        started.end(error);
+        if (tally.ranges > 0) this.#recordScan(started.call, tally);
+      },
+    };
+  }
+
+  #recordScan(call: CallTelemetry, tally: ScanTally): void {
+    const instruments = this.#meters();
+    if (instruments === undefined) return;
+    const attributes: Attributes = {
+      table: tally.table ?? '',
+      app_profile: this.#appProfile() ?? 'default',
+      operation: call.operation,
+    };
+    if (call.entity !== undefined) attributes['entity'] = call.entity;
+    instruments.bucketsTouched.record(tally.ranges, attributes);
+    // Only an ordered merge of several ranges waits or reads ahead.
+    if (tally.ranges > 1) {
+      instruments.mergeWait.record(tally.waitedMs, attributes);
+      instruments.readAhead.record(tally.peakReadAhead, attributes);
+    }
   }
 
   #startSpan(name: string): StartedOperation {
@@ -176,6 +251,42 @@ export class MapperTelemetry implements OperationTelemetry {
         unit: '1',
         description: 'Attempts that failed without any response from the server (UNAVAILABLE, a reset, a timeout).',
       }),
+      rowsRead: meter.createCounter('bigtable_mapper.rows_read', {
+        unit: '{row}',
+        description: 'Rows a ReadRows call delivered.',
+      }),
+      bytesRead: meter.createCounter('bigtable_mapper.bytes_read', {
+        unit: 'By',
+        description: 'Bytes of the row keys and cell values a ReadRows call delivered.',
+      }),
+      rowsWritten: meter.createCounter('bigtable_mapper.rows_written', {
+        unit: '{row}',
+        description: 'Rows a MutateRows call had confirmed written.',
+      }),
+      bytesWritten: meter.createCounter('bigtable_mapper.bytes_written', {
+        unit: 'By',
+        description: 'Bytes of the row keys and cell values of the rows a MutateRows call had confirmed written.',
+      }),
+      batchRows: meter.createHistogram('bigtable_mapper.batch_rows', {
+        unit: '{row}',
+        description: 'Rows of one RPC call: delivered by a ReadRows call, confirmed written by a MutateRows call.',
+        advice: { explicitBucketBoundaries: [...BATCH_ROWS_BUCKETS] },
+      }),
+      bucketsTouched: meter.createHistogram('bigtable_mapper.buckets_touched', {
+        unit: '{range}',
+        description: 'Key ranges one scan read: its salt buckets for a salted entity (both layouts while re-salting).',
+        advice: { explicitBucketBoundaries: [...BUCKETS_TOUCHED_BUCKETS] },
+      }),
+      mergeWait: meter.createHistogram('bigtable_mapper.merge_wait', {
+        unit: 'ms',
+        description: "Time one ordered scan's merge waited for a bucket's next rows, over the whole scan.",
+        advice: { explicitBucketBoundaries: [...LATENCY_BUCKETS_MS] },
+      }),
+      readAhead: meter.createHistogram('bigtable_mapper.read_ahead', {
+        unit: '{row}',
+        description: 'Most rows one ordered scan held read ahead of its merge, over all buckets.',
+        advice: { explicitBucketBoundaries: [...READ_AHEAD_BUCKETS] },
+      }),
     };
     return this.#instruments;
   }
@@ -201,9 +312,14 @@ export class MapperTelemetry implements OperationTelemetry {
     const api = this.#api;
     if (tracer === undefined || api === undefined) return;
     const parent = event.telemetry?.span;
+    const keyPrefix =
+      this.#keyPrefixBytes > 0 && event.rowKey !== undefined
+        ? printableKeyPrefix(event.rowKey, this.#keyPrefixBytes)
+        : undefined;
     if (isSpan(parent) && event.table !== undefined && event.attempt === 0) {
       parent.setAttribute('db.collection.name', event.table);
       parent.updateName(`${event.telemetry?.operation ?? event.method} ${event.table}`);
+      if (keyPrefix !== undefined) parent.setAttribute(KEY_PREFIX_ATTRIBUTE, keyPrefix);
     }
     const context = isSpan(parent) ? api.trace.setSpan(api.context.active(), parent) : api.context.active();
     this.#state(event).attemptSpan = tracer.startSpan(
@@ -215,6 +331,7 @@ export class MapperTelemetry implements OperationTelemetry {
           'db.operation.name': event.method,
           ...(event.table === undefined ? {} : { 'db.collection.name': event.table }),
           'bigtable_mapper.attempt': event.attempt,
+          ...(keyPrefix === undefined ? {} : { [KEY_PREFIX_ATTRIBUTE]: keyPrefix }),
         },
       },
       context,
@@ -271,7 +388,12 @@ export class MapperTelemetry implements OperationTelemetry {
   }
 
   #operationEnded(
-    event: AttemptCallEvent & { readonly attempts: number; readonly ms: number; readonly outcome: string },
+    event: AttemptCallEvent & {
+      readonly attempts: number;
+      readonly ms: number;
+      readonly outcome: string;
+      readonly volume?: CallVolume | undefined;
+    },
   ): void {
     const state = this.#calls.get(event.call);
     this.#calls.delete(event.call);
@@ -283,6 +405,12 @@ export class MapperTelemetry implements OperationTelemetry {
     instruments.retryCount.add(Math.max(event.attempts - 1, 0), attributes);
     if (state?.firstResponseMs !== undefined)
       instruments.firstResponseLatencies.record(state.firstResponseMs, attributes);
+    const volume = event.volume;
+    if (volume === undefined) return;
+    const reading = event.method === 'ReadRows';
+    (reading ? instruments.rowsRead : instruments.rowsWritten).add(volume.rows, attributes);
+    (reading ? instruments.bytesRead : instruments.bytesWritten).add(volume.bytes, attributes);
+    instruments.batchRows.record(volume.rows, attributes);
   }
 }
 

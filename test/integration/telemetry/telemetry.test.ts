@@ -122,7 +122,10 @@ describe('OpenTelemetry metrics and traces on the emulator', () => {
       expect(attempt.spanContext().traceId).toBe(operation.spanContext().traceId);
     }
     // No key or where value on any span.
-    for (const span of finished) expect(JSON.stringify([span.attributes, span.events])).not.toMatch(/"s"/);
+    for (const span of finished) {
+      expect(JSON.stringify([span.attributes, span.events])).not.toMatch(/"s"/);
+      expect(span.attributes).not.toHaveProperty('bigtable_mapper.row_key_prefix');
+    }
 
     const byName = await collectMetrics();
     const reads = { method: 'ReadRows', entity: 'Event', operation: 'scan', table: saltedTable };
@@ -185,5 +188,95 @@ describe('OpenTelemetry metrics and traces on the emulator', () => {
       ...points(after.get('attempt_latencies'), { method: 'ReadRows', entity: 'Note', status: 'INTERNAL' }),
     ];
     expect(failed).toHaveLength(1);
+  });
+
+  it('counts rows and bytes read and written, rows per call, buckets touched, merge waits and read-ahead', async () => {
+    const sum = (metric: MetricData | undefined, match: Record<string, unknown>): number =>
+      points(metric, match).reduce((total, p) => total + (p.value as number), 0);
+    const histogram = (
+      metric: MetricData | undefined,
+      match: Record<string, unknown>,
+    ): { count: number; sum: number } =>
+      points(metric, match).reduce(
+        (total, p) => ({
+          count: total.count + (p.value as Histogram).count,
+          sum: total.sum + ((p.value as Histogram).sum ?? 0),
+        }),
+        { count: 0, sum: 0 },
+      );
+    const scan = { entity: 'Event', operation: 'scan' };
+    const before = await collectMetrics();
+    const events = await all(mapper.getRepository(Event).iterate({ where: { source: 's' } }));
+    expect(events).toHaveLength(64);
+    const notes = mapper.getRepository(Note);
+    const written = Array.from({ length: 10 }, (_, i) => Object.assign(new Note(), { seq: 1_000 + i, text: 'w' }));
+    await notes.saveMany(written);
+    const after = await collectMetrics();
+
+    const delta = (name: string, match: Record<string, unknown>): number =>
+      sum(after.get(name), match) - sum(before.get(name), match);
+    expect(delta('bigtable_mapper.rows_read', { ...scan, method: 'ReadRows', table: saltedTable })).toBe(64);
+    // Each row: its key and its one value 'e'.
+    const keyBytes = mapper.getRepository(Event).compileSave(events[0] as Event).rowKey.length;
+    expect(delta('bigtable_mapper.bytes_read', { ...scan, method: 'ReadRows' })).toBe(64 * (keyBytes + 1));
+    const expectedWritten = written
+      .map((note) => notes.compileSave(note))
+      .reduce(
+        (total, m) =>
+          total +
+          m.rowKey.length +
+          m.mutations.reduce((cells, c) => cells + (c.kind === 'setCell' ? c.value.length : 0), 0),
+        0,
+      );
+    const saves = { entity: 'Note', operation: 'saveMany', method: 'MutateRows' };
+    expect(delta('bigtable_mapper.rows_written', saves)).toBe(10);
+    expect(delta('bigtable_mapper.bytes_written', saves)).toBe(expectedWritten);
+
+    const diff = (name: string, match: Record<string, unknown>): { count: number; sum: number } => {
+      const a = histogram(after.get(name), match);
+      const b = histogram(before.get(name), match);
+      return { count: a.count - b.count, sum: a.sum - b.sum };
+    };
+    // One ReadRows call per bucket, 64 rows between them; one MutateRows call of 10 rows.
+    expect(diff('bigtable_mapper.batch_rows', { ...scan, method: 'ReadRows' })).toEqual({ count: 8, sum: 64 });
+    expect(diff('bigtable_mapper.batch_rows', saves)).toEqual({ count: 1, sum: 10 });
+    expect(diff('bigtable_mapper.buckets_touched', { ...scan, table: saltedTable })).toEqual({ count: 1, sum: 8 });
+    const waits = diff('bigtable_mapper.merge_wait', scan);
+    expect(waits.count).toBe(1);
+    expect(waits.sum).toBeGreaterThan(0);
+    const readAhead = diff('bigtable_mapper.read_ahead', scan);
+    expect(readAhead.count).toBe(1);
+    expect(readAhead.sum).toBeGreaterThan(0);
+    expect(readAhead.sum).toBeLessThanOrEqual(64);
+    expect(after.get('bigtable_mapper.bytes_read')?.descriptor.unit).toBe('By');
+  });
+
+  it("rowKeyPrefixBytes puts the first bytes of each RPC's first key on its spans, and nothing more", async () => {
+    const keyed = new BigtableMapper({
+      emulatorHost: proxy.host,
+      instance: testInstanceId,
+      entities: [Event],
+      telemetry: { metrics: false, rowKeyPrefixBytes: 3 },
+    });
+    try {
+      await keyed.telemetryReady();
+      expect(await all(keyed.getRepository(Event).iterate({ where: { source: 's' } }))).toHaveLength(64);
+    } finally {
+      await keyed.close();
+    }
+    const finished = spans.getFinishedSpans();
+    const operation = finished.find((s) => s.attributes['db.operation.name'] === 'scan') as ReadableSpan;
+    const attempts = finished.filter((s) => parentOf(s) === operation.spanContext().spanId);
+    const prefixes = attempts.map((s) => s.attributes['bigtable_mapper.row_key_prefix']).sort();
+    expect(prefixes).toEqual(['00#', '01#', '02#', '03#', '04#', '05#', '06#', '07#']);
+    expect(prefixes).toContain(operation.attributes['bigtable_mapper.row_key_prefix']);
+    expect(
+      () =>
+        new BigtableMapper({
+          emulatorHost: proxy.host,
+          instance: testInstanceId,
+          telemetry: { rowKeyPrefixBytes: 65 },
+        }),
+    ).toThrow(/rowKeyPrefixBytes must be an integer from 0 to 64, got 65/);
   });
 });

@@ -49,6 +49,32 @@ describe('merges over batch sources', () => {
     expect(batches).toEqual([[1, 2, 3], [4, 5], [6], [7]]);
   });
 
+  it('ordered: tells its observer each wait for a source and the items read ahead over all sources', async () => {
+    const run = async (items: number): Promise<{ waits: number[]; ahead: number[] }> => {
+      const a = new BatchedFake([[1, 2, 3], [7]]);
+      const b = new BatchedFake([[4, 5], [6]]);
+      const waits: number[] = [];
+      const ahead: number[] = [];
+      const observer = { waited: (ms: number) => waits.push(ms), readAhead: (n: number) => ahead.push(n) };
+      const readAhead = { items, size: 100, sizeOf: () => 1 };
+      const out = await collect(mergeOrderedBatches([a.factory, b.factory], (x, y) => x - y, { readAhead, observer }));
+      expect(out.flat()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      return { waits, ahead };
+    };
+    // Without read-ahead a source is read only when it ran out: after the first batches (one wait, both
+    // read at once), the merge waits for a's [7], b's [6], and the end of each.
+    const bare = await run(0);
+    expect(bare.waits).toHaveLength(5);
+    for (const ms of bare.waits) expect(ms).toBeGreaterThanOrEqual(0);
+    // Read ahead, only the first batch is waited for: the rest were there when needed.
+    const ahead = await run(2);
+    expect(ahead.waits).toHaveLength(1);
+    // One report per batch that arrived, counting the items waiting over both sources.
+    expect(ahead.ahead).toHaveLength(4);
+    expect(Math.max(...ahead.ahead)).toBeGreaterThanOrEqual(3);
+    for (const n of ahead.ahead) expect(n).toBeLessThanOrEqual(7);
+  });
+
   it('ordered: an error from a batch source is rethrown and cancels the other sources', async () => {
     const failing = new BatchedFake([[1], [3]], { failAfter: 1 });
     const other = new BatchedFake([[2], [4]]);

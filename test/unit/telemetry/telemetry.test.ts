@@ -2,12 +2,18 @@ import { readFileSync } from 'node:fs';
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { MeterProvider, type Histogram } from '@opentelemetry/sdk-metrics';
 import { CollectingReader } from '../../support/collecting-metric-reader.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BigtableMapper, Column, Entity, Family, KeyPart, ValidationError } from '../../../src/index.js';
+import { BigtableMapper, Column, Entity, Family, KeyPart, Salt, ValidationError } from '../../../src/index.js';
+import { InMemoryBigtable } from '../../../src/testing/index.js';
 import type { AttemptCallEvent } from '../../../src/driver/retry-engine.js';
-import { INSTRUMENTATION_SCOPE, splitOperationName, statusName } from '../../../src/telemetry/names.js';
+import {
+  INSTRUMENTATION_SCOPE,
+  printableKeyPrefix,
+  splitOperationName,
+  statusName,
+} from '../../../src/telemetry/names.js';
 import { MapperTelemetry } from '../../../src/telemetry/telemetry.js';
 import { FakeDriver } from '../../support/fake-driver.js';
 
@@ -27,6 +33,7 @@ function driveOneCall(telemetry: MapperTelemetry): void {
     table: 't',
     telemetry: started.call,
     call: {},
+    rowKey: undefined,
   };
   const { listener } = telemetry;
   listener.attemptStarted?.({ ...base, attempt: 0 });
@@ -79,6 +86,47 @@ describe('telemetry without registered providers', () => {
     expect(() => driveOneCall(telemetry)).not.toThrow();
   });
 
+  it('a custom driver still gets the per-scan metrics: buckets touched, merge wait and read-ahead', async () => {
+    @Entity({ table: 'salted-items' })
+    @Salt({ buckets: 4 })
+    @Family('d')
+    class SaltedItem {
+      @KeyPart(0, { type: 'string' }) id!: string;
+      @Column({ family: 'd', type: 'string' }) name?: string;
+    }
+    const reader = new CollectingReader();
+    const provider = new MeterProvider({ readers: [reader] });
+    metrics.setGlobalMeterProvider(provider);
+    const mapper = new BigtableMapper({ driver: new InMemoryBigtable(), entities: [SaltedItem], telemetry: true });
+    try {
+      await mapper.telemetryReady();
+      await mapper.sync();
+      const repo = mapper.getRepository(SaltedItem);
+      await repo.saveMany(
+        Array.from({ length: 20 }, (_, i) => Object.assign(new SaltedItem(), { id: `i${i}`, name: 'x' })),
+      );
+      let rows = 0;
+      for await (const item of repo.iterate({})) if (item.id.startsWith('i')) rows += 1;
+      expect(rows).toBe(20);
+      const { resourceMetrics } = await reader.collect();
+      const byName = new Map(resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).map((m) => [m.descriptor.name, m]));
+      const only = (name: string): Histogram => {
+        const found = byName.get(name)?.dataPoints ?? [];
+        expect(found).toHaveLength(1);
+        expect(found[0]?.attributes).toMatchObject({ entity: 'SaltedItem', operation: 'scan', table: 'salted-items' });
+        return found[0]?.value as Histogram;
+      };
+      expect(only('bigtable_mapper.buckets_touched')).toMatchObject({ count: 1, sum: 4 });
+      expect(only('bigtable_mapper.merge_wait').count).toBe(1);
+      expect(only('bigtable_mapper.read_ahead').count).toBe(1);
+      // The RPC metrics are the built-in driver's.
+      expect(byName.has('bigtable_mapper.rows_read')).toBe(false);
+    } finally {
+      await mapper.close();
+      await provider.shutdown();
+    }
+  });
+
   it('a mapper with telemetry and a custom driver runs its calls as before', async () => {
     const mapper = new BigtableMapper({ driver: new FakeDriver(), entities: [Item], telemetry: true });
     await mapper.telemetryReady();
@@ -91,7 +139,16 @@ describe('telemetry without registered providers', () => {
 
 describe('the telemetry option and names', () => {
   it('rejects a telemetry option that is not a boolean or { metrics, traces }', () => {
-    for (const telemetry of ['yes', 1, [], { metrics: 'on' }, { logs: true }])
+    for (const telemetry of [
+      'yes',
+      1,
+      [],
+      { metrics: 'on' },
+      { logs: true },
+      { rowKeyPrefixBytes: -1 },
+      { rowKeyPrefixBytes: 1.5 },
+      { rowKeyPrefixBytes: '8' },
+    ])
       expect(
         () => new BigtableMapper({ driver: new FakeDriver(), telemetry: telemetry as unknown as boolean }),
       ).toThrow(ValidationError);
@@ -225,5 +282,14 @@ describe('telemetry spans', () => {
     expect(inner?.status.code).toBe(2);
     expect(JSON.stringify([inner?.attributes, inner?.events, inner?.status])).not.toContain('secret');
     await provider.shutdown();
+  });
+});
+
+describe('printableKeyPrefix', () => {
+  it('keeps printable ASCII, doubles a backslash, escapes every other byte, and stops at the byte count', () => {
+    expect(printableKeyPrefix(Buffer.from('03#sensor-1'), 6)).toBe('03#sen');
+    expect(printableKeyPrefix(Buffer.from([0x00, 0x41, 0x5c, 0xff, 0x7f]), 5)).toBe('\\x00A\\\\\\xff\\x7f');
+    expect(printableKeyPrefix(Buffer.from('ab'), 8)).toBe('ab');
+    expect(printableKeyPrefix(Buffer.from('é'), 1)).toBe('\\xc3');
   });
 });
