@@ -15,6 +15,7 @@ import { nodeCeiling } from './workloads/node-ceiling.js';
 import { pointReads } from './workloads/point-reads.js';
 import { saltedScan } from './workloads/salted-scan.js';
 import { scanHydrate } from './workloads/scan-hydrate.js';
+import { telemetryOverhead } from './workloads/telemetry-overhead.js';
 
 export type { BenchOptions } from './options.js';
 export type { BenchResults } from './results.js';
@@ -28,6 +29,7 @@ const WORKLOADS: Readonly<Record<WorkloadId, (ctx: BenchContext) => Promise<Work
   'point-reads': pointReads,
   'find-many': findMany,
   'collection-read': collectionRead,
+  'telemetry-overhead': telemetryOverhead,
   cpu: cpuCost,
   evenness: bucketEvenness,
   memory: memoryIterate,

@@ -8,6 +8,7 @@ export const WORKLOAD_IDS = [
   'point-reads',
   'find-many',
   'collection-read',
+  'telemetry-overhead',
   'cpu',
   'evenness',
   'memory',

@@ -115,6 +115,20 @@ export function checkTargets(workloads: readonly WorkloadResult[]): TargetCheck[
       ratioOf(workloads, 'collection-read', 'mapper-collection/raw-prefix-scan'),
       0.9,
     ),
+    ...(['save-many', 'iterate'] as const).flatMap((op) => [
+      ...atLeast(
+        `telemetry-api-${op}`,
+        `${op === 'save-many' ? 'saveMany' : 'iterate'} with telemetry and no SDK registered >= 0.98x telemetry off`,
+        ratioOf(workloads, 'telemetry-overhead', `${op}-api/${op}-off`),
+        0.98,
+      ),
+      ...atLeast(
+        `telemetry-sdk-${op}`,
+        `${op === 'save-many' ? 'saveMany' : 'iterate'} with telemetry and the SDK (in-memory exporters) >= 0.9x telemetry off`,
+        ratioOf(workloads, 'telemetry-overhead', `${op}-sdk/${op}-off`),
+        0.9,
+      ),
+    ]),
   ];
   const memory = workloads.find((w) => w.id === 'memory') as MemoryResult | undefined;
   if (memory !== undefined) {
