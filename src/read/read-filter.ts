@@ -9,7 +9,7 @@ import type { ResolvedRead } from './read-options.js';
 export type FilteredSchema = Pick<EntitySchema, 'key' | 'families' | 'columns'>;
 
 /** What a read filter reads of a resolved read: the columns and their versions. @internal */
-export type FilteredRead = Pick<ResolvedRead, 'columns' | 'versions'>;
+export type FilteredRead = Pick<ResolvedRead, 'columns' | 'versions' | 'timeRange'>;
 
 interface FamilyRead {
   family: string;
@@ -38,14 +38,27 @@ interface FamilyRead {
  * {@link presenceFilter} cells (value-stripped, outside the selection or
  * condemned by GC, so hydration ignores them) and hydrates with every
  * selected column `undefined`. While re-salting, the move mark is read as well
- * ({@link withMark}).
+ * ({@link withMark}). A read with a time window (`asOf`, `between`) applies
+ * all of that to the cells of its window only.
  *
  * @internal
  */
 export function planReadFilter(schema: FilteredSchema, read: FilteredRead, nowMicros: number): RowFilter {
-  const filter = columnsFilter(schema, read, nowMicros);
+  const filter = withinTimeRange(read.timeRange, columnsFilter(schema, read, nowMicros));
   // While re-salting, the mark is read too: a new row holding only the mark is a tombstone that hides the old row.
   return marksWrites(schema) ? withMark(filter) : filter;
+}
+
+/**
+ * A read with `asOf` or `between` sees only the cells of its window: a chain
+ * whose first step is the window, so the version caps and the selection's
+ * test after it count only those cells (the newest version at `asOf`, not
+ * the newest one). The move mark of a re-salt is read outside the window.
+ */
+function withinTimeRange(range: FilteredRead['timeRange'], filter: RowFilter): RowFilter {
+  if (range === undefined) return filter;
+  const window: RowFilter = { kind: 'timestampRange', startMicros: range.startMicros, endMicros: range.endMicros };
+  return { kind: 'chain', filters: [window, filter] };
 }
 
 function columnsFilter(schema: FilteredSchema, read: FilteredRead, nowMicros: number): RowFilter {

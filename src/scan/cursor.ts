@@ -240,7 +240,7 @@ export function applyCursor(
   const state = decodeCursor(cursor);
   if (state.scope !== scope || state.kind !== (order === 'none' ? 'unordered' : 'ordered')) {
     throw new ValidationError(
-      `${schema.name}: this cursor belongs to another query. Fix: resume with the same where, select, versions and order that produced the cursor`,
+      `${schema.name}: this cursor belongs to another query. Fix: resume with the same where, select, versions, asOf or between, and order that produced the cursor`,
       { entity: schema.name },
     );
   }

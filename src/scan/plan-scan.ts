@@ -10,7 +10,7 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 import { splitWhere } from './plan-where.js';
-import { resolveRead, type ResolvedRead } from '../read/read-options.js';
+import { resolveRead, type ReadTimeRange, type ResolvedRead } from '../read/read-options.js';
 import { planReadFilter } from '../read/read-filter.js';
 import { applyCursor } from './cursor.js';
 import { PlannedScan, PlannedSource, type KeyCheck, type ScanPlan, type ScanSource } from './scan-plan.js';
@@ -74,6 +74,7 @@ export function planScanRead<T>(
     read.columns.map((c) => c.property),
     read.versions,
     keyCheck,
+    read.timeRange,
   );
   if (query.cursor !== undefined) sources = applyCursor(schema, sources, query.cursor, scope, order);
   const plan = deepFreeze(
@@ -179,9 +180,10 @@ function fingerprint(
   columns: readonly string[],
   versions: Readonly<Record<string, number>>,
   keyCheck: KeyCheck | undefined,
+  timeRange: ReadTimeRange | undefined,
 ): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ table, order, columns, versions, keyCheck }));
+  hash.update(JSON.stringify({ table, order, columns, versions, keyCheck, timeRange }));
   for (const s of sources) {
     hash.update(`|${s.segment}|${s.range.start.key.toString('hex')}|${String(s.range.start.inclusive)}`);
     hash.update(
