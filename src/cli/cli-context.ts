@@ -20,6 +20,7 @@ export interface GlobalFlags {
   emulatorHost?: string;
   timeoutMs?: number;
   tablePrefix?: string;
+  appProfile?: string;
   json?: boolean;
 }
 
@@ -63,11 +64,20 @@ export class CliContext {
     return this.tablePrefix + schema.table;
   }
 
-  /** Per-call options: the abort signal and `--timeout-ms`. */
-  get call(): { signal: AbortSignal; timeoutMs?: number } {
-    return this.flags.timeoutMs === undefined
-      ? { signal: this.signal }
-      : { signal: this.signal, timeoutMs: this.flags.timeoutMs };
+  /** `--app-profile`, else `BIGTABLE_APP_PROFILE`; `undefined` for the instance's default profile. */
+  get appProfileId(): string | undefined {
+    const id = this.flags.appProfile ?? this.io.env.BIGTABLE_APP_PROFILE;
+    return id === '' ? undefined : id;
+  }
+
+  /** Per-call options: the abort signal, `--timeout-ms` and `--app-profile`. */
+  get call(): { signal: AbortSignal; timeoutMs?: number; appProfileId?: string } {
+    const appProfileId = this.appProfileId;
+    return {
+      signal: this.signal,
+      ...(this.flags.timeoutMs === undefined ? {} : { timeoutMs: this.flags.timeoutMs }),
+      ...(appProfileId === undefined ? {} : { appProfileId }),
+    };
   }
 
   /** A mapper for `entities`, connected like the application: flags first, then the environment. */
@@ -90,7 +100,11 @@ export class CliContext {
     const projectId = this.flags.project ?? env.BIGTABLE_PROJECT ?? env.GOOGLE_CLOUD_PROJECT;
     const emulatorHost = this.flags.emulatorHost ?? env.BIGTABLE_EMULATOR_HOST;
     const tablePrefix = this.tablePrefix;
-    const prefix = tablePrefix === '' ? {} : { tablePrefix };
+    const appProfileId = this.appProfileId;
+    const prefix = {
+      ...(tablePrefix === '' ? {} : { tablePrefix }),
+      ...(appProfileId === undefined ? {} : { appProfileId }),
+    };
     if (emulatorHost !== undefined && emulatorHost !== '') {
       return { emulatorHost, instance, ...(projectId === undefined ? {} : { projectId }), ...prefix };
     }

@@ -52,6 +52,10 @@ export async function runCli(
       '--table-prefix <prefix>',
       "prefix of every table id, as the mapper's tablePrefix (or BIGTABLE_TABLE_PREFIX)",
     )
+    .option(
+      '--app-profile <id>',
+      'app profile of every data call, e.g. a Data Boost or low-priority profile for a long job (or BIGTABLE_APP_PROFILE)',
+    )
     .option('--json', 'print one JSON document on stdout instead of text')
     .showHelpAfterError()
     .exitOverride()

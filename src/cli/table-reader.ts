@@ -38,6 +38,7 @@ export async function readEntityRows(
         ? ctx.signal
         : deadlineSignal(ctx.flags.timeoutMs, { signal: ctx.signal, operation: options.label }),
     idleTimeoutMs: mapper.timeouts.scan.idleMs,
+    ...(ctx.appProfileId === undefined ? {} : { appProfileId: ctx.appProfileId }),
   };
   const progress = ctx.out.progress(options.label, sources.length, ' ranges');
   let rows = 0;

@@ -259,19 +259,19 @@ export class GoogleCloudDriver implements BigtableDriver {
 
   async mutateRow(mutation: CompiledMutation, call?: CallOptions): Promise<void> {
     await this.#dataProbe.ready(call, 'mutateRow');
-    return mutateOneRow(this.#data, this.#dataTable(mutation.table), mutation, call);
+    return mutateOneRow(this.#data, this.#dataTable(mutation.table, call), mutation, call);
   }
 
   async mutateRows({ table, mutations }: MutateRowsRequest, call?: CallOptions): Promise<RowMutationFailure[]> {
     await this.#dataProbe.ready(call, 'mutateRows');
-    return mutateManyRows(this.#data, this.#dataTable(table), mutations, call);
+    return mutateManyRows(this.#data, this.#dataTable(table, call), mutations, call);
   }
 
   readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
     const plan = planRead(request);
     const table = this.table(request.table);
     const data = this.#data;
-    const { appProfileId } = this.bigtable;
+    const appProfileId = options?.appProfileId ?? this.bigtable.appProfileId;
     const operation = `readRows ${JSON.stringify(request.table)}`;
     const open =
       plan === undefined
@@ -294,20 +294,20 @@ export class GoogleCloudDriver implements BigtableDriver {
 
   async checkAndMutate(request: CheckAndMutateRequest, call?: CallOptions): Promise<boolean> {
     await this.#dataProbe.ready(call, 'checkAndMutate');
-    return checkAndMutateRow(this.#data, this.#dataTable(request.table), request, call);
+    return checkAndMutateRow(this.#data, this.#dataTable(request.table, call), request, call);
   }
 
   async increment({ table, rowKey, rules }: IncrementRequest, call?: CallOptions): Promise<RowData> {
     await this.#dataProbe.ready(call, 'increment');
-    return incrementCells(this.#data, this.#dataTable(table), rowKey, rules, call);
+    return incrementCells(this.#data, this.#dataTable(table, call), rowKey, rules, call);
   }
 
-  /** How the data calls address table `id`; only once the data endpoint is ready (the project id is then known). */
-  #dataTable(id: string): DataTable {
+  /** How the data calls address table `id`, with the call's app profile; only once the data endpoint is ready (the project id is then known). */
+  #dataTable(id: string, call: CallOptions | undefined): DataTable {
     return {
       id,
       name: this.#data.tableName(this.table(id).name),
-      appProfileId: this.bigtable.appProfileId,
+      appProfileId: call?.appProfileId ?? this.bigtable.appProfileId,
       listener: this.attemptListener,
     };
   }

@@ -153,6 +153,8 @@ export interface AttemptCallEvent {
   readonly call: object;
   /** The rule's {@link ResumptionRule.rowKey}. */
   readonly rowKey: Buffer | undefined;
+  /** The call's own app profile, when its `CallOptions` name one. */
+  readonly appProfileId: string | undefined;
 }
 
 /**
@@ -530,6 +532,7 @@ export class RetryingCall {
       telemetry: this.#call.telemetry,
       call: this,
       rowKey: this.#rule.rowKey,
+      appProfileId: this.#call.appProfileId,
     };
     return this.#base;
   }

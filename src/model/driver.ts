@@ -34,6 +34,8 @@ export interface CallOptions {
   readonly attemptTimeoutMs?: number;
   /** Reads: longest silence on a stream before the attempt is retried, in milliseconds. */
   readonly idleTimeoutMs?: number;
+  /** The app profile data RPCs are sent with (routing, priority, Data Boost); default the client's `appProfileId`. Admin RPCs take none. */
+  readonly appProfileId?: string | undefined;
   /** The repository call these RPCs run for, for metrics and traces. @internal */
   readonly telemetry?: CallTelemetry | undefined;
 }

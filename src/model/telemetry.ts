@@ -81,7 +81,7 @@ export interface ScanMeasures {
  * @internal
  */
 export interface OperationTelemetry {
-  start(name: string): StartedOperation;
+  start(name: string, appProfileId?: string): StartedOperation;
 }
 
 /** One repository call as telemetry sees it. @internal */

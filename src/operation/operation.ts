@@ -24,6 +24,27 @@ export interface OperationOptions {
   attemptTimeoutMs?: number;
   /** Reads: longest silence on a read stream before its attempt is retried from where it stopped (milliseconds). */
   idleTimeoutMs?: number;
+  /**
+   * The app profile this call's data RPCs are sent with, instead of the mapper's: e.g. a Data Boost or
+   * low-priority profile for a batch read (docs/reliability.md#app-profiles-and-data-boost).
+   */
+  appProfileId?: string;
+}
+
+/** An app profile id as Bigtable accepts it: 1 to 50 characters from `[-_.a-zA-Z0-9]`, not starting with `-` or `.`. */
+const APP_PROFILE_ID = /^[_a-zA-Z0-9][-_.a-zA-Z0-9]{0,49}$/;
+
+/**
+ * Checks an app profile id (`option` names where it was given), so a typo
+ * fails here with a `ValidationError` instead of at the server.
+ * @internal
+ */
+export function checkAppProfileId(option: string, value: unknown): string {
+  if (typeof value === 'string' && APP_PROFILE_ID.test(value)) return value;
+  throw new ValidationError(
+    `${option} must be an app profile id (1 to 50 characters from [-_.a-zA-Z0-9], not starting with - or .), got ${typeof value === 'string' ? JSON.stringify(value.slice(0, 60)) : typeof value}. Fix: pass the id of a profile of the instance, e.g. appProfileId: 'batch'`,
+    { option },
+  );
 }
 
 /**
@@ -42,6 +63,8 @@ export interface OperationContext {
   readonly tablePrefix: string;
   /** The mapper's metrics and traces, when its `telemetry` option is on: each call starts its operation there. */
   readonly telemetry?: OperationTelemetry | undefined;
+  /** The mapper's `appProfileId`, for every call that names none. */
+  readonly appProfileId?: string | undefined;
 }
 
 /**
@@ -64,6 +87,7 @@ export const OPERATION_OPTION_NAMES = [
   'timeoutMs',
   'attemptTimeoutMs',
   'idleTimeoutMs',
+  'appProfileId',
 ] as const satisfies readonly (keyof OperationOptions)[];
 
 /**
@@ -82,11 +106,13 @@ export function startOperation(
   const defaults = context.timeouts[kind];
   const totalMs = given.timeoutMs ?? defaults.totalMs;
   const scope = openOperation(name, totalMs, [given.signal, context.closing]);
-  const started = context.telemetry?.start(name);
+  const appProfileId = given.appProfileId ?? context.appProfileId;
+  const started = context.telemetry?.start(name, appProfileId);
   const call: CallOptions = {
     signal: scope.signal,
     attemptTimeoutMs: Math.min(given.attemptTimeoutMs ?? defaults.attemptMs, totalMs),
     idleTimeoutMs: given.idleTimeoutMs ?? defaults.idleMs,
+    ...(appProfileId === undefined ? {} : { appProfileId }),
     ...(started === undefined ? {} : { telemetry: started.call }),
   };
   let ended = false;
@@ -173,8 +199,8 @@ function raceAbort<R>(settled: Promise<R>, operation: RunningOperation, name: st
 export function splitOperationOptions<O extends OperationOptions>(
   options: O | undefined,
 ): [OperationOptions, Omit<O, keyof OperationOptions>] {
-  const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, ...rest } = options ?? ({} as O);
-  return [{ signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs }, rest];
+  const { signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, appProfileId, ...rest } = options ?? ({} as O);
+  return [{ signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, appProfileId }, rest];
 }
 
 function checkOperationOptions(name: string, options: OperationOptions | undefined): OperationOptions {
@@ -193,9 +219,11 @@ function checkOperationOptions(name: string, options: OperationOptions | undefin
       });
     checked.signal = signal;
   }
-  for (const option of OPERATION_OPTION_NAMES.slice(1) as ('timeoutMs' | 'attemptTimeoutMs' | 'idleTimeoutMs')[]) {
+  for (const option of ['timeoutMs', 'attemptTimeoutMs', 'idleTimeoutMs'] as const) {
     const value = options[option];
     if (value !== undefined) checked[option] = checkTimeoutMs(option, value);
   }
+  if (options.appProfileId !== undefined)
+    checked.appProfileId = checkAppProfileId('appProfileId', options.appProfileId);
   return checked;
 }

@@ -20,13 +20,19 @@ export interface ReadOptions<T = unknown, S extends EntityProperty<T> = EntityPr
   /**
    * Reads the row as it was at this time: each column's newest versions written at or before it (by cell
    * timestamp, to the millisecond). A row with no cell by then is not found. Not with `between`.
-   * @example `{ asOf: new Date('2026-11-01T00:00:00Z') }`
+   * @example
+   * ```ts
+   * await prices.findOne({ sku: 'a' }, { asOf: new Date('2026-11-01T00:00:00Z') });
+   * ```
    */
   asOf?: Date;
   /**
    * Reads only cells written in `[from, to)` (by cell timestamp, to the millisecond): each column's newest
    * versions inside the window. A row with no cell inside it is not found. Not with `asOf`.
-   * @example `{ between: { from: new Date('2026-11-01'), to: new Date('2026-11-02') } }`
+   * @example
+   * ```ts
+   * await prices.findOne({ sku: 'a' }, { between: { from: new Date('2026-11-01'), to: new Date('2026-11-02') } });
+   * ```
    */
   between?: { readonly from: Date; readonly to: Date };
 }

@@ -41,6 +41,7 @@ import { OperationAbortedError } from '../errors/operation-errors.js';
 import {
   runOperation,
   splitOperationOptions,
+  checkAppProfileId,
   type OperationContext,
   type OperationOptions,
   OPERATION_OPTION_NAMES,
@@ -115,6 +116,16 @@ export type BigtableMapperOptions = (
    */
   logger?: MapperLogger;
   /**
+   * The app profile every data RPC of this mapper is sent with (routing, priority, Data Boost), unless a call
+   * names its own `appProfileId`; with the built-in driver the default is the client's `appProfileId`, else the
+   * instance's default profile. Admin RPCs (`sync`) take none.
+   * @example
+   * ```ts
+   * new BigtableMapper({ instance: 'i', appProfileId: 'serving' });
+   * ```
+   */
+  appProfileId?: string;
+  /**
    * With `logger`: a repository call that takes this long or longer (milliseconds, retries included; a scan
    * until its last row was taken) is logged with `warn`. Default: none is.
    */
@@ -142,6 +153,7 @@ export const MAPPER_OPTION_NAMES: readonly string[] = Object.keys({
   telemetry: true,
   logger: true,
   slowOperationMs: true,
+  appProfileId: true,
 } satisfies Record<BigtableMapperOptions extends infer U ? (U extends unknown ? keyof U : never) : never, true>);
 
 /**
@@ -208,6 +220,9 @@ export class BigtableMapper {
       clock: checkClock(options.clock),
       tablePrefix: this.tablePrefix,
       telemetry: this.#telemetry,
+      ...(options.appProfileId === undefined
+        ? {}
+        : { appProfileId: checkAppProfileId('BigtableMapper appProfileId', options.appProfileId) }),
     };
     this.#lint = checkLintMode(options.lint);
     this.driver = this.tablePrefix === '' ? this.#base : new PrefixedDriver(this.#base, this.tablePrefix);

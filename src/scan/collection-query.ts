@@ -162,4 +162,5 @@ export const COLLECTION_READ_OPTION_NAMES: readonly string[] = Object.keys({
   timeoutMs: true,
   attemptTimeoutMs: true,
   idleTimeoutMs: true,
+  appProfileId: true,
 } satisfies Record<keyof CollectionReadOptions<CollectionMembers>, true>);

@@ -117,9 +117,9 @@ export class MapperTelemetry implements OperationTelemetry {
     };
   }
 
-  /** Starts the span of repository call `name` (`Reading.save`) as a child of the active span. */
-  start(name: string): StartedOperation {
-    const started = this.#withScanMeasures(this.#startSpan(name));
+  /** Starts the span of repository call `name` (`Reading.save`) as a child of the active span; `appProfileId` is the call's own. */
+  start(name: string, appProfileId?: string): StartedOperation {
+    const started = this.#withScanMeasures(this.#startSpan(name), appProfileId);
     const log = this.#log;
     if (log?.slowOperationMs === undefined) return started;
     const startedAt = Date.now();
@@ -144,7 +144,7 @@ export class MapperTelemetry implements OperationTelemetry {
    * its ranges, merge waits and read-ahead there, and they are recorded once,
    * when the call ends.
    */
-  #withScanMeasures(started: StartedOperation): StartedOperation {
+  #withScanMeasures(started: StartedOperation, appProfileId: string | undefined): StartedOperation {
     if (!this.#metrics || this.#api === undefined) return started;
     const tally: ScanTally = { table: undefined, ranges: 0, waitedMs: 0, peakReadAhead: 0 };
     const scan: ScanMeasures = {
@@ -162,17 +162,17 @@ export class MapperTelemetry implements OperationTelemetry {
       call: { ...started.call, scan },
       end: (error?: unknown) => {
         started.end(error);
-        if (tally.ranges > 0) this.#recordScan(started.call, tally);
+        if (tally.ranges > 0) this.#recordScan(started.call, tally, appProfileId);
       },
     };
   }
 
-  #recordScan(call: CallTelemetry, tally: ScanTally): void {
+  #recordScan(call: CallTelemetry, tally: ScanTally, appProfileId: string | undefined): void {
     const instruments = this.#meters();
     if (instruments === undefined) return;
     const attributes: Attributes = {
       table: tally.table ?? '',
-      app_profile: this.#appProfile() ?? 'default',
+      app_profile: appProfileId ?? this.#appProfile() ?? 'default',
       operation: call.operation,
     };
     if (call.entity !== undefined) attributes['entity'] = call.entity;
@@ -297,7 +297,7 @@ export class MapperTelemetry implements OperationTelemetry {
       status: statusName(status),
       streaming: event.method === 'ReadRows',
       table: event.table ?? '',
-      app_profile: this.#appProfile() ?? 'default',
+      app_profile: event.appProfileId ?? this.#appProfile() ?? 'default',
     };
     const call: CallTelemetry | undefined = event.telemetry;
     if (call !== undefined) {

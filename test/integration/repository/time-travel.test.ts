@@ -145,7 +145,7 @@ describe('time-travel reads on the emulator, with explicit cell timestamps', () 
       endMicros: (T2 + 1) * 1000,
     });
     // Without a window the filter is the one after the window.
-    const [, inner] = (asOf.filter as { filters: unknown[] }).filters;
+    const [, inner] = (asOf.filter as unknown as { filters: unknown[] }).filters;
     expect(prices.planScan({}).filter).toEqual(inner);
   });
 

@@ -16,7 +16,7 @@ class Counter {
 }
 
 const key = { id: 'a' };
-const OPERATION = 'signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs';
+const OPERATION = 'signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, appProfileId';
 
 function repository(): { repo: Repository<Counter>; driver: FakeDriver } {
   const driver = new FakeDriver();

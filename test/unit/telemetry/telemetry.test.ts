@@ -34,6 +34,7 @@ function driveOneCall(telemetry: MapperTelemetry): void {
     telemetry: started.call,
     call: {},
     rowKey: undefined,
+    appProfileId: undefined,
   };
   const { listener } = telemetry;
   listener.attemptStarted?.({ ...base, attempt: 0 });

@@ -1,0 +1,133 @@
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+
+/** One gRPC request the server received: its method, headers and top-level length-delimited fields. */
+export interface RecordedRequest {
+  /** The method's short name, e.g. `ReadRows`. */
+  readonly method: string;
+  readonly headers: http2.IncomingHttpHeaders;
+  /** Every length-delimited field of the request message, by field number, in order. */
+  readonly fields: ReadonlyMap<number, readonly Buffer[]>;
+}
+
+/** A loopback Bigtable data endpoint that records what it is sent (see {@link startRecordingBigtableServer}). */
+export interface RecordingBigtableServer {
+  /** `127.0.0.1:port`, for a mapper's `emulatorHost`. */
+  readonly host: string;
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback HTTP/2 server that speaks just enough of Bigtable's data API to
+ * answer the driver: ReadRows with no rows, MutateRows with OK for every
+ * entry, CheckAndMutateRow with "predicate not matched"; every other method
+ * with UNIMPLEMENTED. It records each request, for tests of what goes on the
+ * wire that the emulator would ignore (app profiles, headers).
+ * @example
+ * ```ts
+ * const server = await startRecordingBigtableServer();
+ * const mapper = new BigtableMapper({ emulatorHost: server.host, instance: 'i', appProfileId: 'batch' });
+ * ```
+ */
+export async function startRecordingBigtableServer(): Promise<RecordingBigtableServer> {
+  const server = http2.createServer();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+  });
+  const requests: RecordedRequest[] = [];
+  server.on('stream', (stream, headers) => {
+    stream.on('error', () => undefined);
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => {
+      const method = String(headers[':path'] ?? '')
+        .split('/')
+        .at(-1) as string;
+      const fields = topLevelFields(Buffer.concat(chunks).subarray(5));
+      requests.push({ method, headers, fields });
+      const answer = answerOf(method, fields);
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+      stream.on('wantTrailers', () =>
+        stream.sendTrailers({ 'grpc-status': answer === undefined ? '12' : '0', 'grpc-message': '' }),
+      );
+      stream.end(answer === undefined ? undefined : frame(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: async () => {
+      for (const session of sessions) session.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The response message of `method`, or `undefined` for a method this server does not answer. */
+function answerOf(method: string, fields: ReadonlyMap<number, readonly Buffer[]>): Buffer | undefined {
+  switch (method) {
+    case 'ReadRows':
+    case 'CheckAndMutateRow':
+      return Buffer.alloc(0);
+    case 'MutateRows': {
+      // One entry per request entry (field 2): { index (1): i, status (2): {} }.
+      const entries = (fields.get(2) ?? []).map((_, index) => {
+        const entry = Buffer.concat([Buffer.from([0x08]), varint(index), Buffer.from([0x12, 0x00])]);
+        return Buffer.concat([Buffer.from([0x0a]), varint(entry.length), entry]);
+      });
+      return Buffer.concat(entries);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function frame(message: Buffer): Buffer {
+  const out = Buffer.alloc(5 + message.length);
+  out.writeUInt32BE(message.length, 1);
+  message.copy(out, 5);
+  return out;
+}
+
+function varint(value: number): Buffer {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest % 0x80) | 0x80);
+    rest = Math.floor(rest / 0x80);
+  }
+  bytes.push(rest);
+  return Buffer.from(bytes);
+}
+
+/** The length-delimited fields at the top level of a protobuf message, by field number. */
+function topLevelFields(message: Buffer): Map<number, Buffer[]> {
+  const fields = new Map<number, Buffer[]>();
+  let at = 0;
+  const readVarint = (): number => {
+    let value = 0;
+    for (let scale = 1; ; scale *= 128) {
+      const byte = message[at++] as number;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+    }
+  };
+  while (at < message.length) {
+    const tag = readVarint();
+    const wireType = tag % 8;
+    if (wireType === 0) readVarint();
+    else if (wireType === 1) at += 8;
+    else if (wireType === 5) at += 4;
+    else {
+      const length = readVarint();
+      const field = Math.floor(tag / 8);
+      fields.set(field, [...(fields.get(field) ?? []), message.subarray(at, at + length)]);
+      at += length;
+    }
+  }
+  return fields;
+}
