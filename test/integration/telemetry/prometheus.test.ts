@@ -91,7 +91,8 @@ function only(found: PromSample[], what: string): PromSample {
 }
 
 beforeAll(async () => {
-  metrics.setGlobalMeterProvider(meterProvider);
+  // false: another file of this worker left its provider registered, and the mapper would write there.
+  expect(metrics.setGlobalMeterProvider(meterProvider)).toBe(true);
   const app = express();
   app.get('/metrics', (req, res) => exporter.getMetricsRequestHandler(req, res));
   server = await new Promise<Server>((resolve, reject) => {
