@@ -55,8 +55,14 @@ interface CallState {
 }
 
 const OK = 0;
-const CANCELLED = 1;
 const KEY_PREFIX_ATTRIBUTE = 'bigtable_mapper.row_key_prefix';
+/**
+ * The statuses of an attempt the network cut before any response: a reset
+ * (UNAVAILABLE, or INTERNAL for a stream reset), an attempt or idle timeout
+ * (DEADLINE_EXCEEDED). Any other status is the server's answer (NOT_FOUND,
+ * PERMISSION_DENIED, ...), not a connectivity error.
+ */
+const CONNECTIVITY_STATUSES: ReadonlySet<number> = new Set([4, 13, 14]);
 
 function isSpan(value: unknown): value is Span {
   return typeof value === 'object' && value !== null && typeof (value as Span).spanContext === 'function';
@@ -363,8 +369,7 @@ export class MapperTelemetry implements OperationTelemetry {
     if (instruments === undefined) return;
     const attributes = this.#attributes(event, event.status);
     instruments.attemptLatencies.record(event.ms, attributes);
-    if (!event.answered && event.status !== OK && event.status !== CANCELLED)
-      instruments.connectivityErrors.add(1, attributes);
+    if (!event.answered && CONNECTIVITY_STATUSES.has(event.status)) instruments.connectivityErrors.add(1, attributes);
   }
 
   #retryScheduled(event: AttemptCallEvent & { readonly attempt: number; readonly delayMs: number }): void {
