@@ -54,9 +54,8 @@ export function logPartialWrites(
  * The `warn` of a partial write: `bigtable-mapper: partial write of Reading to
  * "readings" in Reading.saveMany: 2 of 10 writes failed (1 PERMISSION_DENIED,
  * 1 invalid input), 8 persisted`, then how it stopped when it did.
- * @internal
  */
-export function partialWriteMessage(
+function partialWriteMessage(
   operation: string,
   entity: string,
   table: string | undefined,
