@@ -81,7 +81,11 @@ describe('partial writes in the logger', () => {
     };
     const logger = recordingLogger();
     const telemetry = logPartialWrites(inner, logger, (entity) => (entity === 'Reading' ? 'readings' : undefined));
-    const error = new PartialWriteError('Reading', [], 3, { cause: undefined, notAttempted: [3, 4], unreadFrom: undefined });
+    const error = new PartialWriteError('Reading', [], 3, {
+      cause: undefined,
+      notAttempted: [3, 4],
+      unreadFrom: undefined,
+    });
     const outer = telemetry.start('Sensor.propagate');
     const nested = telemetry.start('Reading.propagate');
     nested.end(error);
