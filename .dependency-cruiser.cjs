@@ -1,8 +1,8 @@
 // The allowed layer order of src/, lowest first: a folder may import only folders
 // listed before it (and itself). docs/architecture.md explains each layer. The
 // package's entry points sit above every layer: the files at the top of src/
-// (index.ts for the root, tools.ts, express.ts, json.ts, driver-api.ts) and the index.ts
-// of testing/ and nest/; nothing in src/ imports them.
+// (index.ts for the root, tools.ts, express.ts, json.ts, driver-api.ts), the index.ts
+// of testing/ and nest/, and nest/terminus.ts; nothing in src/ imports them.
 const LAYERS = [
   'errors', // typed errors, no imports
   'util', // byte, number and signal helpers, and checks of the arguments a call is given
@@ -73,6 +73,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(tools|express|json)\\.ts$' },
       to: { path: '^src/driver/|@google-cloud/bigtable|@grpc/grpc-js|google-gax', reachable: true },
+    },
+    {
+      name: 'nest-without-terminus',
+      comment:
+        'bigtable-mapper/nest (src/nest/index.ts) works without the optional @nestjs/terminus: only bigtable-mapper/nest/terminus (src/nest/terminus.ts) may reach it',
+      severity: 'error',
+      from: { path: '^src/nest/index\\.ts$' },
+      to: { path: '@nestjs/terminus', reachable: true },
     },
     {
       name: 'no-client-internals',

@@ -15,6 +15,8 @@ major="${1:?usage: scripts/test-nest.sh MAJOR TARBALL}"
 tarball="${2:?usage: scripts/test-nest.sh MAJOR TARBALL}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 app="${XDG_CACHE_HOME:-$HOME/.cache}/bigtable-mapper-ci/nestjs-$major"
+# The Terminus major that supports NestJS MAJOR: 11 (built on HealthIndicatorService) covers Nest 10 and 11.
+terminus=$((major < 11 ? 11 : major))
 
 mkdir -p "$app"
 [[ -f "$app/package.json" ]] || echo '{ "name": "nestjs-app", "private": true }' >"$app/package.json"
@@ -22,7 +24,7 @@ mkdir -p "$app"
   cd "$app"
   npm install --no-audit --no-fund --loglevel=error \
     "@nestjs/common@^$major" "@nestjs/core@^$major" "@nestjs/platform-express@^$major" "@nestjs/testing@^$major" \
-    "$tarball"
+    "@nestjs/terminus@^$terminus" "$tarball"
 )
 echo "test-nest: NestJS $(node -p "require('$app/node_modules/@nestjs/core/package.json').version") on Node $(node --version)"
 

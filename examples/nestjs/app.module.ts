@@ -5,6 +5,7 @@ import { BigtableMapperExceptionFilter, BigtableModule } from '../../src/nest/in
 import { APP_CONFIG, AppConfigModule, type AppConfig } from './app-config.js';
 import { PageViewsModule } from './page-views.module.js';
 import { CustomersModule } from './customers.module.js';
+import { HealthModule } from './health.module.js';
 import { OpenApiController } from './openapi.controller.js';
 
 /**
@@ -23,7 +24,8 @@ export interface AppOptions extends Partial<AppConfig> {
 /**
  * The example application: a mapper configured asynchronously from
  * {@link AppConfig}, with `sync: true` so the page-views table exists before
- * the first request; the page-views and customers features; the OpenAPI
+ * the first request, and `telemetry: true` for OpenTelemetry spans and metrics
+ * (exported by what `telemetry.ts` registers; nothing without it); the page-views and customers features; a Terminus readiness check of Bigtable (`GET /health/ready`); the OpenAPI
  * document generated from their entities (`GET /openapi.json`); and `BigtableMapperExceptionFilter`
  * as a global filter, so the library's errors answer 400, 404, 503, 504 or 500
  * with a JSON body.
@@ -44,10 +46,18 @@ export class AppModule {
         BigtableModule.forRootAsync({
           imports: [AppConfigModule.forRoot(config)],
           inject: [APP_CONFIG],
-          useFactory: ({ emulatorHost, instance }: AppConfig) => ({ emulatorHost, instance, tablePrefix, sync: true }),
+          useFactory: ({ emulatorHost, instance }: AppConfig) => ({
+            emulatorHost,
+            instance,
+            tablePrefix,
+            sync: true,
+            // Spans and metrics through the globally registered OpenTelemetry providers (telemetry.ts).
+            telemetry: true,
+          }),
         }),
         PageViewsModule.register(),
         CustomersModule.register(),
+        HealthModule,
       ],
       controllers: [OpenApiController],
       providers: [{ provide: APP_FILTER, useClass: BigtableMapperExceptionFilter }],

@@ -66,6 +66,8 @@ export async function runDemoRequests(base: string): Promise<void> {
   const badOrder = await send('/customers/c1/orders', { orderId: 3, total: -1, status: 'lost' });
   console.log(`POST /customers/c1/orders (invalid) -> ${badOrder.status}`, await badOrder.json());
   console.log('GET /customers/c1 (one scan) ->', JSON.stringify(await (await fetch(`${base}/customers/c1`)).json()));
+  const ready = await fetch(`${base}/health/ready`);
+  console.log(`GET /health/ready -> ${ready.status}`, JSON.stringify(await ready.json()));
   const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { components: { schemas: object } };
   console.log('GET /openapi.json -> schemas', Object.keys(openapi.components.schemas).join(', '));
 }

@@ -23,8 +23,8 @@ export interface TelemetryOptions {
 /**
  * Where a mapper's `logger` option writes: the shape of NestJS's `LoggerService`, pino and console.
  * Each method is called with one string (so pino's and Nest's argument orders both work); the library
- * uses `debug` for each retry and `warn` for a call slower than `slowOperationMs`. A method that is
- * missing is skipped, and one that throws is ignored.
+ * uses `debug` for each retry, and `warn` for a call slower than `slowOperationMs`, a partial write and an
+ * entity's lint findings. A method that is missing is skipped, and one that throws is ignored.
  *
  * @example
  * ```ts
@@ -37,7 +37,7 @@ export interface MapperLogger {
   debug?(message: string): void;
   /** Not used by the library today; part of the shape so a Nest `LoggerService` fits. */
   log?(message: string): void;
-  /** A repository call that took `slowOperationMs` or longer. */
+  /** A repository call that took `slowOperationMs` or longer; a partial write (entity, table, counts); with `lint`, an entity's findings. */
   warn?(message: string): void;
   /** Not used by the library today; part of the shape so a Nest `LoggerService` fits. */
   error?(message: string): void;

@@ -1,6 +1,6 @@
 import { Global, Inject, Logger, Module } from '@nestjs/common';
 import type { DynamicModule, OnApplicationShutdown, OnModuleInit, Provider } from '@nestjs/common';
-import { BigtableMapper } from '../repository/mapper.js';
+import { BigtableMapper, type BigtableMapperOptions } from '../repository/mapper.js';
 import {
   checkModuleAsyncOptions,
   checkModuleOptions,
@@ -9,11 +9,14 @@ import {
 } from './module-options.js';
 import { BIGTABLE_MODULE_OPTIONS, getMapperToken } from './tokens.js';
 
+/** The context of the Nest `Logger` a mapper logs through when the module's options give no `logger`. */
+const LOGGER_CONTEXT = 'BigtableMapper';
+
 const mapperProvider: Provider = {
   provide: getMapperToken(),
   useFactory: (options: BigtableModuleOptions) => {
-    const { sync: _sync, ...mapperOptions } = options;
-    return new BigtableMapper(mapperOptions);
+    const { sync: _sync, logger = new Logger(LOGGER_CONTEXT), ...mapperOptions } = options;
+    return new BigtableMapper({ ...mapperOptions, ...(logger === false ? {} : { logger }) } as BigtableMapperOptions);
   },
   inject: [BIGTABLE_MODULE_OPTIONS],
 };

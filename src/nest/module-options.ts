@@ -1,21 +1,34 @@
 import type { ModuleMetadata, FactoryProvider } from '@nestjs/common';
+import type { MapperLogger } from '../model/telemetry.js';
 import { MAPPER_OPTION_NAMES, type BigtableMapperOptions } from '../repository/mapper.js';
 import { checkOptionNames } from '../util/option-names.js';
+
+/** Each way of reaching Bigtable of the mapper's options, without `logger` (the module's own follows). */
+type WithoutLogger<T> = T extends unknown ? Omit<T, 'logger'> : never;
 
 /**
  * Options of `BigtableModule.forRoot`: the mapper's options plus `sync`,
  * which runs `mapper.sync()` (create missing tables and families, update GC
  * rules) during start-up, for the `entities` listed here and every entity
- * registered with `forFeature`.
+ * registered with `forFeature`. Without `logger` the mapper logs through a
+ * Nest `Logger` (context `BigtableMapper`); `logger: false` turns that off.
  *
  * @example
  * ```ts
  * const options: BigtableModuleOptions = { emulatorHost: '127.0.0.1:8086', instance: 'dev', sync: true };
+ * const quiet: BigtableModuleOptions = { ...options, logger: false };
  * ```
  */
-export type BigtableModuleOptions = BigtableMapperOptions & {
+export type BigtableModuleOptions = WithoutLogger<BigtableMapperOptions> & {
   /** Run `mapper.sync()` before the application is ready. Default `false`. */
   sync?: boolean;
+  /**
+   * Where the mapper logs retries (`debug`), calls slower than `slowOperationMs`, partial writes and lint
+   * findings (`warn`). Default: a Nest `Logger` with context `BigtableMapper`, so the messages follow the
+   * application's logger and log levels (`NestFactory.create(AppModule, { logger: ['error', 'warn'] })` hides
+   * the retries). Give another logger (pino, a `Logger` of another context) to replace it, or `false` for none.
+   */
+  logger?: MapperLogger | false;
 };
 
 /**

@@ -6,6 +6,7 @@ import {
   type GoogleCloudDriverOptions,
 } from '../driver/google-cloud-driver.js';
 import { MapperTelemetry } from '../telemetry/telemetry.js';
+import { lintMessage, logPartialWrites, writeLog } from '../telemetry/log-messages.js';
 import type { MapperLogger, TelemetryOptions } from '../model/telemetry.js';
 import { compileEntity } from '../metadata/compile-entity.js';
 import type { Constructor } from '../model/declarations.js';
@@ -85,8 +86,9 @@ export type BigtableMapperOptions = (
   tablePrefix?: string;
   /**
    * Runs `lintEntity()` on every entity as it is registered (docs/key-design-tools.md): `warn` emits each
-   * error and warning finding as a process warning (type `BigtableMapperLint`, code the rule id); `error`
-   * also throws `MetadataError` for the first error finding. Suppressions apply. Default `off`.
+   * error and warning finding as a process warning (type `BigtableMapperLint`, code the rule id), or, with a
+   * `logger`, writes one `warn` per entity listing them; `error` also throws `MetadataError` for the first
+   * error finding. Suppressions apply. Default `off`.
    */
   lint?: 'off' | 'warn' | 'error';
   /**
@@ -111,8 +113,10 @@ export type BigtableMapperOptions = (
    */
   telemetry?: boolean | TelemetryOptions;
   /**
-   * Where the mapper writes what it does not throw: each retry of an RPC (`debug`; needs the built-in driver)
-   * and each repository call slower than `slowOperationMs` (`warn`). A NestJS `Logger`, pino or `console`.
+   * Where the mapper writes what it does not throw: each retry of an RPC (`debug`; needs the built-in driver),
+   * each repository call slower than `slowOperationMs`, each partial write (a call that ends with
+   * `PartialWriteError`: entity, table and counts) and, with `lint`, an entity's lint findings (`warn`). A
+   * NestJS `Logger`, pino or `console`. `BigtableModule` passes a Nest `Logger` unless told otherwise.
    */
   logger?: MapperLogger;
   /**
@@ -186,6 +190,7 @@ export class BigtableMapper {
   #closed: Promise<void> | undefined;
   readonly #lint: 'off' | 'warn' | 'error';
   readonly #telemetry: MapperTelemetry | undefined;
+  readonly #logger: MapperLogger | undefined;
 
   /**
    * Creates the driver (unless `driver` is given) and compiles and registers
@@ -219,11 +224,15 @@ export class BigtableMapper {
       track: (settled) => this.#track(settled),
       clock: checkClock(options.clock),
       tablePrefix: this.tablePrefix,
-      telemetry: this.#telemetry,
+      telemetry:
+        this.#telemetry === undefined || log === undefined
+          ? this.#telemetry
+          : logPartialWrites(this.#telemetry, log.logger, (entity) => this.#tablesOf(entity)),
       ...(options.appProfileId === undefined
         ? {}
         : { appProfileId: checkAppProfileId('BigtableMapper appProfileId', options.appProfileId) }),
     };
+    this.#logger = log?.logger;
     this.#lint = checkLintMode(options.lint);
     this.driver = this.tablePrefix === '' ? this.#base : new PrefixedDriver(this.#base, this.tablePrefix);
     for (const entity of options.entities ?? []) this.register(entity);
@@ -241,7 +250,7 @@ export class BigtableMapper {
     const schema = compileEntity(entity);
     if (!this.#entities.has(entity)) {
       checkPrefixedTable(this.tablePrefix, schema.name, schema.table);
-      if (this.#lint !== 'off') reportLintFindings(schema, this.#lint);
+      if (this.#lint !== 'off') reportLintFindings(schema, this.#lint, this.tablePrefix, this.#logger);
       desiredTables([...this.#entities.values(), schema]);
       this.#entities.set(entity, schema);
       for (const copy of schema.denormalized) this.register(copy.source);
@@ -436,6 +445,14 @@ export class BigtableMapper {
     if (this.#ownsDriver) await this.driver.close();
   }
 
+  /** The real ids (with the `tablePrefix`) of the tables of the registered entities named `entity`, for a log message. */
+  #tablesOf(entity: string): string | undefined {
+    const tables = new Set<string>();
+    for (const schema of this.#entities.values())
+      if (schema.name === entity) tables.add(`${this.tablePrefix}${schema.table}`);
+    return tables.size === 0 ? undefined : [...tables].join(', ');
+  }
+
   #track<R>(settled: Promise<R>): Promise<R> {
     this.#running.add(settled);
     const forget = (): void => {
@@ -457,11 +474,24 @@ function checkLintMode(mode: unknown): 'off' | 'warn' | 'error' {
   );
 }
 
-/** The `lint` option at registration: findings as process warnings, and with `error` the first error finding thrown. */
-function reportLintFindings(schema: EntitySchema, mode: 'warn' | 'error'): void {
+/**
+ * The `lint` option at registration: findings as process warnings (or one `warn` of the logger, when there is
+ * one), and with `error` the first error finding thrown.
+ */
+function reportLintFindings(
+  schema: EntitySchema,
+  mode: 'warn' | 'error',
+  tablePrefix: string,
+  logger: MapperLogger | undefined,
+): void {
   const findings = lintEntity(schema).filter((f) => f.severity !== 'info');
-  for (const f of findings) {
-    process.emitWarning(`${f.message}. Fix: ${f.fix}`, { type: 'BigtableMapperLint', code: f.code });
+  if (logger !== undefined) {
+    if (findings.length > 0)
+      writeLog(logger, 'warn', lintMessage(schema.name, `${tablePrefix}${schema.table}`, findings));
+  } else {
+    for (const f of findings) {
+      process.emitWarning(`${f.message}. Fix: ${f.fix}`, { type: 'BigtableMapperLint', code: f.code });
+    }
   }
   const error = findings.find((f) => f.severity === 'error');
   if (mode === 'error' && error !== undefined) {

@@ -9,6 +9,7 @@ import type {
   TelemetryOptions,
 } from '../model/telemetry.js';
 import { loadOtelApi, type OtelApiModule } from './otel-api.js';
+import { writeLog } from './log-messages.js';
 import {
   BATCH_ROWS_BUCKETS,
   BUCKETS_TOUCHED_BUCKETS,
@@ -136,7 +137,7 @@ export class MapperTelemetry implements OperationTelemetry {
         started.end(error);
         const ms = Date.now() - startedAt;
         if (ms >= (log.slowOperationMs as number))
-          say(
+          writeLog(
             log.logger,
             'warn',
             `bigtable-mapper: ${name} took ${ms} ms (slowOperationMs ${log.slowOperationMs})${error === undefined ? '' : `, failed with ${errorType(error)}`}`,
@@ -376,7 +377,7 @@ export class MapperTelemetry implements OperationTelemetry {
     if (this.#log !== undefined) {
       const call = event.telemetry;
       const of = call === undefined ? '' : ` (${call.entity === undefined ? '' : `${call.entity}.`}${call.operation})`;
-      say(
+      writeLog(
         this.#log.logger,
         'debug',
         `bigtable-mapper: ${event.method} ${event.table === undefined ? '' : `${JSON.stringify(event.table)} `}attempt ${event.attempt} ended with ${statusName(this.#state(event).lastStatus)}; retry in ${event.delayMs} ms${of}`,
@@ -426,16 +427,6 @@ export class MapperTelemetry implements OperationTelemetry {
 export interface OperationLog {
   readonly logger: MapperLogger;
   readonly slowOperationMs: number | undefined;
-}
-
-/** Calls `level` of `logger` with one message, when it has that method; a logger that throws is ignored. */
-function say(logger: MapperLogger, level: 'debug' | 'warn', message: string): void {
-  try {
-    const write = logger[level];
-    if (typeof write === 'function') write.call(logger, message);
-  } catch {
-    // The logger's failure is its own: the call goes on.
-  }
 }
 
 /** `error.type` of a failed operation: its code or class name, never its message (which may name a key). */

@@ -11,7 +11,8 @@ import { createConsumerWorkspace } from './consumer-workspace.js';
  * Every entry point of the packed tarball, loaded by Node itself in a child
  * process, once through `require` and once through `import`: it resolves in
  * both formats with the same exports, and `bigtable-mapper/tools` and
- * `bigtable-mapper/express` and `bigtable-mapper/json` load neither `@google-cloud/bigtable` nor gRPC.
+ * `bigtable-mapper/express` and `bigtable-mapper/json` load neither `@google-cloud/bigtable` nor gRPC,
+ * and only `bigtable-mapper/nest/terminus` loads the optional `@nestjs/terminus`.
  * Both client packages are CommonJS, so whatever loads them, `require` or
  * `import`, puts them in `require.cache`, which the child reports; the root
  * and `bigtable-mapper/driver`, which do load the client, show that the
@@ -23,10 +24,22 @@ const givenTarball = process.env['BIGTABLE_MAPPER_TARBALL'];
 const run = promisify(execFile);
 
 /** The entry points, as `package.json` `exports` declares them. */
-const ENTRY_POINTS = ['.', './driver', './tools', './express', './json', './testing', './nest'] as const;
+const ENTRY_POINTS = [
+  '.',
+  './driver',
+  './tools',
+  './express',
+  './json',
+  './testing',
+  './nest',
+  './nest/terminus',
+] as const;
 /** Entry points that must not load the Google client or gRPC. */
 const WITHOUT_CLIENT = new Set(['./tools', './express', './json', './testing']);
 const CLIENT_MODULE = String.raw`[\\/]node_modules[\\/](@google-cloud[\\/]bigtable|@grpc[\\/]grpc-js|google-gax)[\\/]`;
+/** The one entry point that loads the optional `@nestjs/terminus`. */
+const WITH_TERMINUS = './nest/terminus';
+const TERMINUS_MODULE = String.raw`[\\/]node_modules[\\/]@nestjs[\\/]terminus[\\/]`;
 
 let work: string;
 let workspace: string;
@@ -47,6 +60,8 @@ interface Loaded {
   readonly names: string[];
   /** Modules of `@google-cloud/bigtable`, `@grpc/grpc-js` or `google-gax` in `require.cache`. */
   readonly client: string[];
+  /** Modules of `@nestjs/terminus` in `require.cache`. */
+  readonly terminus: string[];
 }
 
 function specifier(entry: string): string {
@@ -55,7 +70,9 @@ function specifier(entry: string): string {
 
 /** Loads one entry point in a fresh Node process of the app, through `require` or `import`. */
 async function load(entry: string, format: 'cjs' | 'esm'): Promise<Loaded> {
-  const report = `({ names: Object.keys(entry).sort(), client: Object.keys(require.cache).filter((p) => new RegExp(${JSON.stringify(CLIENT_MODULE)}).test(p)) })`;
+  const cached = (pattern: string): string =>
+    `Object.keys(require.cache).filter((p) => new RegExp(${JSON.stringify(pattern)}).test(p))`;
+  const report = `({ names: Object.keys(entry).sort(), client: ${cached(CLIENT_MODULE)}, terminus: ${cached(TERMINUS_MODULE)} })`;
   const script =
     format === 'cjs'
       ? `const entry = require(${JSON.stringify(specifier(entry))}); console.log(JSON.stringify(${report}));`
@@ -94,6 +111,14 @@ describe('the entry points of the packed package', () => {
         // The root and the driver do load it: the report sees the client when it is there.
         expect(cjs.client.length).toBeGreaterThan(0);
         expect(esm.client.length).toBeGreaterThan(0);
+      }
+      // `bigtable-mapper/nest` works in an app without Terminus; the terminus entry point shows the report sees it.
+      if (entry === WITH_TERMINUS) {
+        expect(cjs.terminus.length).toBeGreaterThan(0);
+        expect(esm.terminus.length).toBeGreaterThan(0);
+      } else {
+        expect(cjs.terminus, `require('${specifier(entry)}') loaded @nestjs/terminus`).toEqual([]);
+        expect(esm.terminus, `import '${specifier(entry)}' loaded @nestjs/terminus`).toEqual([]);
       }
     },
   );

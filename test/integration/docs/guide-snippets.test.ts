@@ -28,6 +28,7 @@ function snippets(): Snippet[] {
 function againstSources(code: string, dir: string): string {
   const src = (entry: string) => JSON.stringify(`./${relative(dir, join(ROOT, 'src', entry))}`);
   return code
+    .replaceAll("from 'bigtable-mapper/nest/terminus'", `from ${src('nest/terminus.js')}`)
     .replaceAll("from 'bigtable-mapper/nest'", `from ${src('nest/index.js')}`)
     .replaceAll("from 'bigtable-mapper/testing'", `from ${src('testing/index.js')}`)
     .replaceAll("from 'bigtable-mapper/tools'", `from ${src('tools.js')}`)
@@ -49,7 +50,13 @@ describe('guide snippets marked file=', () => {
       'express-app.ts',
     ]);
     const nest = all.find((s) => s.file === 'nest-app.ts')!.code;
-    for (const part of ['@Entity(', 'BigtableModule.forRoot(', 'emulatorHost', 'BigtableMapperExceptionFilter'])
+    for (const part of [
+      '@Entity(',
+      'BigtableModule.forRoot(',
+      'emulatorHost',
+      'BigtableMapperExceptionFilter',
+      'BigtableHealthIndicator',
+    ])
       expect(nest).toContain(part);
   });
 

@@ -224,17 +224,40 @@ describe('NestJS example over HTTP', () => {
     ]);
   });
 
-  it('answers 500 with the table-missing message when the table is gone, until sync creates it again', async () => {
+  it('answers 500 with the table-missing message when the table is gone, and is not ready, until sync creates it again', async () => {
+    expect(await getJson('/health/ready')).toMatchObject({
+      status: 200,
+      body: {
+        status: 'ok',
+        info: { bigtable: { status: 'up', tables: [{ table: 'customers' }, { table: 'page_views' }] } },
+      },
+    });
     await mapper.driver.deleteTable({ table: 'page_views' });
     try {
       const gone = await getJson<Record<string, unknown>>(`/page-views/nobody/example.com/${start}`);
       expect(gone.status).toBe(500);
       expect(gone.body).toMatchObject({ statusCode: 500, code: 'TABLE_NOT_FOUND', details: { table } });
       expect(gone.body['message']).toContain('run mapper.sync()');
+      expect(await getJson('/health/ready')).toMatchObject({
+        status: 503,
+        body: {
+          status: 'error',
+          error: {
+            bigtable: {
+              status: 'down',
+              tables: [
+                { table: 'customers', healthy: true },
+                { table: 'page_views', healthy: false, code: 'TABLE_NOT_FOUND' },
+              ],
+            },
+          },
+        },
+      });
     } finally {
       await mapper.sync();
     }
     expect((await getJson(`/page-views/nobody/example.com/${start}`)).status).toBe(404);
+    expect((await getJson('/health/ready')).status).toBe(200);
   });
 
   it('closes the mapper when the application closes', async () => {

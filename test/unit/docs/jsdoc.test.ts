@@ -4,7 +4,9 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = new URL('../../../src/', import.meta.url).pathname;
-const ENTRY_POINTS = ['index.ts', 'json.ts', 'nest/index.ts', 'testing/index.ts'].map((path) => join(SRC, path));
+const ENTRY_POINTS = ['index.ts', 'json.ts', 'nest/index.ts', 'nest/terminus.ts', 'testing/index.ts'].map((path) =>
+  join(SRC, path),
+);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
