@@ -50,6 +50,7 @@ export {
 export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';
 export type { MapperLogger, TelemetryOptions } from './model/telemetry.js';
 export { Repository, type CounterValue } from './repository/repository.js';
+export type { AddOptions, AggregateInputs } from './repository/add.js';
 export { Collection } from './repository/collection.js';
 export type { CollectionReadOptions, CollectionResult, CollectionItem } from './scan/collection-query.js';
 export type { OperationOptions } from './operation/operation.js';
@@ -89,4 +90,5 @@ export {
   DeadlineExceededError,
   OperationAbortedError,
   UnreachableError,
+  WriteOutcomeUnknownError,
 } from './errors/index.js';
