@@ -1,7 +1,7 @@
 import { encodeRowKey } from '../key/physical-key.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
-import { COMPILED, type ColumnSchema, type EntitySchema } from '../metadata/entity-schema.js';
+import type { ColumnSchema, EntitySchema } from '../metadata/entity-schema.js';
 import { marksWrites, resaltMark } from '../metadata/resalt-mark.js';
 import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { asRecord } from '../util/entity-record.js';
@@ -17,9 +17,8 @@ const INT64_MAX = 2n ** 63n - 1n;
 /**
  * The timestamp of every aggregate cell the mapper writes: 0, so each column
  * of an aggregate family holds one cell, its running state.
- * @internal
  */
-export const AGGREGATE_CELL_MICROS = 0;
+const AGGREGATE_CELL_MICROS = 0;
 
 /**
  * Compiles `add(key, inputs, { changes })`: one atomic row write that adds
@@ -93,7 +92,6 @@ function aggregateColumns(schema: EntitySchema): string[] {
 /** One input as its cell mutation: an int64 `addToCell`, or an `hll` sketch's `mergeToCell`. */
 function aggregateCell(schema: EntitySchema, column: ColumnSchema, value: unknown): CellMutation {
   const { family, qualifier } = column;
-  const qualifierBytes = column[COMPILED].qualifierBytes[0] as Buffer;
   if (column.aggregate === 'hll' && value instanceof Uint8Array) {
     if (value.length === 0) {
       throw new ValidationError(
@@ -102,14 +100,14 @@ function aggregateCell(schema: EntitySchema, column: ColumnSchema, value: unknow
       );
     }
     const state = Buffer.from(value);
-    return { kind: 'mergeToCell', family, qualifier, qualifierBytes, timestampMicros: AGGREGATE_CELL_MICROS, state };
+    return { kind: 'mergeToCell', family, qualifier, timestampMicros: AGGREGATE_CELL_MICROS, state };
   }
   if (
     (typeof value === 'number' && Number.isSafeInteger(value)) ||
     (typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX)
   ) {
     const input = BigInt(value);
-    return { kind: 'addToCell', family, qualifier, qualifierBytes, timestampMicros: AGGREGATE_CELL_MICROS, input };
+    return { kind: 'addToCell', family, qualifier, timestampMicros: AGGREGATE_CELL_MICROS, input };
   }
   throw new ValidationError(
     `${schema.name}.${column.property}: ${preview(value)} is not an int64 input for the '${column.aggregate}' aggregate. Fix: pass a safe integer or a bigint in the signed 64-bit range${column.aggregate === 'hll' ? ', or a sketch as a Uint8Array' : ''}`,
