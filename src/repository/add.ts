@@ -13,6 +13,7 @@ import type { EntityChanges, EntityProperty } from '../metadata/compile-key-plan
  * ```ts
  * const inputs: AggregateInputs<PageStats> = { views: 1, bytes: 4096n };
  * ```
+ * @inline
  */
 export type AggregateInputs<T> = {
   [K in EntityProperty<T>]?: NonNullable<T[K]> extends number | bigint
@@ -29,6 +30,7 @@ export type AggregateInputs<T> = {
  * ```ts
  * await stats.add({ page: '/' }, { views: 1 }, { changes: { title: 'Home' } });
  * ```
+ * @inline
  */
 export interface AddOptions<T> {
   /**

@@ -69,6 +69,7 @@ import {
  * ```ts
  * const total: CounterValue<bigint> = await repo.increment(key, 'totalBytes'); // bigint
  * ```
+ * @inline
  */
 export type CounterValue<V> = [NonNullable<V>] extends [bigint] ? bigint : number | bigint;
 
