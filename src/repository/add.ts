@@ -2,26 +2,25 @@ import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { DriverError, extractGrpcCode, TableNotFoundError } from '../errors/errors.js';
 import { DeadlineExceededError, OperationAbortedError, WriteOutcomeUnknownError } from '../errors/operation-errors.js';
-import type { EntityChanges, EntityProperty } from '../metadata/compile-key-plan.js';
+import type { EntityChanges } from '../metadata/compile-key-plan.js';
 
 /**
- * The inputs of `repo.add()`: for each column of an aggregate family, the
- * int64 to add (a safe integer `number` or a `bigint`); for an `hll` column,
- * also a sketch (`Uint8Array`) to merge. Columns left out are not touched.
+ * The input `repo.add()` takes for a property of type `V`: the int64 to add
+ * (a safe integer `number` or a `bigint`); for an `hll` column (a `bytes`
+ * property), also a sketch (`Uint8Array`) to merge.
  *
  * @example
  * ```ts
- * const inputs: AggregateInputs<PageStats> = { views: 1, bytes: 4096n };
+ * const views: AggregateInput<number | bigint> = 1;
  * ```
  * @inline
  */
-export type AggregateInputs<T> = {
-  [K in EntityProperty<T>]?: NonNullable<T[K]> extends number | bigint
+export type AggregateInput<V> =
+  NonNullable<V> extends number | bigint
     ? number | bigint
-    : NonNullable<T[K]> extends Uint8Array
+    : NonNullable<V> extends Uint8Array
       ? number | bigint | Uint8Array
       : never;
-};
 
 /**
  * Options of `repo.add()` and `repo.compileAdd()`.

@@ -20,7 +20,7 @@ import type { EntityData } from '../model/declarations.js';
 import { createEntity } from './create-entity.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
-import { sendNotIdempotent, type AddOptions, type AggregateInputs } from './add.js';
+import { sendNotIdempotent, type AddOptions, type AggregateInput } from './add.js';
 import { compileAdd } from '../mutation/compile-add.js';
 import {
   BULK_WRITE_OPTION_NAMES,
@@ -418,7 +418,7 @@ export class Repository<T extends object> {
    */
   compileAdd(
     key: EntityKey<T>,
-    inputs: AggregateInputs<T>,
+    inputs: { [K in EntityProperty<T>]?: AggregateInput<T[K]> },
     options: AddOptions<T> & { now?: number } = {},
   ): CompiledMutation {
     checkOptionNames(`${this.schema.name}.compileAdd`, options, ['changes', 'now']);
@@ -444,7 +444,11 @@ export class Repository<T extends object> {
    * await stats.add({ page: '/' }, { views: 1 }, { changes: { lastPath: '/index.html' } });
    * ```
    */
-  add(key: EntityKey<T>, inputs: AggregateInputs<T>, options?: AddOptions<T> & OperationOptions): Promise<void> {
+  add(
+    key: EntityKey<T>,
+    inputs: { [K in EntityProperty<T>]?: AggregateInput<T[K]> },
+    options?: AddOptions<T> & OperationOptions,
+  ): Promise<void> {
     return this.#run('write', 'add', options, [...OPERATION_OPTION_NAMES, 'changes'], async (call) => {
       const changes = options?.changes as Partial<T> | undefined;
       if (changes === undefined) checkKeyValues(this.schema, key);

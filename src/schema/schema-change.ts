@@ -1,6 +1,6 @@
 import type { ActualFamily, RowKeySchema } from '../model/driver.js';
 import type { GcRule } from '../model/gc-rule.js';
-import type { AggregateKind } from '../model/declarations.js';
+import type { AggregateKind, FamilyOptions } from '../model/declarations.js';
 import { describeGcRule } from '../metadata/gc-rule.js';
 import { describeRowKeySchema } from './row-key-schema.js';
 
@@ -67,9 +67,9 @@ export type SchemaChange =
       /** Family name. */
       family: string;
       /** The aggregate the family has; `undefined` for a plain family. */
-      from: AggregateKind | undefined;
+      from: FamilyOptions['aggregate'];
       /** The declared aggregate; `undefined` for a plain family. */
-      to: AggregateKind | undefined;
+      to: FamilyOptions['aggregate'];
       /** The change in words. */
       description: string;
     }
