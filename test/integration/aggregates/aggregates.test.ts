@@ -65,12 +65,14 @@ describe('aggregate families on the emulator', () => {
     expect(row.title).toBeUndefined();
   });
 
-  it('an int column past 2^53 reads as the exact bigint; a bigint column stays a bigint', async () => {
+  it('an int column past 2^53 reads as the exact bigint; a bigint column stays a bigint, and a sum wraps at int64', async () => {
     await stats.add({ page: '/big' }, { views: Number.MAX_SAFE_INTEGER, bytes: 2n ** 62n });
     await stats.add({ page: '/big' }, { views: 2n, bytes: 2n ** 62n - 1n });
     const row = await stats.findOneOrFail({ page: '/big' });
     expect(row.views).toBe(2n ** 53n + 1n);
     expect(row.bytes).toBe(2n ** 63n - 1n);
+    await stats.add({ page: '/big' }, { bytes: 1n });
+    expect((await stats.findOneOrFail({ page: '/big' })).bytes).toBe(-(2n ** 63n));
   });
 
   it('add() with changes sets and deletes plain columns in the same atomic row write', async () => {
