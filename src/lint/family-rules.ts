@@ -21,7 +21,8 @@ export const noGcRule: LintRule = {
   principle: GC_PRINCIPLE,
   check(schema) {
     return schema.families
-      .filter((f) => f.gc === undefined)
+      // An aggregate family keeps one cell per column (and takes no gc rule).
+      .filter((f) => f.gc === undefined && f.aggregate === undefined)
       .map((f): LintDraft => ({
         severity: 'warning',
         family: f.name,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   BigtableMapper,
+  CellTimestamp,
   Column,
   DriverError,
   Entity,
@@ -73,6 +74,28 @@ describe('aggregates in the in-memory Bigtable', () => {
     expect(call?.mutation.mutations).toEqual([
       { kind: 'addToCell', family: 'n', qualifier: 'calls', timestampMicros: 0, input: 1n },
     ]);
+    await mapper.close();
+  });
+
+  it('aggregate cells, at timestamp 0, do not count toward @CellTimestamp', async () => {
+    @Entity({ table: 'timed' })
+    @Family('n', { aggregate: 'sum' })
+    @Family('p')
+    class Timed {
+      @KeyPart(0, { type: 'string' }) id!: string;
+      @Column({ family: 'n', type: 'int' }) hits?: number | bigint;
+      @Column({ family: 'p', type: 'string' }) note?: string;
+      @CellTimestamp() at?: Date;
+    }
+    const mapper = new BigtableMapper({ driver: new InMemoryBigtable(), entities: [Timed], clock: () => 5_000 });
+    await mapper.sync();
+    const repo = mapper.getRepository(Timed);
+    await repo.add({ id: 'a' }, { hits: 1 });
+    const first = await repo.findOne({ id: 'a' });
+    expect(first?.hits).toBe(1);
+    expect(first?.at).toBeUndefined();
+    await repo.add({ id: 'a' }, { hits: 1 }, { changes: { note: 'n' } });
+    expect((await repo.findOne({ id: 'a' }))?.at).toEqual(new Date(5_000));
     await mapper.close();
   });
 });
