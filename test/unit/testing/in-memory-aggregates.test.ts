@@ -48,6 +48,14 @@ describe('aggregates in the in-memory Bigtable', () => {
     await mapper.close();
   });
 
+  it('increment() refuses an aggregate column before sending anything, pointing to add()', async () => {
+    const { mapper } = await open();
+    await expect(mapper.getRepository(Latency).increment({ route: '/' }, 'calls', 2)).rejects.toThrow(
+      /Latency\.calls: is a column of the 'sum' aggregate family 'n', which ReadModifyWrite cannot increment\. Fix: add to it with repo\.add\(key, \{ calls: 2 \}\)/,
+    );
+    await mapper.close();
+  });
+
   it('refuses hll inputs with UNIMPLEMENTED (test sketches on the emulator), a server answer, not an unknown outcome', async () => {
     const { mapper } = await open();
     const err = await mapper
