@@ -49,7 +49,7 @@ export {
 // The mapper and its repositories.
 export { BigtableMapper, type BigtableMapperOptions } from './repository/mapper.js';
 export type { MapperLogger, TelemetryOptions } from './model/telemetry.js';
-export { Repository, type CounterValue } from './repository/repository.js';
+export { Repository } from './repository/repository.js';
 export { Collection } from './repository/collection.js';
 export type { CollectionReadOptions, CollectionResult, CollectionItem } from './scan/collection-query.js';
 export type { OperationOptions } from './operation/operation.js';
@@ -89,4 +89,5 @@ export {
   DeadlineExceededError,
   OperationAbortedError,
   UnreachableError,
+  WriteOutcomeUnknownError,
 } from './errors/index.js';

@@ -5,7 +5,7 @@ import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { DriverError, extractGrpcCode } from '../errors/errors.js';
 import { fromClientGcRule, toClientGcRule } from './gc-rule-client.js';
 import { callWithRetries, type AttemptListener, type GaxCallOptions } from './retry-engine.js';
-import { createTableRequest } from './create-table-request.js';
+import { aggregateOf, createTableRequest, protoColumnFamily } from './create-table-request.js';
 
 const NOT_FOUND = 5;
 
@@ -88,7 +88,11 @@ export async function readFamilies(
       instance.table(table).getMetadata({ view: 'schema', gaxOptions: gax }),
     );
     return Object.entries(meta.columnFamilies ?? {})
-      .map(([name, family]) => ({ name, gc: fromClientGcRule(family.gcRule) }))
+      .map(([name, family]) => {
+        const gc = fromClientGcRule(family.gcRule);
+        const aggregate = aggregateOf((family as { valueType?: unknown }).valueType);
+        return aggregate === undefined ? { name, gc } : { name, gc, aggregate };
+      })
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     if (err instanceof DriverError && err.grpcCode === NOT_FOUND) return undefined;
@@ -99,7 +103,8 @@ export async function readFamilies(
 /**
  * Creates a table with its families and GC rules, and its row key schema when
  * one is given (then through the client's generic request, since
- * `instance.createTable()` has no option for it).
+ * `instance.createTable()` has no option for it; so are the value types of
+ * aggregate families).
  * @internal
  */
 export async function createTableWithFamilies(
@@ -109,21 +114,10 @@ export async function createTableWithFamilies(
   call?: CallOptions,
   rowKeySchema?: RowKeySchema,
 ): Promise<void> {
-  if (rowKeySchema !== undefined) {
+  if (rowKeySchema !== undefined || families.some((f) => f.aggregate !== undefined)) {
     const reqOpts = createTableRequest(instance.name, table, families, rowKeySchema);
-    await adminCall(
-      `createTable ${JSON.stringify(table)}`,
-      call,
-      false,
-      listener,
-      table,
-      (gax) =>
-        new Promise<void>((resolve, reject) => {
-          instance.bigtable.request(
-            { client: 'BigtableTableAdminClient', method: 'createTable', reqOpts, gaxOpts: gax },
-            (err: Error | null) => (err ? reject(err) : resolve()),
-          );
-        }),
+    await adminCall(`createTable ${JSON.stringify(table)}`, call, false, listener, table, (gax) =>
+      requestAdmin(instance, 'createTable', reqOpts, gax),
     );
     return;
   }
@@ -143,6 +137,17 @@ export async function addFamily(
   family: ActualFamily,
   call?: CallOptions,
 ): Promise<void> {
+  if (family.aggregate !== undefined) {
+    // `createFamily()` has no option for a value type: ModifyColumnFamilies through the client's generic request.
+    const reqOpts = {
+      name: instance.table(table).name,
+      modifications: [{ id: family.name, create: protoColumnFamily(family) }],
+    };
+    await adminCall(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, call, false, listener, table, (gax) =>
+      requestAdmin(instance, 'modifyColumnFamilies', reqOpts, gax),
+    );
+    return;
+  }
   const rule = family.gc ? { rule: toClientGcRule(family.gc) } : {};
   await adminCall(`createFamily ${JSON.stringify(`${table}/${family.name}`)}`, call, false, listener, table, (gax) =>
     instance.table(table).createFamily(family.name, { ...rule, gaxOptions: gax }),
@@ -190,4 +195,14 @@ export async function dropTable({ instance, listener }: AdminTarget, table: stri
   await adminCall(`deleteTable ${JSON.stringify(table)}`, call, false, listener, table, (gax) =>
     instance.table(table).delete(gax),
   );
+}
+
+/** One table admin RPC through the client's generic request (for the fields its helpers have no option for). */
+function requestAdmin(instance: Instance, method: string, reqOpts: object, gax: GaxCallOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    instance.bigtable.request(
+      { client: 'BigtableTableAdminClient', method, reqOpts, gaxOpts: gax },
+      (err: Error | null) => (err ? reject(err) : resolve()),
+    );
+  });
 }

@@ -16,7 +16,22 @@ export type RawMutation =
     }
   | { readonly deleteFromColumn: { readonly familyName: string; readonly columnQualifier: Buffer } }
   | { readonly deleteFromFamily: { readonly familyName: string } }
-  | { readonly deleteFromRow: Record<string, never> };
+  | { readonly deleteFromRow: Record<string, never> }
+  | { readonly addToCell: RawAggregateInput<{ readonly intValue: string }> }
+  | { readonly mergeToCell: RawAggregateInput<{ readonly rawValue: Buffer }> };
+
+/**
+ * The fields of `AddToCell` and `MergeToCell`: the qualifier and timestamp as
+ * raw `Value`s, and the input (`intValue` as a decimal string, which protobufjs
+ * reads into an int64 without losing digits; `rawValue` bytes for a state).
+ * @internal
+ */
+export interface RawAggregateInput<I> {
+  readonly familyName: string;
+  readonly columnQualifier: { readonly rawValue: Buffer };
+  readonly timestamp: { readonly rawTimestampMicros: number };
+  readonly input: I;
+}
 
 /**
  * One MutateRows entry (`google.bigtable.v2.MutateRowsRequest.Entry`).
@@ -55,6 +70,24 @@ export function toRawMutation(mutation: CellMutation): RawMutation {
       return { deleteFromFamily: { familyName: mutation.family } };
     case 'deleteFromRow':
       return { deleteFromRow: {} };
+    case 'addToCell':
+      return {
+        addToCell: {
+          familyName: mutation.family,
+          columnQualifier: { rawValue: mutation.qualifierBytes ?? Buffer.from(mutation.qualifier, 'utf8') },
+          timestamp: { rawTimestampMicros: mutation.timestampMicros },
+          input: { intValue: mutation.input.toString() },
+        },
+      };
+    case 'mergeToCell':
+      return {
+        mergeToCell: {
+          familyName: mutation.family,
+          columnQualifier: { rawValue: mutation.qualifierBytes ?? Buffer.from(mutation.qualifier, 'utf8') },
+          timestamp: { rawTimestampMicros: mutation.timestampMicros },
+          input: { rawValue: mutation.state },
+        },
+      };
   }
 }
 

@@ -132,10 +132,14 @@ async function sendEntries(
   return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));
 }
 
-/** The bytes of a row's key and of the values it sets: what a write counts as written, as a read counts what it read. */
+/** The bytes of a row's key and of the values it sets or adds: what a write counts as written, as a read counts what it read. */
 function dataBytes(mutation: CompiledMutation): number {
   let bytes = mutation.rowKey.length;
-  for (const cell of mutation.mutations) if (cell.kind === 'setCell') bytes += cell.value.length;
+  for (const cell of mutation.mutations) {
+    if (cell.kind === 'setCell') bytes += cell.value.length;
+    else if (cell.kind === 'addToCell') bytes += 8;
+    else if (cell.kind === 'mergeToCell') bytes += cell.state.length;
+  }
   return bytes;
 }
 

@@ -33,6 +33,8 @@ export const ErrorCode = {
   Aborted: 'ABORTED',
   /** The Bigtable endpoint could not be reached (nothing listening, refused, unresolvable). */
   Unreachable: 'UNREACHABLE',
+  /** A write that is not idempotent (an `add()` to aggregate cells) was cut mid-flight: it may or may not have been applied. */
+  OutcomeUnknown: 'OUTCOME_UNKNOWN',
 } as const;
 
 /**

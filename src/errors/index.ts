@@ -13,5 +13,6 @@ export {
   DeadlineExceededError,
   OperationAbortedError,
   UnreachableError,
+  WriteOutcomeUnknownError,
   type DeadlineKind,
 } from './operation-errors.js';

@@ -107,6 +107,36 @@ export class UnreachableError extends BigtableMapperError {
 }
 
 /**
+ * A write that is not idempotent (`repo.add()`, whose `AddToCell` inputs
+ * count again if sent again) was cut after it was sent: by its deadline, its
+ * signal, or a connection that failed mid-call. Bigtable may or may not have
+ * applied it, and it was not sent again. `cause` is the error that cut it.
+ *
+ * @example
+ * ```ts
+ * try { await stats.add({ page: '/' }, { views: 1 }); }
+ * catch (err) { if (err instanceof WriteOutcomeUnknownError) metrics.count('views-maybe-lost'); else throw err; }
+ * ```
+ */
+export class WriteOutcomeUnknownError extends BigtableMapperError {
+  /** The operation that was cut, e.g. `PageStats.add`. */
+  readonly operation: string;
+  /** The row key, as text. */
+  readonly rowKey: string;
+
+  constructor(operation: string, rowKey: string, cause: unknown) {
+    const why = cause instanceof Error ? (cause.message.split('\n', 1)[0] ?? '') : String(cause);
+    super(
+      ErrorCode.OutcomeUnknown,
+      `${operation} ${JSON.stringify(rowKey)}: the outcome is unknown, Bigtable may or may not have applied the write (${why}); it was not sent again, since adding twice would count twice. Fix: treat the totals as possibly short by this write, or use increment() (ReadModifyWrite, which returns the new value) where a lost or doubled count matters`,
+      { cause, details: { operation, rowKey } },
+    );
+    this.operation = operation;
+    this.rowKey = rowKey;
+  }
+}
+
+/**
  * One entity that a bulk write could not persist.
  * @example
  * ```ts

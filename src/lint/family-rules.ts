@@ -20,16 +20,19 @@ export const noGcRule: LintRule = {
   id: 'no-gc-rule',
   principle: GC_PRINCIPLE,
   check(schema) {
-    return schema.families
-      .filter((f) => f.gc === undefined)
-      .map((f): LintDraft => ({
-        severity: 'warning',
-        family: f.name,
-        message:
-          `${schema.name}: family '${f.name}' has no garbage-collection rule, so every version of every cell is kept ` +
-          `forever and each save adds one`,
-        fix: `@Family('${f.name}', { gc: { maxVersions: 1 } }), or { maxAge: '30d' } for time-bounded data`,
-      }));
+    return (
+      schema.families
+        // An aggregate family keeps one cell per column (and takes no gc rule).
+        .filter((f) => f.gc === undefined && f.aggregate === undefined)
+        .map((f): LintDraft => ({
+          severity: 'warning',
+          family: f.name,
+          message:
+            `${schema.name}: family '${f.name}' has no garbage-collection rule, so every version of every cell is kept ` +
+            `forever and each save adds one`,
+          fix: `@Family('${f.name}', { gc: { maxVersions: 1 } }), or { maxAge: '30d' } for time-bounded data`,
+        }))
+    );
   },
 };
 

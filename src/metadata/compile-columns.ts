@@ -12,6 +12,7 @@ import {
 import { checkDesignType } from './design-type.js';
 import { compileLayout } from './compile-embedded.js';
 import { inheritedName } from './reserved-names.js';
+import { checkAggregateColumn } from './compile-aggregate.js';
 
 /**
  * Validates column declarations against the declared families and key parts,
@@ -27,6 +28,7 @@ export function compileColumns(
   keyProperties: readonly string[],
 ): ColumnSchema[] {
   const familyNames = new Set(families.map((f) => f.name));
+  const aggregates = new Map(families.map((f) => [f.name, f.aggregate]));
   const cells = new Map<string, string>();
   return declarations.map(({ property, options }) => {
     if (keyProperties.includes(property)) {
@@ -46,6 +48,8 @@ export function compileColumns(
         `add @Family('${String(options.family)}') to ${entity}, or use a declared family`,
       );
     }
+    const aggregate = aggregates.get(options.family);
+    if (aggregate !== undefined) checkAggregateColumn(entity, property, options, aggregate);
     const qualifier = options.qualifier ?? property;
     if (typeof qualifier !== 'string' || qualifier === '') {
       throw new MetadataError(
@@ -92,6 +96,7 @@ export function compileColumns(
       versioned: options.versions !== undefined,
       layout,
       fields,
+      ...(aggregate === undefined ? {} : { aggregate }),
     };
     return Object.freeze(
       withCompiled(column, {

@@ -1,5 +1,6 @@
 import { MetadataError } from '../errors/errors.js';
 import { gcRuleFromPolicy } from './gc-rule.js';
+import { compileAggregate } from './compile-aggregate.js';
 import { collectDeclarations } from './collect-declarations.js';
 import { compileColumns } from './compile-columns.js';
 import { compileDenormalized, type CompilePass } from './compile-denormalized.js';
@@ -91,14 +92,25 @@ function buildSchema<T>(target: Constructor<T>, pass: CompilePass): EntitySchema
   for (const stamp of d.cellTimestamps) checkPropertyName(entity, stamp, '@CellTimestamp property');
   const separator = d.entity.separator ?? '#';
   const key = compileKeyPlan(entity, target, d.keyParts, separator, d.salt, d.entity.keyFormat);
-  const families: FamilySchema[] = d.families.map((f) =>
-    Object.freeze({ name: f.name, gc: gcRuleFromPolicy(entity, f.name, f.options.gc) }),
-  );
+  const families: FamilySchema[] = d.families.map((f) => {
+    const aggregate = compileAggregate(entity, f);
+    const gc = gcRuleFromPolicy(entity, f.name, f.options.gc);
+    return Object.freeze(aggregate === undefined ? { name: f.name, gc } : { name: f.name, gc, aggregate });
+  });
   const columns = compileColumns(entity, target, d.columns, families, key.properties);
   const cellTimestamp = compileCellTimestamp(entity, d.cellTimestamps, key.properties, columns);
   const columnsByProperty: Record<string, ColumnSchema> = Object.create(null) as Record<string, ColumnSchema>;
   for (const c of columns) columnsByProperty[c.property] = c;
   const denormalized = compileDenormalized({ entity, key, columns }, d.denormalized, pass);
+  const aggregateCopy = denormalized.find((copy) => columnsByProperty[copy.property]?.aggregate !== undefined);
+  if (aggregateCopy !== undefined) {
+    throw new MetadataError(
+      entity,
+      aggregateCopy.property,
+      `is a @Denormalized copy on the aggregate family '${columnsByProperty[aggregateCopy.property]?.family}', which only add() writes`,
+      'keep copies in a plain family',
+    );
+  }
   const validated = compileValidatedProperties(
     entity,
     d.keyParts,

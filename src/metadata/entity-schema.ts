@@ -2,7 +2,14 @@ import type { EmbeddedFieldSchema, KeyComponentCodec, ValueCodec } from '../code
 
 import type { GcRule } from '../model/gc-rule.js';
 import type { DenormalizedSchema } from './denormalized-schema.js';
-import type { ColumnLayout, ColumnScalarType, Constructor, KeyFormat, SaltHashPreset } from '../model/declarations.js';
+import type {
+  AggregateKind,
+  ColumnLayout,
+  ColumnScalarType,
+  Constructor,
+  KeyFormat,
+  SaltHashPreset,
+} from '../model/declarations.js';
 import type { LintSuppression } from '../model/lint-rule.js';
 import type { ValidatedProperty } from './property-validator.js';
 
@@ -136,6 +143,8 @@ export interface ColumnSchema {
   readonly layout: ColumnLayout | undefined;
   /** The cells of a `flatten` column, one per field; `undefined` for every other column. */
   readonly fields: readonly EmbeddedFieldSchema[] | undefined;
+  /** The aggregate of the column's family (`@Family(name, { aggregate })`); `undefined` for a column of a plain family. */
+  readonly aggregate?: AggregateKind | undefined;
   /** What the compile pass derived from the column. @internal */
   readonly [COMPILED]: CompiledColumn;
 }
@@ -152,6 +161,8 @@ export interface FamilySchema {
   readonly name: string;
   /** The normalised GC rule of the `@Family` policy; `undefined` when there is none. */
   readonly gc: GcRule | undefined;
+  /** The family's aggregate (`@Family(name, { aggregate })`); `undefined` for a plain family. */
+  readonly aggregate?: AggregateKind | undefined;
 }
 
 /**

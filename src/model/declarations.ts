@@ -296,7 +296,34 @@ export interface FamilyOptions {
     /** How `maxVersions` and `maxAge` combine when both are set. Default `union`. */
     mode?: 'union' | 'intersection';
   };
+  /**
+   * Makes the family an aggregate family (Bigtable's `Aggregate` value type
+   * over int64 input): `sum`, `min`, `max` or `hll` (HyperLogLog++ unique
+   * count). Its columns are written only by `repo.add()` (`AddToCell`, and
+   * `MergeToCell` for an `hll` sketch), which the server folds into one cell per
+   * column; `sync` creates the family with its `value_type`, which cannot change
+   * afterwards (docs/aggregates.md). Columns of `sum`, `min` and `max` families
+   * are `int` or `bigint`; those of an `hll` family are `bytes` (the sketch).
+   *
+   * @example
+   * ```ts
+   * @Family('stats', { aggregate: 'sum' })
+   * ```
+   */
+  aggregate?: AggregateKind;
 }
+
+/**
+ * The aggregate of an aggregate family (`@Family(name, { aggregate })`):
+ * `sum`, `min`, `max` (over int64 input) or `hll`, the HyperLogLog++ unique
+ * count of int64 inputs.
+ * @example
+ * ```ts
+ * const kind: AggregateKind = 'sum';
+ * ```
+ * @inline
+ */
+export type AggregateKind = 'sum' | 'min' | 'max' | 'hll';
 
 /**
  * The `gc` option of `@Family`, as the compile step reads it. Not part of the

@@ -1,6 +1,7 @@
 import type { CompiledMutation, CellMutation } from './mutation.js';
 import type { BatchStream } from '../stream/batch-stream.js';
 import type { GcRule } from './gc-rule.js';
+import type { AggregateKind } from './declarations.js';
 import type { KeyBound, KeyRange } from './key-range.js';
 import type { RowFilter } from './row-filter.js';
 import type { CallTelemetry } from './telemetry.js';
@@ -52,6 +53,8 @@ export interface ActualFamily {
   readonly name: string;
   /** The family's garbage-collection rule; `undefined` when it has none (cells are kept until deleted). */
   readonly gc: GcRule | undefined;
+  /** The aggregate of an aggregate family (its `value_type`); absent or `undefined` for a plain family. */
+  readonly aggregate?: AggregateKind | undefined;
 }
 
 /**

@@ -41,6 +41,41 @@ export type CellMutation =
   | {
       /** Deletes the whole row. */
       readonly kind: 'deleteFromRow';
+    }
+  | {
+      /**
+       * Adds an int64 input to the cell of an aggregate family (`AddToCell`):
+       * the server folds it into the cell's state (sum, min, max, or the
+       * HyperLogLog++ sketch). Not idempotent: sent twice, it counts twice.
+       */
+      readonly kind: 'addToCell';
+      /** Column family (an aggregate family). */
+      readonly family: string;
+      /** Column qualifier. */
+      readonly qualifier: string;
+      /** The qualifier's UTF-8 bytes, when the mutation was compiled from a schema (the driver encodes `qualifier` otherwise). @internal */
+      readonly qualifierBytes?: Buffer;
+      /** Timestamp of the aggregate cell, in microseconds (the mapper writes 0: one cell per column). */
+      readonly timestampMicros: number;
+      /** The int64 input. */
+      readonly input: bigint;
+    }
+  | {
+      /**
+       * Merges an accumulated state into the cell of an aggregate family
+       * (`MergeToCell`), e.g. a HyperLogLog++ sketch. Not idempotent.
+       */
+      readonly kind: 'mergeToCell';
+      /** Column family (an aggregate family). */
+      readonly family: string;
+      /** Column qualifier. */
+      readonly qualifier: string;
+      /** The qualifier's UTF-8 bytes, when the mutation was compiled from a schema (the driver encodes `qualifier` otherwise). @internal */
+      readonly qualifierBytes?: Buffer;
+      /** Timestamp of the aggregate cell, in microseconds (the mapper writes 0: one cell per column). */
+      readonly timestampMicros: number;
+      /** The state merged, as bytes. */
+      readonly state: Buffer;
     };
 
 /**
@@ -80,6 +115,9 @@ export interface CompiledMutation {
   readonly rowKeyText: string;
   /** The cell changes, applied in order. */
   readonly mutations: readonly CellMutation[];
-  /** True when re-applying the mutation gives the same row (explicit timestamps, no server time): safe to retry. */
+  /**
+   * True when re-applying the mutation gives the same row (explicit timestamps, no server time): safe to retry.
+   * False for a write that adds to aggregate cells (`addToCell`, `mergeToCell`): the driver never sends it again.
+   */
   readonly idempotent: boolean;
 }

@@ -32,6 +32,8 @@ export interface CompileWriteOptions {
  * column with an explicit timestamp (so a retry writes the same cells).
  * `mode: 'replace'` first deletes the row's other cells in the same mutation.
  * While re-salting, the write also carries the move mark ({@link resaltMark}).
+ * Columns of aggregate families are left out (their values are totals read
+ * back, which `compileAdd` adds to; writing them again would count twice).
  * The `validate` validators of the key parts and columns run first, on the
  * values as given: their issues are one `ValidationError`.
  * @internal
@@ -51,6 +53,8 @@ export function compileSave<T>(
   const cells: CellMutation[] = [];
   let writes = false;
   for (const { column, copy } of schema[COMPILED].columns) {
+    // An aggregate column holds a total the server folds: add() writes it, a save leaves it alone.
+    if (column.aggregate !== undefined) continue;
     const value = record[column.property];
     if (
       copy

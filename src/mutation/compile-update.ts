@@ -12,7 +12,9 @@ import { checkChanges } from './validate-values.js';
 
 /**
  * Compiles `update(key, partial)`: writes only the given columns; `null`
- * deletes that cell; `undefined` leaves it alone. Key parts cannot change.
+ * deletes that cell (on an aggregate column: resets its total); `undefined`
+ * leaves it alone. A value on an aggregate column is a `ValidationError`
+ * (`add()` writes those). Key parts cannot change.
  * The `validate` validators of the key parts and of the columns given run
  * first: their issues are one `ValidationError`.
  * @internal
@@ -43,6 +45,12 @@ export function compileUpdate<T>(
     if (column === undefined) {
       throw new ValidationError(
         `${schema.name}.${property}: not a column. Fix: update one of ${schema.columns.map((c) => c.property).join(', ')}`,
+        { entity: schema.name, property },
+      );
+    }
+    if (column.aggregate !== undefined && value !== null && value !== undefined) {
+      throw new ValidationError(
+        `${schema.name}.${property}: is a column of the '${column.aggregate}' aggregate family '${column.family}', which update() cannot set. Fix: add to it with repo.add(key, { ${property}: n }), or pass null to reset it`,
         { entity: schema.name, property },
       );
     }

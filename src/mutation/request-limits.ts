@@ -31,6 +31,8 @@ export function rowMutationBytes(rowKey: Buffer, mutations: readonly CellMutatio
     if (m.kind === 'setCell') bytes += m.family.length + m.qualifier.length + m.value.length;
     else if (m.kind === 'deleteFromColumn') bytes += m.family.length + m.qualifier.length;
     else if (m.kind === 'deleteFromFamily') bytes += m.family.length;
+    else if (m.kind === 'addToCell') bytes += m.family.length + m.qualifier.length + 8;
+    else if (m.kind === 'mergeToCell') bytes += m.family.length + m.qualifier.length + m.state.length;
   }
   return bytes;
 }

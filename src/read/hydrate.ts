@@ -46,7 +46,8 @@ export function hydrate<T>(schema: EntitySchema<T>, row: RowData, read: Resolved
     const first = gc === undefined ? 0 : firstLive(gc, cells, nowMicros);
     if (first < 0) continue;
     const cell = cells[first] as CellData;
-    if (!copy) newest = Math.max(newest, cell.timestampMicros);
+    // Aggregate cells sit at timestamp 0 whenever they were written: they say nothing of the row's time.
+    if (!copy && column.aggregate === undefined) newest = Math.max(newest, cell.timestampMicros);
     entity[column.property] = column.codec.decode(cell.value);
   }
   if (schema.cellTimestamp !== undefined && newest >= 0)

@@ -42,6 +42,12 @@ export async function incrementColumn<T>(
       { entity: schema.name, property: name },
     );
   }
+  if (column.aggregate !== undefined) {
+    throw new ValidationError(
+      `${schema.name}.${field}: is a column of the '${column.aggregate}' aggregate family '${column.family}', which ReadModifyWrite cannot increment. Fix: add to it with repo.add(key, { ${field}: ${String(by)} })`,
+      { entity: schema.name, property: field },
+    );
+  }
   const amount = checkAmount(schema.name, field, by);
   const { key: rowKey } = encodeRowKey(schema, asRecord(schema, key));
   const rules = [{ family: column.family, qualifier: column.qualifier, amount }];

@@ -20,6 +20,8 @@ import type { EntityData } from '../model/declarations.js';
 import { createEntity } from './create-entity.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
+import { sendNotIdempotent, type AddOptions, type AggregateInput } from './add.js';
+import { compileAdd } from '../mutation/compile-add.js';
 import {
   BULK_WRITE_OPTION_NAMES,
   checkBulkInput,
@@ -67,6 +69,7 @@ import {
  * ```ts
  * const total: CounterValue<bigint> = await repo.increment(key, 'totalBytes'); // bigint
  * ```
+ * @inline
  */
 export type CounterValue<V> = [NonNullable<V>] extends [bigint] ? bigint : number | bigint;
 
@@ -400,6 +403,64 @@ export class Repository<T extends object> {
       await this.#moveFirst(key as Record<string, unknown>, call);
       return incrementColumn(this.#driver, this.schema, key as Record<string, unknown>, field, by, call);
     }) as Promise<CounterValue<T[K]>>;
+  }
+
+  /**
+   * The exact mutation `add()` would send, without sending it: `addToCell` (and `mergeToCell` for a sketch)
+   * per input at timestamp 0, after the cells of `changes`, with `idempotent: false`. The table is as sent
+   * (with the mapper's `tablePrefix`); the cells of `changes` are stamped `now` (milliseconds; default the
+   * mapper's `clock`).
+   * @example
+   * ```ts
+   * stats.compileAdd({ page: '/' }, { views: 1 }).mutations;
+   * // [{ kind: 'addToCell', family: 'stats', qualifier: 'views', timestampMicros: 0, input: 1n }]
+   * ```
+   */
+  compileAdd(
+    key: EntityKey<T>,
+    inputs: { [K in EntityProperty<T>]?: AggregateInput<T[K]> },
+    options: AddOptions<T> & { now?: number } = {},
+  ): CompiledMutation {
+    checkOptionNames(`${this.schema.name}.compileAdd`, options, ['changes', 'now']);
+    const mutation = compileAdd(this.schema, key as Record<string, unknown>, inputs as Record<string, unknown>, {
+      now: this.#context.clock(),
+      ...options,
+      changes: options.changes as Partial<T> | undefined,
+    });
+    const { tablePrefix } = this.#context;
+    return tablePrefix === '' ? mutation : Object.freeze({ ...mutation, table: tablePrefix + mutation.table });
+  }
+
+  /**
+   * Adds to the columns of aggregate families (`@Family(name, { aggregate })`) in one atomic row write: each
+   * int64 input goes to its column as `AddToCell`, and an `hll` sketch given as bytes as `MergeToCell`; the
+   * server folds them into the column's one cell (sum, min, max or the sketch). `changes` sets and deletes
+   * plain columns in the same write. Not idempotent, so never sent twice: a call cut after it was sent (its
+   * deadline, its signal, a reset connection) rejects with `WriteOutcomeUnknownError`, since Bigtable may or
+   * may not have applied it (docs/aggregates.md).
+   * @example
+   * ```ts
+   * await stats.add({ page: '/' }, { views: 1, bytes: 4096 });
+   * await stats.add({ page: '/' }, { views: 1 }, { changes: { lastPath: '/index.html' } });
+   * ```
+   */
+  add(
+    key: EntityKey<T>,
+    inputs: { [K in EntityProperty<T>]?: AggregateInput<T[K]> },
+    options?: AddOptions<T> & OperationOptions,
+  ): Promise<void> {
+    return this.#run('write', 'add', options, [...OPERATION_OPTION_NAMES, 'changes'], async (call) => {
+      const changes = options?.changes as Partial<T> | undefined;
+      if (changes === undefined) checkKeyValues(this.schema, key);
+      else checkChanges(this.schema, key, changes);
+      await this.#moveFirst(key as Record<string, unknown>, call);
+      const mutation = compileAdd(this.schema, key as Record<string, unknown>, inputs as Record<string, unknown>, {
+        now: this.#context.clock(),
+        checked: true,
+        changes,
+      });
+      await sendNotIdempotent(this.#driver, mutation, `${this.schema.name}.add`, call);
+    });
   }
 
   /**

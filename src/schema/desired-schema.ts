@@ -27,7 +27,7 @@ interface FamilyOwner {
 /**
  * Merges entity schemas into desired tables (sorted by table id). Entities that
  * share a table contribute their families; the same family declared twice must
- * carry the same GC rule, otherwise a `MetadataError` names both entities.
+ * carry the same GC rule and aggregate, otherwise a `MetadataError` names both entities.
  *
  */
 export function desiredTables(schemas: readonly EntitySchema[]): DesiredTable[] {
@@ -49,8 +49,10 @@ export function desiredTables(schemas: readonly EntitySchema[]): DesiredTable[] 
     for (const family of familiesOf(schema)) {
       const known = entry.families.get(family.name);
       if (!known) {
-        entry.families.set(family.name, { family: { name: family.name, gc: family.gc }, entity: schema.name });
-      } else if (!gcRulesEqual(known.family.gc, family.gc)) {
+        const { name, gc, aggregate } = family;
+        const actual = aggregate === undefined ? { name, gc } : { name, gc, aggregate };
+        entry.families.set(family.name, { family: actual, entity: schema.name });
+      } else if (!gcRulesEqual(known.family.gc, family.gc) || known.family.aggregate !== family.aggregate) {
         throw conflict(schema.table, family.name, known, { family, entity: schema.name });
       }
     }
@@ -109,14 +111,18 @@ function tableRowKeySchema(
 }
 
 function conflict(table: string, family: string, first: FamilyOwner, second: FamilyOwner): MetadataError {
-  const a = `gc "${describeGcRule(first.family.gc)}" on ${first.entity}`;
-  const b = `gc "${describeGcRule(second.family.gc)}" on ${second.entity}`;
+  const a = `${describeAggregate(first.family)}gc "${describeGcRule(first.family.gc)}" on ${first.entity}`;
+  const b = `${describeAggregate(second.family)}gc "${describeGcRule(second.family.gc)}" on ${second.entity}`;
   return new MetadataError(
     second.entity,
     undefined,
     `two entities share table "${table}" with conflicting families: @Family('${family}') has ${a} but ${b}`,
-    `declare the same gc on @Family('${family}') in both ${first.entity} and ${second.entity}, or use different family names`,
+    `declare the same gc and aggregate on @Family('${family}') in both ${first.entity} and ${second.entity}, or use different family names`,
   );
+}
+
+function describeAggregate(family: { readonly aggregate?: string | undefined }): string {
+  return family.aggregate === undefined ? '' : `aggregate '${family.aggregate}' and `;
 }
 
 /**

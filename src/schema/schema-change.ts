@@ -1,5 +1,6 @@
 import type { ActualFamily, RowKeySchema } from '../model/driver.js';
 import type { GcRule } from '../model/gc-rule.js';
+import type { AggregateKind, FamilyOptions } from '../model/declarations.js';
 import { describeGcRule } from '../metadata/gc-rule.js';
 import { describeRowKeySchema } from './row-key-schema.js';
 
@@ -53,6 +54,26 @@ export type SchemaChange =
       description: string;
     }
   | {
+      /**
+       * A family whose aggregate (its value type) differs from the declared one,
+       * or that is declared aggregate but exists as a plain family (or the other
+       * way round). Bigtable fixes a family's value type when it is created, so
+       * `sync` cannot apply this change: it fails with `SchemaSyncError`, and
+       * `sync --check` reports it as drift.
+       */
+      kind: 'aggregate-mismatch';
+      /** Table id. */
+      table: string;
+      /** Family name. */
+      family: string;
+      /** The aggregate the family has; `undefined` for a plain family. */
+      from: FamilyOptions['aggregate'];
+      /** The declared aggregate; `undefined` for a plain family. */
+      to: FamilyOptions['aggregate'];
+      /** The change in words. */
+      description: string;
+    }
+  | {
       /** Delete a family that no entity declares, with its data (only with `allowDropFamilies`). */
       kind: 'drop-family';
       /** Table id. */
@@ -68,7 +89,7 @@ export type SchemaChange =
  *
  */
 export function createTableChange(table: string, families: ActualFamily[], rowKeySchema?: RowKeySchema): SchemaChange {
-  const list = families.map((f) => `${f.name} (gc ${describeGcRule(f.gc)})`).join(', ');
+  const list = families.map((f) => `${f.name} (${describeFamily(f)})`).join(', ');
   const keys = rowKeySchema === undefined ? '' : ` and row key schema (${describeRowKeySchema(rowKeySchema)})`;
   return {
     kind: 'create-table',
@@ -88,7 +109,35 @@ export function createFamilyChange(table: string, family: ActualFamily): SchemaC
     kind: 'create-family',
     table,
     family,
-    description: `create family "${family.name}" in table "${table}" (gc ${describeGcRule(family.gc)})`,
+    description: `create family "${family.name}" in table "${table}" (${describeFamily(family)})`,
+  };
+}
+
+/** A family's GC rule in words, and its aggregate when it has one: `gc none`, `aggregate sum, gc none`. */
+function describeFamily(family: ActualFamily): string {
+  const gc = `gc ${describeGcRule(family.gc)}`;
+  return family.aggregate === undefined ? gc : `aggregate ${family.aggregate}, ${gc}`;
+}
+
+/**
+ * An `aggregate-mismatch` change: the family exists with another value type
+ * than the declared one.
+ *
+ */
+export function aggregateMismatchChange(
+  table: string,
+  family: string,
+  from: AggregateKind | undefined,
+  to: AggregateKind | undefined,
+): SchemaChange {
+  const words = (kind: AggregateKind | undefined): string => (kind === undefined ? 'plain' : `'${kind}' aggregate`);
+  return {
+    kind: 'aggregate-mismatch',
+    table,
+    family,
+    from,
+    to,
+    description: `family "${family}" in table "${table}" is a ${words(from)} family but is declared as a ${words(to)} family; a family's value type is fixed when it is created, so sync cannot change it (drop and re-create the family, which deletes its cells, or declare a new family name)`,
   };
 }
 

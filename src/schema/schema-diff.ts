@@ -3,7 +3,13 @@ import type { DesiredTable } from './desired-schema.js';
 import type { SchemaChange } from './schema-change.js';
 import { compare } from './desired-schema.js';
 import { gcRulesEqual } from '../metadata/gc-rule.js';
-import { createFamilyChange, createTableChange, dropFamilyChange, updateGcChange } from './schema-change.js';
+import {
+  aggregateMismatchChange,
+  createFamilyChange,
+  createTableChange,
+  dropFamilyChange,
+  updateGcChange,
+} from './schema-change.js';
 
 export type { SchemaChange } from './schema-change.js';
 
@@ -58,7 +64,9 @@ export function diffFamilies(want: DesiredTable, have: readonly ActualFamily[], 
     const wanted = want.families.find((f) => f.name === name);
     const current = existing.get(name);
     if (wanted && !current) changes.push(createFamilyChange(want.table, wanted));
-    else if (wanted && current && !gcRulesEqual(current.gc, wanted.gc)) {
+    else if (wanted && current && current.aggregate !== wanted.aggregate) {
+      changes.push(aggregateMismatchChange(want.table, name, current.aggregate, wanted.aggregate));
+    } else if (wanted && current && !gcRulesEqual(current.gc, wanted.gc)) {
       changes.push(updateGcChange(want.table, name, current.gc, wanted.gc));
     } else if (!wanted && options.allowDropFamilies) changes.push(dropFamilyChange(want.table, name));
   }

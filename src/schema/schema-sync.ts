@@ -56,7 +56,9 @@ export interface SchemaSyncResult {
  * (ALREADY_EXISTS) is re-read and reconciled; `changes` then lists the
  * follow-up changes actually applied instead of the failed creation.
  * Failures throw `SchemaSyncError` naming the table, family and the attempted
- * change. With `tablePrefix`, every table id is the prefix plus the entity's
+ * change. A family whose aggregate differs from the declared one
+ * (`aggregate-mismatch`, which Bigtable cannot change) fails the sync before
+ * anything is applied. With `tablePrefix`, every table id is the prefix plus the entity's
  * table.
  *
  */
@@ -74,6 +76,8 @@ export async function syncSchema(
   for (const want of desired) actual.set(want.table, await readFamilies(driver, want.table, call));
   const planned = diffSchema(desired, actual, options);
   if (options.dryRun) return { changes: planned, applied: false };
+  const fixed = planned.find((c) => c.kind === 'aggregate-mismatch');
+  if (fixed !== undefined) throw syncError(fixed, new Error('nothing was applied'), []);
   const done: SchemaChange[] = [];
   for (const change of planned) {
     const want = desired.find((d) => d.table === change.table) as DesiredTable;
@@ -104,7 +108,9 @@ async function applyChange(
     throw syncError(change, new Error('the table reported ALREADY_EXISTS but cannot be read'), done);
   let followUps = diffFamilies(want, have, options);
   if (change.kind === 'create-family') {
-    followUps = followUps.filter((c) => c.kind === 'update-gc' && c.family === change.family.name);
+    followUps = followUps.filter(
+      (c) => (c.kind === 'update-gc' || c.kind === 'aggregate-mismatch') && c.family === change.family.name,
+    );
   }
   const applied: SchemaChange[] = [];
   for (const followUp of followUps) {
@@ -125,6 +131,8 @@ async function execute(driver: SchemaSyncDriver, change: SchemaChange, call: Cal
       return driver.setFamilyGc({ table: change.table, family: change.family, gc: change.to }, call);
     case 'drop-family':
       return driver.deleteFamily({ table: change.table, family: change.family }, call);
+    case 'aggregate-mismatch':
+      throw new Error('a family keeps the value type it was created with');
   }
 }
 
@@ -148,9 +156,12 @@ async function readFamilies(
 function syncError(change: SchemaChange, cause: unknown, done: readonly SchemaChange[]): SchemaSyncError {
   const family =
     change.kind === 'create-table' ? undefined : typeof change.family === 'string' ? change.family : change.family.name;
+  const failed =
+    change.kind === 'aggregate-mismatch'
+      ? `schema sync cannot apply a change: ${change.description}`
+      : `schema sync failed to ${change.description}`;
   return new SchemaSyncError(
-    `schema sync failed to ${change.description}: ${messageOf(cause)}` +
-      (done.length > 0 ? ` (${done.length} earlier change(s) were applied)` : ''),
+    `${failed}: ${messageOf(cause)}` + (done.length > 0 ? ` (${done.length} earlier change(s) were applied)` : ''),
     {
       table: change.table,
       family,

@@ -7,6 +7,7 @@ import type {
 } from '../model/driver.js';
 import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import type { GcRule } from '../model/gc-rule.js';
+import type { AggregateKind } from '../model/declarations.js';
 import { TableNotFoundError, ValidationError } from '../errors/errors.js';
 import { applyFilter, collectCells, compareCells, toRowData, type Cell } from './in-memory-cells.js';
 import {
@@ -37,6 +38,8 @@ import type { DriverMethod } from './recorded-call.js';
 export class MemoryInstance {
   readonly #tables = new Map<string, MemoryTable>();
   readonly #rejected = new Map<string, WriteProblem>();
+  /** The aggregate families of each table (table → family → aggregate). */
+  readonly #aggregates = new Map<string, Map<string, AggregateKind>>();
   readonly #nowMs: () => number;
   readonly #implicitTables: boolean;
 
@@ -94,13 +97,21 @@ export class MemoryInstance {
     const t = this.#tables.get(table);
     if (t === undefined) return undefined;
     const names = t.families !== undefined ? [...t.families.keys()] : t.familiesInRows();
-    return names.sort().map((name) => ({ name, gc: t.families?.get(name) }));
+    const aggregates = this.#aggregates.get(table);
+    return names.sort().map((name) => {
+      const aggregate = aggregates?.get(name);
+      return aggregate === undefined
+        ? { name, gc: t.families?.get(name) }
+        : { name, gc: t.families?.get(name), aggregate };
+    });
   }
 
   createTable(table: string, families: readonly ActualFamily[]): void {
     if (this.#tables.has(table))
       throw grpcError('createTable', GrpcCode.AlreadyExists, `table ${table} already exists`);
     this.#tables.set(table, new MemoryTable(new Map(families.map((f) => [f.name, f.gc]))));
+    this.#aggregates.delete(table);
+    for (const family of families) this.#setAggregate(table, family);
   }
 
   createFamily(table: string, family: ActualFamily): void {
@@ -108,6 +119,18 @@ export class MemoryInstance {
     if (families.has(family.name))
       throw grpcError('createFamily', GrpcCode.AlreadyExists, `family ${family.name} already exists`);
     families.set(family.name, family.gc);
+    this.#setAggregate(table, family);
+  }
+
+  /** Records a new family's aggregate (its value type, fixed from its creation). */
+  #setAggregate(table: string, family: ActualFamily): void {
+    if (family.aggregate === undefined) return;
+    let aggregates = this.#aggregates.get(table);
+    if (aggregates === undefined) {
+      aggregates = new Map();
+      this.#aggregates.set(table, aggregates);
+    }
+    aggregates.set(family.name, family.aggregate);
   }
 
   setFamilyGc(table: string, family: string, gc: GcRule | undefined): void {
@@ -119,6 +142,7 @@ export class MemoryInstance {
   deleteFamily(table: string, family: string): void {
     const families = this.#familiesOf('deleteFamily', table);
     if (!families.delete(family)) throw grpcError('deleteFamily', GrpcCode.NotFound, `family ${family} not found`);
+    this.#aggregates.get(table)?.delete(family);
     const t = this.#tables.get(table) as MemoryTable;
     for (const [id, row] of [...t.entries()])
       t.put(
@@ -130,6 +154,7 @@ export class MemoryInstance {
 
   deleteTable(table: string): void {
     if (!this.#tables.delete(table)) throw grpcError('deleteTable', GrpcCode.NotFound, `table ${table} not found`);
+    this.#aggregates.delete(table);
   }
 
   // ---- data ----------------------------------------------------------------
@@ -233,7 +258,9 @@ export class MemoryInstance {
 
   #problem(table: string, rowKey: Buffer, mutations: readonly CellMutation[]): WriteProblem | undefined {
     return (
-      this.#rejected.get(toId(rowKey)) ?? writeProblem(table, rowKey, mutations, this.#tables.get(table)?.families)
+      this.#rejected.get(toId(rowKey)) ??
+      writeProblem(table, rowKey, mutations, this.#tables.get(table)?.families) ??
+      aggregateProblem(mutations, this.#aggregates.get(table))
     );
   }
 
@@ -245,11 +272,16 @@ export class MemoryInstance {
     }
     const id = toId(rowKey);
     let cells: readonly Cell[] = table.get(id)?.cells ?? [];
-    for (const m of mutations) cells = this.#apply(cells, m);
+    const aggregates = this.#aggregates.get(tableName);
+    for (const m of mutations) cells = this.#apply(cells, m, aggregates);
     table.put(id, rowKey, cells);
   }
 
-  #apply(cells: readonly Cell[], m: CellMutation): readonly Cell[] {
+  #apply(
+    cells: readonly Cell[],
+    m: CellMutation,
+    aggregates: ReadonlyMap<string, AggregateKind> | undefined,
+  ): readonly Cell[] {
     switch (m.kind) {
       case 'deleteFromRow':
         return [];
@@ -265,6 +297,66 @@ export class MemoryInstance {
         );
         return [...kept, { family: m.family, qualifier: m.qualifier, timestampMicros, value: Buffer.from(m.value) }];
       }
+      case 'addToCell':
+      case 'mergeToCell': {
+        const at = (c: Cell): boolean =>
+          c.family === m.family && c.qualifier === m.qualifier && c.timestampMicros === m.timestampMicros;
+        const previous = cells.find(at);
+        const input = m.kind === 'addToCell' ? m.input : m.state.readBigInt64BE();
+        const kind = aggregates?.get(m.family) as 'sum' | 'min' | 'max';
+        const value = Buffer.alloc(8);
+        value.writeBigInt64BE(foldAggregate(kind, previous?.value.readBigInt64BE(), input));
+        const kept = cells.filter((c) => !at(c));
+        return [...kept, { family: m.family, qualifier: m.qualifier, timestampMicros: m.timestampMicros, value }];
+      }
     }
   }
+}
+
+/**
+ * A `sum`, `min` or `max` state after one more int64 input, wrapping on
+ * overflow as Bigtable's int64 sum does (the emulator, measured, wraps too).
+ */
+function foldAggregate(kind: 'sum' | 'min' | 'max', state: bigint | undefined, input: bigint): bigint {
+  if (state === undefined) return input;
+  if (kind === 'min') return input < state ? input : state;
+  if (kind === 'max') return input > state ? input : state;
+  return BigInt.asIntN(64, state + input);
+}
+
+/**
+ * Why aggregate mutations cannot apply: an input to a family that is not an
+ * aggregate family (gRPC 3), a state that is not 8 bytes for `sum`, `min` or
+ * `max`, or an `hll` family, whose sketches this in-memory Bigtable does not
+ * implement (gRPC 12, UNIMPLEMENTED: test HyperLogLog on the emulator or
+ * Bigtable).
+ */
+function aggregateProblem(
+  mutations: readonly CellMutation[],
+  aggregates: ReadonlyMap<string, AggregateKind> | undefined,
+): WriteProblem | undefined {
+  for (const m of mutations) {
+    if (m.kind !== 'addToCell' && m.kind !== 'mergeToCell') continue;
+    const kind = aggregates?.get(m.family);
+    if (kind === undefined)
+      return {
+        grpcCode: GrpcCode.InvalidArgument,
+        message: `${m.kind} on family ${m.family}, which is not an aggregate family`,
+      };
+    if (kind === 'hll')
+      return {
+        grpcCode: GrpcCode.Unimplemented,
+        message: `family ${m.family} is an hll aggregate: the in-memory Bigtable does not implement HyperLogLog sketches (test them on the emulator)`,
+      };
+    if (m.kind === 'addToCell' && (m.input < -(2n ** 63n) || m.input >= 2n ** 63n))
+      return { grpcCode: GrpcCode.InvalidArgument, message: `input ${m.input} is outside int64` };
+    if (m.kind === 'mergeToCell' && m.state.length !== 8)
+      return { grpcCode: GrpcCode.InvalidArgument, message: `a ${kind} state is 8 bytes, got ${m.state.length}` };
+    if (!Number.isSafeInteger(m.timestampMicros) || m.timestampMicros < 0 || m.timestampMicros % 1000 !== 0)
+      return {
+        grpcCode: GrpcCode.InvalidArgument,
+        message: `timestamp ${m.timestampMicros} is not a whole number of milliseconds in microseconds`,
+      };
+  }
+  return undefined;
 }

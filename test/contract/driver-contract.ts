@@ -269,6 +269,76 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
       });
     });
 
+    describe('aggregate families', () => {
+      const add = (family: string, qualifier: string, input: bigint): CellMutation => ({
+        kind: 'addToCell',
+        family,
+        qualifier,
+        timestampMicros: 0,
+        input,
+      });
+      const merge = (family: string, qualifier: string, state: bigint): CellMutation => ({
+        kind: 'mergeToCell',
+        family,
+        qualifier,
+        timestampMicros: 0,
+        state: int64(state),
+      });
+      const total = (row: RowData | undefined, family: string, qualifier: string): bigint[] =>
+        (row?.cells[family]?.[qualifier] ?? []).map((c) => c.value.readBigInt64BE());
+
+      async function sumTable(): Promise<string> {
+        const table = subject.tableId('contract-sum');
+        tables.push(table);
+        await driver.createTable({
+          table,
+          families: [
+            { name: 's', gc: undefined, aggregate: 'sum' },
+            { name: 'p', gc: undefined },
+          ],
+        });
+        return table;
+      }
+
+      it('createTable and createFamily give a family its aggregate, which getFamilies reports; plain families have none', async () => {
+        const table = await sumTable();
+        await driver.createFamily({ table, family: { name: 't', gc: undefined, aggregate: 'sum' } });
+        expect((await driver.getFamilies({ table }))?.map((f) => [f.name, f.aggregate])).toEqual([
+          ['p', undefined],
+          ['s', 'sum'],
+          ['t', 'sum'],
+        ]);
+      });
+
+      it('addToCell and mergeToCell fold into one sum cell per column, in one atomic write with the setCells of a plain family', async () => {
+        const table = await sumTable();
+        await driver.mutateRow({ ...mutation(table, 'k', add('s', 'n', 5n), set('p', 'q', 'v')), idempotent: false });
+        await driver.mutateRow({ ...mutation(table, 'k', add('s', 'n', 7n), add('s', 'n', -3n)), idempotent: false });
+        await driver.mutateRow({ ...mutation(table, 'k', merge('s', 'n', 100n)), idempotent: false });
+        const failures = await driver.mutateRows({
+          table,
+          mutations: [
+            { ...mutation(table, 'k', add('s', 'big', 2n ** 62n)), idempotent: false },
+            { ...mutation(table, 'k', add('s', 'big', 2n ** 62n - 1n)), idempotent: false },
+          ],
+        });
+        expect(failures).toEqual([]);
+        const [row] = await readAll(driver, { table, keys: [Buffer.from('k')] });
+        expect(total(row, 's', 'n')).toEqual([109n]);
+        expect(total(row, 's', 'big')).toEqual([2n ** 63n - 1n]);
+        expect(row?.cells['s']?.['n']?.[0]?.timestampMicros).toBe(0);
+        expect(row?.cells['p']?.['q']?.[0]?.value.toString()).toBe('v');
+      });
+
+      it('rejects addToCell on a plain family', async () => {
+        const table = await sumTable();
+        const error = await failure(
+          driver.mutateRow({ ...mutation(table, 'k', add('p', 'n', 1n)), idempotent: false }),
+        );
+        expect(error).toBeInstanceOf(DriverError);
+      });
+    });
+
     describe('mutateRow', () => {
       it('writes versions newest first per column; the same timestamp overwrites; timestamp 0 is kept', async () => {
         const table = await newTable();

@@ -17,6 +17,17 @@ describe('no-gc-rule', () => {
     expect(findings).toMatchObject([{ code: 'no-gc-rule', severity: 'warning', family: 'forever' }]);
     expect(findings[0]?.fix).toContain("@Family('forever', { gc: { maxVersions: 1 } })");
   });
+
+  it('leaves aggregate families alone: they keep one cell per column and take no GC rule', () => {
+    @Entity({ table: 't' })
+    @Family('stats', { aggregate: 'sum' })
+    @Family('forever')
+    class E {
+      @KeyPart(0, { type: 'string', maxLength: 8 }) id!: string;
+      @Column({ family: 'stats', type: 'int' }) views?: number | bigint;
+    }
+    expect(lintEntity(E).map((f) => `${f.code} ${f.family}`)).toEqual(['no-gc-rule forever']);
+  });
 });
 
 describe('versions-exceed-family', () => {
