@@ -29,7 +29,16 @@ function reducedPropertyTests(folders: string[]): string[] {
   );
 }
 
-const fullCounts = { PROPERTY_RUNS: 'full' };
+/** The unit test files that enumerate only some of their interleaving cases in `npm test` (`interleavingCases`). */
+function reducedInterleavingTests(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => join(folder, file).split('\\').join('/'))
+    .filter((file) => readFileSync(file, 'utf8').includes('interleavingCases('))
+    .sort();
+}
+
+const fullCounts = { PROPERTY_RUNS: 'full', INTERLEAVINGS: 'full' };
 
 /**
  * The `soak` tier (`npm run test:soak`, run once per CI run): the work too
@@ -40,7 +49,9 @@ const fullCounts = { PROPERTY_RUNS: 'full' };
  *   any emulator test with a property test reduced in `npm test`, at full
  *   count.
  * - `properties`: every unit test file with a property test that `npm test`
- *   runs at a tenth of its count, here at its full count (`PROPERTY_RUNS=full`).
+ *   runs at a tenth of its count, here at its full count (`PROPERTY_RUNS=full`),
+ *   and every one that enumerates only its cheapest interleavings in `npm test`,
+ *   here every case (`INTERLEAVINGS=full`).
  *
  * @example
  * ```ts
@@ -61,7 +72,12 @@ export default defineConfig(
     },
     {
       name: 'properties',
-      include: reducedPropertyTests(['test/unit', 'test/conformance', 'test/types']),
+      include: [
+        ...new Set([
+          ...reducedPropertyTests(['test/unit', 'test/conformance', 'test/types']),
+          ...reducedInterleavingTests('test/unit'),
+        ]),
+      ],
       env: fullCounts,
     },
   ]),

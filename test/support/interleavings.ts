@@ -131,3 +131,22 @@ export function permutations<T>(items: readonly T[]): T[][] {
     permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
   );
 }
+
+/**
+ * The cases of an exhaustive interleaving test this run enumerates, from the
+ * environment variable `INTERLEAVINGS`: every case with `full` (the soak tier,
+ * `npm run test:soak`, run on every CI run), the first `quick` ones when it is
+ * unset (`npm test`), so list the cheapest first. The soak tier finds the
+ * test files to run again by this function's name (`scripts/vitest.soak.config.ts`).
+ *
+ * @example
+ * ```ts
+ * it.each(interleavingCases([['save', 'update', 'delete'], ['resalt', 'save', 'delete']]))('%s, %s and %s', run);
+ * ```
+ */
+export function interleavingCases<T>(all: readonly T[], quick = 1): T[] {
+  const setting = process.env['INTERLEAVINGS']?.trim() ?? '';
+  if (setting === 'full') return [...all];
+  if (setting !== '') throw new Error(`INTERLEAVINGS must be unset or "full", not ${JSON.stringify(setting)}`);
+  return all.slice(0, quick);
+}
