@@ -243,14 +243,14 @@ export class BigtableMapper {
    */
   getRepository<T extends object>(entity: Constructor<T>): Repository<T> {
     const existing = this.#repositories.get(entity);
-    if (existing) return existing as Repository<T>;
+    if (existing) return existing as unknown as Repository<T>;
     const repository = new Repository<T>(
       this.driver,
       this.register(entity),
       (source) => this.getRepository(source as Constructor<object>) as SourceReader,
       this.#context,
     );
-    this.#repositories.set(entity, repository as Repository<object>);
+    this.#repositories.set(entity, repository as unknown as Repository<object>);
     return repository;
   }
 
