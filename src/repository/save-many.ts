@@ -54,11 +54,12 @@ export async function writeMany<T>(
 ): Promise<BulkWriteResult> {
   const given = checkBulkWriteOptions(entityName, options);
   checkBulkInput(entityName, input);
-  // Read no further than the batches in flight: the memory held stays that of `concurrency` batches.
+  // Read no further than the batches in flight and one row: the memory held stays that of `concurrency` batches.
   const checked: Required<BulkWriteOptions> = {
     ...given,
-    maxOutstandingRows: options.maxOutstandingRows ?? given.concurrency * given.batchSize,
-    maxOutstandingBytes: options.maxOutstandingBytes ?? Math.min(given.concurrency * given.batchBytes, 4 * 1024 ** 3),
+    maxOutstandingRows: options.maxOutstandingRows ?? given.concurrency * given.batchSize + 1,
+    maxOutstandingBytes:
+      options.maxOutstandingBytes ?? Math.min((given.concurrency + 1) * given.batchBytes, 4 * 1024 ** 3),
     flushIntervalMs: 0,
   };
   const signal = call?.signal;
@@ -88,6 +89,7 @@ export async function writeMany<T>(
         ? (deadlineError(signal) ?? new DeadlineExceededError(`bulk write to "${table}"`, 0, 'total'))
         : undefined,
     onUnsent: (index) => notAttempted.push(inputIndex(index)),
+    holdFullBatches: true,
   });
   const subscription = writer.outcomes.subscribe((outcome) => {
     if (outcome.status === 'persisted') {
@@ -142,7 +144,13 @@ export async function writeMany<T>(
     }
   };
   try {
-    exhausted = await readInput(input, add, wait, () => writer.closed);
+    exhausted = await readInput(
+      input,
+      add,
+      wait,
+      () => writer.closed,
+      () => writer.room(),
+    );
   } catch (error) {
     inputError = { error };
     inputFailed.abort(error);
@@ -180,7 +188,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * Reads the input into `add` until it ends (resolves true) or `stopped()`
+ * Reads the input into `add`, each entity once `room()` says another fits,
+ * until it ends (resolves true) or `stopped()`
  * (resolves false, closing the iterator so its `finally` blocks run); a
  * sync iterable is read without a promise per entity (its thenable values
  * are awaited, as `for await` does). Rejects with the input's error.
@@ -190,6 +199,7 @@ async function readInput<T>(
   add: (entity: T) => AcceptOrWait<T>,
   wait: (pending: Exclude<AcceptOrWait<T>, undefined | 'stop'>) => Promise<boolean>,
   stopped: () => boolean,
+  room: () => Promise<void> | undefined,
 ): Promise<boolean> {
   const source = input as Partial<AsyncIterable<T>> & Iterable<T>;
   const asyncIterator = source[Symbol.asyncIterator];
@@ -203,6 +213,8 @@ async function readInput<T>(
         .catch(() => undefined);
   };
   for (;;) {
+    const full = room();
+    if (full !== undefined) await full;
     if (stopped()) {
       close();
       return false;
@@ -211,6 +223,11 @@ async function readInput<T>(
     if (step.done === true) return true;
     let entity = step.value;
     if (sync && isThenable(entity)) entity = (await entity) as T;
+    // Stopped while the input produced it (an abort from the producer itself): it counts as never read.
+    if (stopped()) {
+      close();
+      return false;
+    }
     const added = add(entity);
     if (added === undefined) continue;
     if (added === 'stop' || !(await wait(added))) {

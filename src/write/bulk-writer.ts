@@ -148,6 +148,12 @@ export interface BulkWriterSetup<T> {
   readonly cut?: () => Error | undefined;
   /** Hears each accepted entity failed because the writer stopped before sending it. */
   readonly onUnsent?: (index: number) => void;
+  /**
+   * A full batch waits for the row that does not fit (or a flush, the timer, a stop) before it
+   * is sent, as a reader that reads one row ahead would: `saveMany`'s input is read no further
+   * than the batches in flight and one row, and a stop leaves the last batch read unsent.
+   */
+  readonly holdFullBatches?: boolean;
 }
 
 /** One accepted entity until it settles. */
@@ -221,6 +227,7 @@ export class BulkWriter<T> {
   readonly #waiting: Waiter<T>[] = [];
   readonly #queue: Entry<T>[][] = [];
   readonly #unsettled = new Set<Promise<void>>();
+  readonly #roomWaiters: (() => void)[] = [];
   readonly #cleanups: (() => void)[] = [];
   #open: Entry<T>[] = [];
   readonly #fill = { entries: 0, mutations: 0, bytes: 0 };
@@ -373,6 +380,20 @@ export class BulkWriter<T> {
   }
 
   /**
+   * `undefined` while another row fits under `maxOutstandingRows`; else a
+   * promise that resolves once one does or the writer stopped (a reader can
+   * then read its next entity without holding more than the cap).
+   * @internal
+   */
+  room(): Promise<void> | undefined {
+    if (this.#stopped !== undefined || this.#outstandingRows < this.#setup.options.maxOutstandingRows) return undefined;
+    return new Promise<void>((resolve) => {
+      this.#roomWaiters.push(resolve);
+      this.#unblock();
+    });
+  }
+
+  /**
    * Sends the batch being filled and resolves once every entity accepted
    * before the call has settled (an `add()` still waiting for room is not
    * accepted yet). Never rejects: failures are outcomes.
@@ -498,7 +519,7 @@ export class BulkWriter<T> {
     fill.entries += 1;
     fill.mutations += entry.cells;
     fill.bytes += bytes;
-    if (fill.entries >= this.#limits.maxEntries) this.#sendOpen();
+    if (fill.entries >= this.#limits.maxEntries && this.#setup.holdFullBatches !== true) this.#sendOpen();
     else if (fill.entries === 1) this.#startTimer();
     return accepted(entry);
   }
@@ -649,6 +670,9 @@ export class BulkWriter<T> {
       this.#waiting.shift();
       head.resolve(this.#accept(head.entity, head.mutation, head.bytes));
     }
+    if (this.#waiting.length === 0 && this.#roomWaiters.length > 0)
+      if (this.#stopped !== undefined || this.#outstandingRows < this.#setup.options.maxOutstandingRows)
+        for (const resolve of this.#roomWaiters.splice(0)) resolve();
     if (this.#closing && this.#waiting.length === 0) this.#sendOpen();
     else this.#unblock();
     this.#checkDrained();
@@ -660,7 +684,8 @@ export class BulkWriter<T> {
    * (With calls in flight, their settling frees room, and batches stay full.)
    */
   #unblock(): void {
-    if (this.#waiting.length > 0 && this.#inFlight === 0 && this.#queue.length === 0) this.#sendOpen();
+    if ((this.#waiting.length > 0 || this.#roomWaiters.length > 0) && this.#inFlight === 0 && this.#queue.length === 0)
+      this.#sendOpen();
   }
 
   /** Stops for good with `error`: what was not sent fails with it, waiting adds reject with it. */
@@ -671,6 +696,7 @@ export class BulkWriter<T> {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     for (const waiter of this.#waiting.splice(0)) waiter.reject(error);
+    for (const resolve of this.#roomWaiters.splice(0)) resolve();
     const unsent = [this.#open, ...this.#queue.splice(0)];
     this.#open = [];
     this.#fill.entries = this.#fill.mutations = this.#fill.bytes = 0;
