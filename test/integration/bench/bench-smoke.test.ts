@@ -41,6 +41,8 @@ const EXPECTED_RATIOS: Record<string, readonly string[]> = {
 
 /** Every target a full run checks (the 16-bucket evenness targets of three presets included). */
 const EXPECTED_TARGETS = [
+  'bulk-writer-vs-cbt',
+  'bulk-writer-heap',
   'save-many-vs-objects',
   'save-many-vs-prebuilt',
   'save-many-vs-tuned',
@@ -148,6 +150,13 @@ function check(w: WorkloadResult): void {
         expect(v.heapByEighthMB).toHaveLength(8);
         expect(v.liveByEighthMB).toHaveLength(8);
       }
+      return;
+    case 'backpressure':
+      expect(w.rows).toBe(SIZES.memoryRows);
+      expectPositive(w.writeRowsPerSec, 'back-pressure write rows/s');
+      expectPositive(w.producerRowsPerSec, 'back-pressure producer rows/s');
+      expectNonNegative(w.peakHeapDeltaMB, 'back-pressure heap');
+      expect(w.addLatencyMs.max).toBeGreaterThanOrEqual(w.addLatencyMs.p50);
       return;
   }
 }
