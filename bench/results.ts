@@ -132,10 +132,12 @@ export interface BackpressureResult {
   readonly producerSpeedup: number;
   /** The writer's `maxOutstandingBytes`, MiB. */
   readonly capMB: number;
-  /** What the heap may hold beyond the cap, MiB. */
+  /** What the live heap may hold beyond the cap, MiB. */
   readonly heapConstantMB: number;
   /** Peak heapUsed above the pre-run baseline, MiB (uncollected garbage included). */
   readonly peakHeapDeltaMB: number;
+  /** Largest heap after a full GC at the end of each eighth of the rows, above the baseline, MiB: what the writer holds (plain samples when GC is not exposed). */
+  readonly liveHeapMaxMB: number;
   /** `add()` latency percentiles, ms: the time the producer was held back. */
   readonly addLatencyMs: {
     readonly p50: number;
@@ -144,7 +146,7 @@ export interface BackpressureResult {
     readonly p999: number;
     readonly max: number;
   };
-  /** peakHeapDeltaMB <= capMB + heapConstantMB. */
+  /** liveHeapMaxMB <= capMB + heapConstantMB. */
   readonly bounded: boolean;
 }
 

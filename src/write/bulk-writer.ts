@@ -162,6 +162,8 @@ interface Entry<T> {
   readonly entity: T;
   readonly rowKey: string;
   readonly bytes: number;
+  /** What it counts against `maxOutstandingBytes` ({@link heldBytes}). */
+  readonly held: number;
   readonly cells: number;
   readonly idempotent: boolean;
   /** Dropped once the batch's request is made. */
@@ -190,6 +192,21 @@ interface ResultsReader<T> {
 
 const CANCELLED = 1;
 const DEADLINE_EXCEEDED = 4;
+
+/**
+ * What an accepted row holds in the heap beyond its request bytes, until it
+ * settles: the entity, the compiled mutation and its cell objects, the
+ * request entry the driver builds, the writer's own record. Measured on the
+ * bench's ten-cell rows (bench/workloads/bulk-writer.ts): about 2.5 KiB per
+ * row of 500 request bytes.
+ */
+const ROW_HEAP_BYTES = 768;
+const CELL_HEAP_BYTES = 160;
+
+/** The bytes a row counts against `maxOutstandingBytes`: its request bytes plus what its objects hold in the heap. */
+function heldBytes(requestBytes: number, cells: number): number {
+  return requestBytes + ROW_HEAP_BYTES + CELL_HEAP_BYTES * cells;
+}
 
 /**
  * A long-lived bulk writer of one entity (`repo.bulkWriter()`): it batches
@@ -375,7 +392,8 @@ export class BulkWriter<T> {
     if (refused !== undefined) throw refused;
     const mutation = this.#setup.compile(entity);
     const bytes = rowMutationBytes(mutation.rowKey, mutation.mutations);
-    if (this.#waiting.length === 0 && this.#fits(bytes)) return { accepted: this.#accept(entity, mutation, bytes) };
+    if (this.#waiting.length === 0 && this.#fits(heldBytes(bytes, mutation.mutations.length)))
+      return { accepted: this.#accept(entity, mutation, bytes) };
     return { accepted: undefined, mutation, bytes };
   }
 
@@ -492,11 +510,11 @@ export class BulkWriter<T> {
     return undefined;
   }
 
-  /** Whether a row of `bytes` fits under the caps now; a row over the byte cap goes alone. */
-  #fits(bytes: number): boolean {
+  /** Whether a row holding `held` bytes fits under the caps now; a row over the byte cap goes alone. */
+  #fits(held: number): boolean {
     const { maxOutstandingRows, maxOutstandingBytes } = this.#setup.options;
     if (this.#outstandingRows + 1 > maxOutstandingRows) return false;
-    return this.#outstandingRows === 0 || this.#outstandingBytes + bytes <= maxOutstandingBytes;
+    return this.#outstandingRows === 0 || this.#outstandingBytes + held <= maxOutstandingBytes;
   }
 
   #accept(entity: T, mutation: CompiledMutation, bytes: number): AcceptedWrite<T> {
@@ -505,6 +523,7 @@ export class BulkWriter<T> {
       entity,
       rowKey: mutation.rowKeyText,
       bytes,
+      held: heldBytes(bytes, mutation.mutations.length),
       cells: mutation.mutations.length,
       idempotent: mutation.idempotent,
       mutation,
@@ -512,7 +531,7 @@ export class BulkWriter<T> {
       listeners: undefined,
     };
     this.#outstandingRows += 1;
-    this.#outstandingBytes += bytes;
+    this.#outstandingBytes += entry.held;
     const fill = this.#fill;
     if (closesBatch(fill, entry.cells, bytes, this.#limits)) this.#sendOpen();
     this.#open.push(entry);
@@ -639,7 +658,7 @@ export class BulkWriter<T> {
     if (outcome.status === 'persisted') this.#persisted += 1;
     else if (outcome.status === 'failed') this.#failed += 1;
     else this.#unknown += 1;
-    this.#outstandingBytes -= entry.bytes;
+    this.#outstandingBytes -= entry.held;
     const reader = this.#reader;
     if (reader === undefined) this.#outstandingRows -= 1;
     else {
@@ -666,7 +685,7 @@ export class BulkWriter<T> {
     this.#checkCut();
     while (this.#waiting.length > 0 && this.#stopped === undefined) {
       const head = this.#waiting[0] as Waiter<T>;
-      if (!this.#fits(head.bytes)) break;
+      if (!this.#fits(heldBytes(head.bytes, head.mutation.mutations.length))) break;
       this.#waiting.shift();
       head.resolve(this.#accept(head.entity, head.mutation, head.bytes));
     }

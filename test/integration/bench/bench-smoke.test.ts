@@ -156,6 +156,7 @@ function check(w: WorkloadResult): void {
       expectPositive(w.writeRowsPerSec, 'back-pressure write rows/s');
       expectPositive(w.producerRowsPerSec, 'back-pressure producer rows/s');
       expectNonNegative(w.peakHeapDeltaMB, 'back-pressure heap');
+      expect(Number.isFinite(w.liveHeapMaxMB)).toBe(true);
       expect(w.addLatencyMs.max).toBeGreaterThanOrEqual(w.addLatencyMs.p50);
       return;
   }

@@ -88,7 +88,8 @@ describe('BulkWriter back-pressure', { timeout: 10_000 }, () => {
   it('caps outstanding bytes: add() waits past maxOutstandingBytes, and a row larger than the cap goes alone', async () => {
     const driver = new GatedDriver();
     const big = 'x'.repeat(3_000);
-    const writer = writerOf(driver, { batchSize: 100, concurrency: 1, maxOutstandingBytes: 7_000 });
+    // A row holds about 4,000 bytes (3,000 of value, its request framing and what its objects hold in the heap).
+    const writer = writerOf(driver, { batchSize: 100, concurrency: 1, maxOutstandingBytes: 9_000 });
     await writer.add(item(0, big));
     await writer.add(item(1, big));
     const third = watch(writer.add(item(2, big)));
