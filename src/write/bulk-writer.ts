@@ -51,17 +51,21 @@ export interface BulkWriteOptions {
  */
 export type WriteOutcome<T> =
   | {
+      /** The server confirmed the row. */
       readonly status: 'persisted';
       /** Position of the entity among those the writer accepted, from 0. */
       readonly index: number;
+      /** The entity as added. */
       readonly entity: T;
       /** The row key as text. */
       readonly rowKey: string;
     }
   | {
+      /** `failed`: not written; `unknown`: a non-idempotent mutation cut in flight, which may or may not have been applied. */
       readonly status: 'failed' | 'unknown';
       /** Position of the entity among those the writer accepted, from 0. */
       readonly index: number;
+      /** The entity as added. */
       readonly entity: T;
       /** The row key as text. */
       readonly rowKey: string;
@@ -306,10 +310,15 @@ export class BulkWriter<T> {
    * ```
    */
   get totals(): {
+    /** Entities accepted (those `add()` resolved for). */
     readonly accepted: number;
+    /** Confirmed written by the server. */
     readonly persisted: number;
+    /** Not written: rejected by the server, or never sent because the writer stopped. */
     readonly failed: number;
+    /** Non-idempotent mutations cut in flight: may or may not have been applied. */
     readonly unknown: number;
+    /** Accepted and not yet settled. */
     readonly pending: number;
   } {
     const settled = this.#persisted + this.#failed + this.#unknown;
@@ -435,7 +444,18 @@ export class BulkWriter<T> {
    * process.once('SIGTERM', () => void writer.close().then((t) => console.log(t)));
    * ```
    */
-  async close(): Promise<BulkWriter<T>['totals']> {
+  async close(): Promise<{
+    /** Entities accepted (those `add()` resolved for). */
+    readonly accepted: number;
+    /** Confirmed written by the server. */
+    readonly persisted: number;
+    /** Not written: rejected by the server, or never sent because the writer stopped. */
+    readonly failed: number;
+    /** Non-idempotent mutations cut in flight: may or may not have been applied. */
+    readonly unknown: number;
+    /** Accepted and not yet settled. */
+    readonly pending: number;
+  }> {
     this.#closing = true;
     this.#drained ??= withResolvers();
     this.#sendOpen();
