@@ -75,7 +75,6 @@ export async function writeMany<T>(
     for (const position of skipped) if (position <= index) index += 1;
     return index;
   };
-  let written = 0;
   let sentCut = false;
   const writer = new BulkWriter<T>({
     entityName,
@@ -89,25 +88,21 @@ export async function writeMany<T>(
         ? (deadlineError(signal) ?? new DeadlineExceededError(`bulk write to "${table}"`, 0, 'total'))
         : undefined,
     onUnsent: (index) => notAttempted.push(inputIndex(index)),
+    onFailure: (outcome) => {
+      const index = inputIndex(outcome.index);
+      if (notAttempted.at(-1) === index) return;
+      if (outcome.error instanceof DeadlineExceededError || outcome.error instanceof OperationAbortedError)
+        sentCut = true;
+      failures.push({
+        index,
+        entity: outcome.entity,
+        rowKey: outcome.rowKey,
+        grpcCode: outcome.grpcCode,
+        message: outcome.message,
+        cause: outcome.error,
+      });
+    },
     holdFullBatches: true,
-  });
-  const subscription = writer.outcomes.subscribe((outcome) => {
-    if (outcome.status === 'persisted') {
-      written += 1;
-      return;
-    }
-    const index = inputIndex(outcome.index);
-    if (notAttempted.at(-1) === index) return;
-    if (outcome.error instanceof DeadlineExceededError || outcome.error instanceof OperationAbortedError)
-      sentCut = true;
-    failures.push({
-      index,
-      entity: outcome.entity,
-      rowKey: outcome.rowKey,
-      grpcCode: outcome.grpcCode,
-      message: outcome.message,
-      cause: outcome.error,
-    });
   });
   let read = 0;
   let exhausted = false;
@@ -156,7 +151,7 @@ export async function writeMany<T>(
     inputFailed.abort(error);
   }
   await writer.close();
-  subscription.unsubscribe();
+  const written = writer.totals.persisted;
   const stopped = writer.stoppedBy;
   const unsent = notAttempted.length > 0 || !exhausted;
   let cause: unknown;

@@ -152,6 +152,8 @@ export interface BulkWriterSetup<T> {
   readonly cut?: () => Error | undefined;
   /** Hears each accepted entity failed because the writer stopped before sending it. */
   readonly onUnsent?: (index: number) => void;
+  /** Hears each outcome that is not `persisted` (before the Observable does). */
+  readonly onFailure?: (outcome: Exclude<WriteOutcome<T>, { readonly status: 'persisted' }>) => void;
   /**
    * A full batch waits for the row that does not fit (or a flush, the timer, a stop) before it
    * is sent, as a reader that reads one row ahead would: `saveMany`'s input is read no further
@@ -172,7 +174,9 @@ interface Entry<T> {
   readonly idempotent: boolean;
   /** Dropped once the batch's request is made. */
   mutation: CompiledMutation | undefined;
+  /** Set once settled; a `persisted` outcome nobody listened for is made only if asked for ({@link outcomeOf}). */
   outcome: WriteOutcome<T> | undefined;
+  persisted: boolean;
   listeners: ((outcome: WriteOutcome<T>) => void)[] | undefined;
 }
 
@@ -548,6 +552,7 @@ export class BulkWriter<T> {
       idempotent: mutation.idempotent,
       mutation,
       outcome: undefined,
+      persisted: false,
       listeners: undefined,
     };
     this.#outstandingRows += 1;
@@ -622,7 +627,7 @@ export class BulkWriter<T> {
     for (const [i, entry] of batch.entries()) {
       const failure = failures[next];
       if (failure === undefined || failure.index !== i) {
-        this.#settle(entry, { status: 'persisted', index: entry.index, entity: entry.entity, rowKey: entry.rowKey });
+        this.#settlePersisted(entry);
         continue;
       }
       next += 1;
@@ -638,6 +643,7 @@ export class BulkWriter<T> {
         error: this.#entryError(entry, failure),
       });
     }
+    this.#admit();
   }
 
   #entryError(entry: Entry<T>, failure: RowMutationFailure): Error {
@@ -671,13 +677,29 @@ export class BulkWriter<T> {
         message: error.message,
         error,
       });
+    this.#admit();
+  }
+
+  /** A persisted entry: counted and released; its outcome object is made only when someone listens. */
+  #settlePersisted(entry: Entry<T>): void {
+    if (entry.listeners === undefined && this.#reader === undefined && !this.#subject.observed) {
+      entry.persisted = true;
+      this.#persisted += 1;
+      this.#outstandingBytes -= entry.held;
+      this.#outstandingRows -= 1;
+      return;
+    }
+    this.#settle(entry, { status: 'persisted', index: entry.index, entity: entry.entity, rowKey: entry.rowKey });
   }
 
   #settle(entry: Entry<T>, outcome: WriteOutcome<T>): void {
     entry.outcome = outcome;
     if (outcome.status === 'persisted') this.#persisted += 1;
-    else if (outcome.status === 'failed') this.#failed += 1;
-    else this.#unknown += 1;
+    else {
+      if (outcome.status === 'failed') this.#failed += 1;
+      else this.#unknown += 1;
+      this.#setup.onFailure?.(outcome);
+    }
     this.#outstandingBytes -= entry.held;
     const reader = this.#reader;
     if (reader === undefined) this.#outstandingRows -= 1;
@@ -690,7 +712,6 @@ export class BulkWriter<T> {
     entry.listeners = undefined;
     if (listeners !== undefined) for (const listener of listeners) listener(outcome);
     this.#subject.next(outcome);
-    this.#admit();
   }
 
   /** Stops the writer when its `cut` says so (a total deadline that passed before its signal fired). */
@@ -790,6 +811,8 @@ function accepted<T>(entry: Entry<T>): AcceptedWrite<T> {
     index: entry.index,
     rowKey: entry.rowKey,
     get outcome(): Promise<WriteOutcome<T>> {
+      if (entry.persisted && entry.outcome === undefined)
+        entry.outcome = { status: 'persisted', index: entry.index, entity: entry.entity, rowKey: entry.rowKey };
       promise ??=
         entry.outcome === undefined
           ? new Promise<WriteOutcome<T>>((resolve) => (entry.listeners ??= []).push(resolve))
