@@ -1,5 +1,5 @@
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGoogleCloudDriver, type GoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { CompiledMutation } from '../../../src/model/mutation.js';
@@ -89,17 +89,17 @@ describe('MutateRows flow control from RateLimitInfo', () => {
  */
 async function startRateLimitServer(): Promise<RateLimitServer> {
   const http = http2.createServer();
-  const sessions = new Set<http2.ServerHttp2Session>();
-  http.on('session', (session) => {
-    sessions.add(session);
-    session.on('close', () => sessions.delete(session));
+  const sockets = new Set<Socket>();
+  http.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   });
   const state: RateLimitServer = {
     host: '',
     script: [],
     features: [],
     close: async () => {
-      for (const session of sessions) session.destroy();
+      for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
