@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, DriverError, type Repository, type WriteOutcome } from '../../../src/index.js';
+import { BigtableMapper, BulkWriter, DriverError, type Repository, type WriteOutcome } from '../../../src/index.js';
+import { checkBulkWriteOptions } from '../../../src/write/bulk-writer.js';
+import { deadlineSignal } from '../../../src/util/operation-signal.js';
 import { emulatorHost, testInstanceId } from '../../support/emulator.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { closeMapper, makeEntities, openMapper, rawKeys } from '../../fixtures/entities.js';
@@ -149,4 +151,36 @@ describe('BulkWriter through the fault proxy', () => {
     expect((await stored('thrower')).size).toBe(777);
     await expectExact('thrower', await Promise.all(handles));
   });
+
+  it('mutations that are not idempotent, cut by resets: unknown, never resent; the table holds the persisted ones plus some unknown ones, nothing failed', async () => {
+    const table = E.tables.items;
+    const writer = new BulkWriter<Item>({
+      entityName: 'Item',
+      table,
+      // The same rows, marked as not idempotent (as an aggregate's add would be).
+      compile: (e) => ({ ...items.compileSave(e), idempotent: false }),
+      send: (mutations) => proxied.driver.mutateRows({ table, mutations }, { signal: deadlineSignal(20_000) }),
+      signals: [],
+      options: checkBulkWriteOptions('Item', { batchSize: 100, concurrency: 2, flushIntervalMs: 0 }),
+    });
+    const pending: Promise<WriteOutcome<Item>>[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      if (i === 500) proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toServer' });
+      if (i === 1_200) proxy.faultAfter({ bytes: 500, fault: 'reset', direction: 'toClient' });
+      pending.push((await writer.add(item('once', i))).outcome);
+    }
+    const totals = await writer.close();
+    const outcomes = await Promise.all(pending);
+    expect(totals.pending).toBe(0);
+    expect(totals.persisted + totals.failed + totals.unknown).toBe(2_000);
+    // The resets cut calls in flight: their rows have no status, and are never sent again.
+    expect(totals.unknown).toBeGreaterThan(0);
+    const present = await stored('once');
+    const wrong: string[] = [];
+    for (const o of outcomes) {
+      if (o.status === 'persisted' && !present.has(o.rowKey)) wrong.push(`${o.rowKey} persisted, missing`);
+      if (o.status === 'failed' && present.has(o.rowKey)) wrong.push(`${o.rowKey} failed (${o.grpcCode}), present`);
+    }
+    expect(wrong).toEqual([]);
+  }, 60_000);
 });
