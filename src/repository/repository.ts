@@ -369,13 +369,14 @@ export class Repository<T extends object> {
         `${name}: ${this.schema.name} ${this.schema.denormalized.length > 0 ? 'has @Denormalized copies, which are filled from reads of their sources' : 'is being re-salted (@Salt previous), so its rows move from their previous keys first'}; a BulkWriter sends rows as they come. Fix: write it with saveMany(), which does both`,
         { entity: this.schema.name, option: 'bulkWriter' },
       );
-    const compileOptions = { now: this.#context.clock(), frozen: false };
+    const clock = this.#context.clock;
     const table = this.schema.table;
     const batchName = `${this.schema.name}.bulkWriter batch`;
     return new BulkWriter<EntityInput<T>>({
       entityName: this.schema.name,
       table,
-      compile: (entity) => compileSave(this.schema, entity as unknown as T, compileOptions),
+      // A writer lives long: each row's cells take the time it was added, not the time the writer was made.
+      compile: (entity) => compileSave(this.schema, entity as unknown as T, { now: clock(), frozen: false }),
       options: checked,
       signals: [checkedTiming.signal, this.#context.closing],
       send: (mutations) =>

@@ -11,6 +11,7 @@ import { BulkWriter, checkBulkWriteOptions, type WriteOutcome } from '../../../s
 import { DEAD_BACKEND_BATCHES } from '../../../src/write/dead-backend-breaker.js';
 import { abortError } from '../../../src/util/operation-signal.js';
 import { FakeDriver, GrpcCode } from '../../support/fake-driver.js';
+import { DEFAULT_TIMEOUTS } from '../../../src/model/timeouts.js';
 
 @Entity({ table: 'items' })
 @Family('d')
@@ -348,5 +349,26 @@ describe('writeTo operator', { timeout: 10_000 }, () => {
       [4, 'persisted'],
     ]);
     expect(driver.rows('items')).toHaveLength(4);
+  });
+});
+
+describe('BulkWriter cell timestamps', () => {
+  it("stamps each row's cells with the mapper clock at add(), not at the writer's creation", async () => {
+    const driver = new FakeDriver();
+    let now = 1_700_000_000_000;
+    const context = {
+      timeouts: DEFAULT_TIMEOUTS,
+      closing: new AbortController().signal,
+      track: <R>(settled: Promise<R>): Promise<R> => settled,
+      clock: () => now,
+      tablePrefix: '',
+    };
+    const writer = new Repository(driver, schema, undefined, context).bulkWriter({ flushIntervalMs: 0 });
+    await writer.add(item(1));
+    now += 60_000;
+    await writer.add(item(2));
+    await writer.close();
+    const stamps = driver.rows('items').map((r) => r.cells['d']?.['value']?.[0]?.timestampMicros);
+    expect(stamps).toEqual([1_700_000_000_000_000, 1_700_000_060_000_000]);
   });
 });
