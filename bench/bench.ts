@@ -6,6 +6,7 @@ import type { BenchResults, WorkloadResult } from './results.js';
 import { checkTargets } from './targets.js';
 import { bucketScaling } from './workloads/bucket-scaling.js';
 import { bulkWrite } from './workloads/bulk-write.js';
+import { bulkWriterBackpressure, bulkWriterImport } from './workloads/bulk-writer.js';
 import { cpuCost } from './workloads/cpu-cost.js';
 import { bucketEvenness } from './workloads/evenness.js';
 import { findMany } from './workloads/find-many.js';
@@ -22,6 +23,8 @@ export type { BenchResults } from './results.js';
 
 const WORKLOADS: Readonly<Record<WorkloadId, (ctx: BenchContext) => Promise<WorkloadResult> | WorkloadResult>> = {
   'bulk-write': bulkWrite,
+  'bulk-writer': bulkWriterImport,
+  'bulk-writer-memory': bulkWriterBackpressure,
   'scan-hydrate': scanHydrate,
   'node-ceiling': nodeCeiling,
   'salted-scan': saltedScan,

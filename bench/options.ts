@@ -1,6 +1,8 @@
 /** Workload ids, in the order the bench runs them. @example `WORKLOAD_IDS.includes('scan-hydrate')` */
 export const WORKLOAD_IDS = [
   'bulk-write',
+  'bulk-writer',
+  'bulk-writer-memory',
   'scan-hydrate',
   'node-ceiling',
   'salted-scan',
@@ -36,7 +38,7 @@ export interface BenchSizes {
   readonly cpuIterations: number;
   /** Sequential logical keys hashed by the evenness workload. */
   readonly evennessKeys: number;
-  /** Rows of the peak-memory iterate check. */
+  /** Rows of the peak-memory iterate check and of the BulkWriter back-pressure run. */
   readonly memoryRows: number;
 }
 

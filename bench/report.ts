@@ -1,4 +1,5 @@
 import type {
+  BackpressureResult,
   BenchResults,
   CpuResult,
   EvennessResult,
@@ -91,6 +92,45 @@ function memorySection(w: MemoryResult): Section {
   };
 }
 
+function backpressureSection(w: BackpressureResult): Section {
+  const l = w.addLatencyMs;
+  return {
+    title: w.title,
+    headers: [
+      'producer rows/s',
+      'write rows/s',
+      'producer / write',
+      'peak heap +MiB',
+      'live heap max +MiB',
+      'cap MiB',
+      'add() ms p50',
+      'p90',
+      'p99',
+      'p99.9',
+      'max',
+    ],
+    numeric: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    rows: [
+      [
+        num(w.producerRowsPerSec),
+        num(w.writeRowsPerSec),
+        num(w.producerSpeedup, 1),
+        num(w.peakHeapDeltaMB, 1),
+        num(w.liveHeapMaxMB, 1),
+        num(w.capMB),
+        num(l.p50, 3),
+        num(l.p90, 3),
+        num(l.p99, 3),
+        num(l.p999, 3),
+        num(l.max, 1),
+      ],
+    ],
+    notes: [
+      `bounded: ${w.bounded ? 'yes' : 'no'} (live heap after a full GC, at every eighth, <= cap + ${w.heapConstantMB} MiB)`,
+    ],
+  };
+}
+
 function workloadSection(w: WorkloadResult): Section {
   switch (w.kind) {
     case 'throughput':
@@ -101,6 +141,8 @@ function workloadSection(w: WorkloadResult): Section {
       return evennessSection(w);
     case 'memory':
       return memorySection(w);
+    case 'backpressure':
+      return backpressureSection(w);
   }
 }
 

@@ -118,8 +118,40 @@ export interface MemoryResult {
   readonly boundedRule: string;
 }
 
+/** The BulkWriter's back-pressure run: a producer faster than the server, the heap against the cap, `add()` latency. @example `result.bounded // true` */
+export interface BackpressureResult {
+  readonly kind: 'backpressure';
+  readonly id: 'bulk-writer-memory';
+  readonly title: string;
+  readonly rows: number;
+  /** Entities the producer makes per second on its own. */
+  readonly producerRowsPerSec: number;
+  /** Rows written per second through the writer. */
+  readonly writeRowsPerSec: number;
+  /** producerRowsPerSec / writeRowsPerSec: how much faster the producer is than the server. */
+  readonly producerSpeedup: number;
+  /** The writer's `maxOutstandingBytes`, MiB. */
+  readonly capMB: number;
+  /** What the live heap may hold beyond the cap, MiB. */
+  readonly heapConstantMB: number;
+  /** Peak heapUsed above the pre-run baseline, MiB (uncollected garbage included). */
+  readonly peakHeapDeltaMB: number;
+  /** Largest heap after a full GC at the end of each eighth of the rows, above the baseline, MiB: what the writer holds (plain samples when GC is not exposed). */
+  readonly liveHeapMaxMB: number;
+  /** `add()` latency percentiles, ms: the time the producer was held back. */
+  readonly addLatencyMs: {
+    readonly p50: number;
+    readonly p90: number;
+    readonly p99: number;
+    readonly p999: number;
+    readonly max: number;
+  };
+  /** liveHeapMaxMB <= capMB + heapConstantMB. */
+  readonly bounded: boolean;
+}
+
 /** Any workload's result. @example `if (w.kind === 'throughput') ...` */
-export type WorkloadResult = ThroughputResult | CpuResult | EvennessResult | MemoryResult;
+export type WorkloadResult = ThroughputResult | CpuResult | EvennessResult | MemoryResult | BackpressureResult;
 
 /** One target from the issue, checked against this run. @example `{ id: 'save-many-vs-objects', measured: 1.2, threshold: 1.1, pass: true }` */
 export interface TargetCheck {

@@ -1,4 +1,11 @@
-import type { EvennessResult, MemoryResult, TargetCheck, ThroughputResult, WorkloadResult } from './results.js';
+import type {
+  BackpressureResult,
+  EvennessResult,
+  MemoryResult,
+  TargetCheck,
+  ThroughputResult,
+  WorkloadResult,
+} from './results.js';
 import { orderedVariantId, SCALING_BUCKETS } from './workloads/bucket-scaling.js';
 
 function ratioOf(workloads: readonly WorkloadResult[], workload: string, id: string): number | undefined {
@@ -49,7 +56,25 @@ function peakHeapAtMost(
  * @example `checkTargets(results.workloads).filter((t) => !t.pass)`
  */
 export function checkTargets(workloads: readonly WorkloadResult[]): TargetCheck[] {
+  const pressure = workloads.find((w): w is BackpressureResult => w.kind === 'backpressure');
   const checks: TargetCheck[] = [
+    ...atLeast(
+      'bulk-writer-vs-cbt',
+      'BulkWriter >= 1.0x cbt import (batch-size=500, workers=8) rows/s',
+      ratioOf(workloads, 'bulk-writer', 'mapper-bulk-writer/cbt-import-w8'),
+      1.0,
+    ),
+    ...(pressure === undefined
+      ? []
+      : [
+          {
+            id: 'bulk-writer-heap',
+            description: `BulkWriter live heap <= its outstanding-bytes cap (${pressure.capMB} MiB) + ${pressure.heapConstantMB} MiB, producer ${pressure.producerSpeedup}x the server`,
+            measured: pressure.liveHeapMaxMB,
+            threshold: `<= ${pressure.capMB + pressure.heapConstantMB}`,
+            pass: pressure.bounded,
+          },
+        ]),
     ...atLeast(
       'save-many-vs-objects',
       'saveMany >= 1.1x raw object-entry insert',

@@ -53,7 +53,7 @@ export { Repository } from './repository/repository.js';
 export { Collection } from './repository/collection.js';
 export type { CollectionReadOptions, CollectionResult, CollectionItem } from './scan/collection-query.js';
 export type { OperationOptions } from './operation/operation.js';
-export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides, type OperationKind } from './model/timeouts.js';
+export { DEFAULT_TIMEOUTS, type TimeoutSettings, type TimeoutOverrides } from './model/timeouts.js';
 
 // Reads and scans: one range vocabulary, `range()` on a key part.
 export type { ScanQuery, KeyWhere, RangeCondition } from './scan/scan-query.js';
@@ -65,11 +65,11 @@ export { concatMapFromIterable } from './stream/observable.js';
 // Writes, schema sync, re-salting and propagation.
 export type { SaveCondition } from './mutation/compile-condition.js';
 export type { BulkWriteOptions, BulkWriteResult } from './repository/save-many.js';
+export { BulkWriter, type WriteOutcome } from './write/bulk-writer.js';
 export type { SchemaChange } from './schema/schema-change.js';
 export type { SchemaSyncOptions, SchemaSyncResult } from './schema/schema-sync.js';
 export type { ResaltCheckpoint, ResaltOptions, ResaltProgress, ResaltResult } from './repository/resalt.js';
 export type { PropagateOptions, PropagationProgress, MapperPropagationResult } from './denormalize/propagate.js';
-export type { PropagationPlan } from './denormalize/plan-propagation.js';
 
 // Errors.
 export {

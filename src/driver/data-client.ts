@@ -8,7 +8,8 @@ import type { MutateAttemptStream } from './mutate-rows-call.js';
 import type { RowFilterMessage } from './row-filter-message.js';
 import type { ProtoRow } from './client-row.js';
 import type { AttemptListener, GaxCallOptions } from './retry-engine.js';
-import { READ_FEATURE_FLAGS, REVERSED_READ_FEATURE_FLAGS } from './feature-flags.js';
+import { MUTATE_FEATURE_FLAGS, READ_FEATURE_FLAGS, REVERSED_READ_FEATURE_FLAGS } from './feature-flags.js';
+import type { MutateRowsRateLimiter } from './mutate-rows-limiter.js';
 import { DataChannels, type ChannelLease } from './data-channels.js';
 
 /**
@@ -22,6 +23,8 @@ export interface DataTable {
   readonly appProfileId: string | undefined;
   /** Hears every RPC attempt on the table (measurements). */
   readonly listener?: AttemptListener | undefined;
+  /** The server-driven flow control of MutateRows calls (`RateLimitInfo`), when the driver has one. */
+  readonly mutateLimiter?: MutateRowsRateLimiter | undefined;
 }
 
 /**
@@ -218,7 +221,7 @@ export class DataClient implements DataRpc {
     return this.#streamOnLease(
       (client) =>
         client.mutateRows(message as protos.google.bigtable.v2.IMutateRowsRequest, {
-          otherArgs: { headers: { 'bigtable-attempt': attempt } },
+          otherArgs: { headers: { 'bigtable-attempt': attempt, 'bigtable-features': MUTATE_FEATURE_FLAGS } },
           retryRequestOptions: streamRetriesOff(),
         }) as unknown as MutateAttemptStream,
     );

@@ -1,12 +1,13 @@
 import type { CompiledMutation } from '../model/mutation.js';
 import type { CallOptions, RowMutationFailure } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
-import { ValidationError } from '../errors/errors.js';
+import { extractGrpcCode, ValidationError } from '../errors/errors.js';
 import { driverFailure } from './driver-failure.js';
 import { toRawEntry } from './client-mutation.js';
 import type { RawEntry } from './client-mutation.js';
 import { mutateWithRetries, type EntryFailure, type MutateAttemptStream } from './mutate-rows-call.js';
 import type { DataRpc, DataTable, MutateRowsMessage } from './data-client.js';
+import type { RateLimitInfo } from './mutate-rows-limiter.js';
 
 /**
  * A failed entry of {@link mutateManyRows}: a {@link RowMutationFailure} with
@@ -117,6 +118,8 @@ async function sendEntries(
 ): Promise<WriteFailure[]> {
   if (entries.length === 0) return [];
   const operation = `mutateRows ${JSON.stringify(table.id)} (${entries.length} rows)`;
+  // Server-driven flow control: once the server sent RateLimitInfo, each call waits for its turn.
+  await table.mutateLimiter?.acquire(call?.signal, operation);
   const failures = await mutateWithRetries({
     operation,
     table: table.id,
@@ -160,5 +163,15 @@ function attemptOpener(
 ): (entries: readonly RawEntry[], attempt: number) => MutateAttemptStream {
   const base: { tableName: string; appProfileId?: string } = { tableName: table.name };
   if (table.appProfileId !== undefined) base.appProfileId = table.appProfileId;
-  return (entries, attempt) => rpc.mutateRows({ ...base, entries } satisfies MutateRowsMessage, attempt);
+  const limiter = table.mutateLimiter;
+  if (limiter === undefined)
+    return (entries, attempt) => rpc.mutateRows({ ...base, entries } satisfies MutateRowsMessage, attempt);
+  return (entries, attempt) => {
+    const stream = rpc.mutateRows({ ...base, entries } satisfies MutateRowsMessage, attempt);
+    stream.on('data', (response) =>
+      limiter.observe((response as { rateLimitInfo?: RateLimitInfo | null }).rateLimitInfo),
+    );
+    stream.on('error', (error) => limiter.failed(extractGrpcCode(error)));
+    return stream;
+  };
 }

@@ -6,11 +6,20 @@
 export interface FeatureFlagSet {
   /** Field 1: the client can read rows in reverse order. */
   readonly reverseScans?: boolean;
+  /** Field 3: the client honours `RateLimitInfo` in MutateRows responses (server-driven flow control). */
+  readonly mutateRowsRateLimit?: boolean;
   /** Field 4: the server may send responses with only `last_scanned_row_key`, so a retry resumes after rows it filtered out. */
   readonly lastScannedRowResponses?: boolean;
+  /** Field 5: the client also honours a `RateLimitInfo` factor above 1 (the rate may rise again). */
+  readonly mutateRowsRateLimit2?: boolean;
 }
 
-const FIELD_NUMBERS: Readonly<Record<keyof FeatureFlagSet, number>> = { reverseScans: 1, lastScannedRowResponses: 4 };
+const FIELD_NUMBERS: Readonly<Record<keyof FeatureFlagSet, number>> = {
+  reverseScans: 1,
+  mutateRowsRateLimit: 3,
+  lastScannedRowResponses: 4,
+  mutateRowsRateLimit2: 5,
+};
 const VARINT = 0;
 
 /**
@@ -47,4 +56,15 @@ export const READ_FEATURE_FLAGS: string = encodeFeatureFlags({ lastScannedRowRes
 export const REVERSED_READ_FEATURE_FLAGS: string = encodeFeatureFlags({
   reverseScans: true,
   lastScannedRowResponses: true,
+});
+
+/**
+ * What every MutateRows request announces: `mutate_rows_rate_limit` and
+ * `mutate_rows_rate_limit2`, so the server may send `RateLimitInfo` and the
+ * driver slows down or speeds up as it says (`driver/mutate-rows-limiter.ts`).
+ * @internal
+ */
+export const MUTATE_FEATURE_FLAGS: string = encodeFeatureFlags({
+  mutateRowsRateLimit: true,
+  mutateRowsRateLimit2: true,
 });

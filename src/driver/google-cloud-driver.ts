@@ -42,6 +42,7 @@ import {
 import { clientEndpoint, ENDPOINT_PROBE_TIMEOUT_MS, EndpointProbe, probeEndpoint } from './endpoint-probe.js';
 import type { AttemptListener } from './retry-engine.js';
 import { DataClient, type DataTable } from './data-client.js';
+import { MutateRowsRateLimiter } from './mutate-rows-limiter.js';
 
 /**
  * How {@link createGoogleCloudDriver} gets its client: an existing `Bigtable`
@@ -139,6 +140,13 @@ export class GoogleCloudDriver implements BigtableDriver {
    * @internal
    */
   attemptListener: AttemptListener | undefined;
+
+  /**
+   * The server-driven flow control of this driver's MutateRows calls
+   * (`RateLimitInfo` in responses). Internal: tests read its rate.
+   * @internal
+   */
+  readonly mutateRowsLimiter: MutateRowsRateLimiter = new MutateRowsRateLimiter();
 
   /**
    * `host:port` of the data API the client connects to (`apiEndpoint`, the
@@ -309,6 +317,7 @@ export class GoogleCloudDriver implements BigtableDriver {
       name: this.#data.tableName(this.table(id).name),
       appProfileId: call?.appProfileId ?? this.bigtable.appProfileId,
       listener: this.attemptListener,
+      mutateLimiter: this.mutateRowsLimiter,
     };
   }
 

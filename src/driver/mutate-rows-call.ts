@@ -124,8 +124,10 @@ const NO_STATUS =
  *   counts as DEADLINE_EXCEEDED) sends again the idempotent entries it left
  *   without a status; the others fail with the RPC's code. An entry confirmed
  *   written stays written whatever happens later.
- * - A stream that ends without a status for an entry makes it a failure
- *   (`grpcCode` undefined, "no status received"); it is not sent again.
+ * - A stream that ends without a status for an entry (its answer was lost)
+ *   sends it again when it is idempotent; otherwise it is a failure
+ *   (`grpcCode` undefined, "no status received"), never sent again: it may
+ *   or may not have been applied.
  * - At most `retry.maxAttempts` attempts (default 10), with exponential
  *   backoff and jitter, or the server's `RetryInfo` delay; no attempt starts
  *   when its wait would end past the signal's deadline: the entries still
@@ -240,7 +242,12 @@ class MutateRowsRule<E> implements ResumptionRule {
     const sent = this.#sent;
     const unseen = sent.filter((position, i) => this.#seen[i] === 0 && this.#state[position] === PENDING);
     if (end.kind === 'ended') {
-      for (const position of unseen) this.#fail({ position, grpcCode: undefined, message: NO_STATUS });
+      // The server's statuses for these were lost (an answer dropped on the way): an idempotent entry is sent again.
+      for (const position of unseen) {
+        const failure: EntryFailure = { position, grpcCode: undefined, message: NO_STATUS };
+        if (this.#request.idempotent(position)) this.#lastTransient.set(position, failure);
+        else this.#fail(failure);
+      }
     } else {
       const error = end.error;
       const code = end.kind === 'cut' ? DEADLINE_EXCEEDED : extractGrpcCode(error);

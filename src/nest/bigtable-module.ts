@@ -4,6 +4,10 @@ import type { Constructor } from '../model/declarations.js';
 import { BigtableCoreModule } from './bigtable-core-module.js';
 import type { BigtableModuleAsyncOptions, BigtableModuleOptions } from './module-options.js';
 import { createRepositoryProviders } from './repository-providers.js';
+import { createBulkWriterProviders } from './bulk-writer-providers.js';
+import type { BulkWriteOptions } from '../write/bulk-writer.js';
+import type { OperationOptions } from '../operation/operation.js';
+import { checkOptionNames } from '../util/option-names.js';
 
 /**
  * NestJS integration, in the style of `@nestjs/typeorm`: `forRoot` /
@@ -57,15 +61,30 @@ export class BigtableModule {
   /**
    * Provides (and exports) a `Repository` for each entity, injectable with
    * `@InjectRepository(Entity)`; the entities are registered with the mapper.
+   * With `bulkWriters`, also a `BulkWriter` per entity made with those
+   * options, injectable with `@InjectBulkWriter(Entity)`: it lives as long as
+   * the application and is flushed and closed on shutdown (in
+   * `beforeApplicationShutdown`, so before the mapper closes in
+   * `onApplicationShutdown`; call `app.enableShutdownHooks()` for SIGTERM).
    *
    * @example
    * ```ts
-   * @Module({ imports: [BigtableModule.forFeature([Reading])], providers: [ReadingsService] })
-   * class ReadingsModule {}
+   * @Module({ imports: [BigtableModule.forFeature([Reading], { bulkWriters: { flushIntervalMs: 200 } })], providers: [IngestService] })
+   * class IngestModule {}
    * ```
    */
-  static forFeature(entities: readonly Constructor[]): DynamicModule {
+  static forFeature(
+    entities: readonly Constructor[],
+    options: { readonly bulkWriters?: BulkWriteOptions & OperationOptions } = {},
+  ): DynamicModule {
+    checkOptionNames('BigtableModule.forFeature', options, ['bulkWriters']);
     const providers = createRepositoryProviders(entities);
-    return { module: BigtableModule, providers, exports: providers };
+    const exported = [...providers];
+    if (options.bulkWriters !== undefined) {
+      const writers = createBulkWriterProviders(entities, options.bulkWriters);
+      providers.push(...writers);
+      exported.push(...writers.slice(0, entities.length));
+    }
+    return { module: BigtableModule, providers, exports: exported };
   }
 }

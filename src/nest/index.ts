@@ -13,7 +13,7 @@
  */
 export { BigtableModule } from './bigtable-module.js';
 export type { BigtableModuleOptions, BigtableModuleAsyncOptions } from './module-options.js';
-export { InjectRepository, InjectMapper } from './inject.decorator.js';
-export { getRepositoryToken, getMapperToken } from './tokens.js';
+export { InjectRepository, InjectMapper, InjectBulkWriter } from './inject.decorator.js';
+export { getRepositoryToken, getMapperToken, getBulkWriterToken } from './tokens.js';
 export { BigtableMapperExceptionFilter } from './exception-filter.js';
 export { toOpenApiSchema, type OpenApiSchemaObject, type OpenApiSchemaOptions } from './openapi-schema.js';

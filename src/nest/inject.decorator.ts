@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import type { Constructor } from '../model/declarations.js';
-import { getMapperToken, getRepositoryToken } from './tokens.js';
+import { getBulkWriterToken, getMapperToken, getRepositoryToken } from './tokens.js';
 
 /**
  * Injects the `Repository` of `entity` (register it with
@@ -34,4 +34,22 @@ export function InjectRepository(entity: Constructor): PropertyDecorator & Param
  */
 export function InjectMapper(): PropertyDecorator & ParameterDecorator {
   return Inject(getMapperToken());
+}
+
+/**
+ * Injects the `BulkWriter` of `entity` (provide it with
+ * `BigtableModule.forFeature([entity], { bulkWriters: {} })`): one writer per
+ * entity for the application's lifetime, flushed and closed on shutdown.
+ *
+ * @example
+ * ```ts
+ * @Injectable()
+ * class IngestService {
+ *   constructor(@InjectBulkWriter(Reading) private readonly writer: BulkWriter<Reading>) {}
+ *   async onMessage(reading: Reading): Promise<void> { await this.writer.add(reading); }
+ * }
+ * ```
+ */
+export function InjectBulkWriter(entity: Constructor): PropertyDecorator & ParameterDecorator {
+  return Inject(getBulkWriterToken(entity));
 }

@@ -49,3 +49,26 @@ export function getRepositoryToken(entity: Constructor): symbol {
   }
   return token;
 }
+
+const bulkWriterTokens = new WeakMap<Function, symbol>();
+
+/**
+ * The injection token of an entity's `BulkWriter`, as provided by
+ * `BigtableModule.forFeature([Entity], { bulkWriters: {...} })`:
+ * `<Name>BulkWriter(<table>)`.
+ *
+ * @example
+ * ```ts
+ * const writer = app.get<BulkWriter<Reading>>(getBulkWriterToken(Reading));
+ * ```
+ */
+export function getBulkWriterToken(entity: Constructor): symbol {
+  let token = bulkWriterTokens.get(entity);
+  if (token === undefined) {
+    const table = getOwnValue<{ table?: unknown }>(MetadataKeys.entity, entity)?.table;
+    const name = `${entity.name || 'AnonymousEntity'}BulkWriter`;
+    token = Symbol(typeof table === 'string' ? `${name}(${table})` : name);
+    bulkWriterTokens.set(entity, token);
+  }
+  return token;
+}

@@ -203,7 +203,12 @@ export function splitOperationOptions<O extends OperationOptions>(
   return [{ signal, timeoutMs, attemptTimeoutMs, idleTimeoutMs, appProfileId }, rest];
 }
 
-function checkOperationOptions(name: string, options: OperationOptions | undefined): OperationOptions {
+/**
+ * Checks per-call options (a `ValidationError` names a bad one) and returns
+ * the ones given.
+ * @internal
+ */
+export function checkOperationOptions(name: string, options: OperationOptions | undefined): OperationOptions {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object')
     throw new ValidationError(`${name}: options must be an object. Fix: pass e.g. { timeoutMs: 5000 }`, {

@@ -25,6 +25,8 @@ import { lintEntity } from '../lint/lint-entity.js';
 import { MetadataError, ValidationError } from '../errors/errors.js';
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { Repository } from './repository.js';
+import { openMapperWriter } from './mapper-bulk-writer.js';
+import type { BulkWriteOptions, BulkWriter } from '../write/bulk-writer.js';
 import { Collection } from './collection.js';
 import { checkHealth, unansweredReport, type HealthReport } from './health.js';
 import { collectionMembers, compileCollectionLayout } from '../key/collection-layout.js';
@@ -267,15 +269,38 @@ export class BigtableMapper {
    */
   getRepository<T extends object>(entity: Constructor<T>): Repository<T> {
     const existing = this.#repositories.get(entity);
-    if (existing) return existing as Repository<T>;
+    if (existing) return existing as unknown as Repository<T>;
     const repository = new Repository<T>(
       this.driver,
       this.register(entity),
       (source) => this.getRepository(source as Constructor<object>) as SourceReader,
       this.#context,
     );
-    this.#repositories.set(entity, repository as Repository<object>);
+    this.#repositories.set(entity, repository as unknown as Repository<object>);
     return repository;
+  }
+
+  /**
+   * One bulk writer for entities of every registered class (docs/bulk-writes.md): `add()` takes an
+   * instance of any of them, a batch mixes their rows and is sent as one MutateRows call per table,
+   * and the caps, outcomes and lifecycle are those of `repo.bulkWriter()`. An entity that is not an
+   * instance of a registered class (or has `@Denormalized` copies, or is being re-salted) rejects its
+   * `add()` with a `ValidationError`. A table whose call fails as a whole fails only its rows.
+   * @example
+   * ```ts
+   * const writer = mapper.bulkWriter({ flushIntervalMs: 200 });
+   * await writer.add(reading);
+   * await writer.add(sensor);
+   * console.log(await writer.close());
+   * ```
+   */
+  bulkWriter(options?: BulkWriteOptions & OperationOptions): BulkWriter<object> {
+    return openMapperWriter(
+      this.driver,
+      this.#context,
+      (entity) => this.#entities.get((entity as { constructor?: Function }).constructor as Function),
+      options,
+    );
   }
 
   /**

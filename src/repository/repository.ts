@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import type { BigtableDriver, CallOptions } from '../model/driver.js';
 import { EntityNotFoundError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
@@ -29,6 +29,14 @@ import {
   type BulkWriteOptions,
   type BulkWriteResult,
 } from './save-many.js';
+import {
+  BulkWriter,
+  checkBulkWriteOptions,
+  WRITER_CONCURRENCY,
+  writeThrough,
+  type WriteOutcome,
+} from '../write/bulk-writer.js';
+import { ValidationError } from '../errors/errors.js';
 import { openScan, readPage, SCAN_CALL_OPTION_NAMES, type Page } from '../scan/scan-ops.js';
 import { checkOptionNames } from '../util/option-names.js';
 import type { OperationKind } from '../model/timeouts.js';
@@ -53,6 +61,7 @@ import { settleCopies } from '../denormalize/settle-copies.js';
 import { PartialWriteError } from '../errors/operation-errors.js';
 import { DEFAULT_TIMEOUTS } from '../model/timeouts.js';
 import {
+  checkOperationOptions,
   OPERATION_OPTION_NAMES,
   runOperation,
   splitOperationOptions,
@@ -332,6 +341,95 @@ export class Repository<T extends object> {
       },
       { settleFirst: true },
     );
+  }
+
+  /**
+   * A long-lived bulk writer for this entity (docs/bulk-writes.md): `add()`
+   * waits while `maxOutstandingRows` (default 20,000) or `maxOutstandingBytes`
+   * (default 100 MiB) are taken, batches close at `batchSize` (500),
+   * `batchBytes` (20 MiB) or 100,000 mutations, or `flushIntervalMs` (1 s)
+   * after their first row, and `concurrency` (4) calls are in flight. Each
+   * batch is one MutateRows call with `timeoutMs` and `attemptTimeoutMs`
+   * (default: the mapper's `bulkWrite` timeouts); `signal` and
+   * `mapper.close()` stop the writer. Throws a `ValidationError` for a bad
+   * option, and for an entity with `@Denormalized` copies or being re-salted
+   * (use `saveMany`, which reads the sources and moves rows first).
+   * @example
+   * ```ts
+   * const writer = readings.bulkWriter({ maxOutstandingRows: 10_000, flushIntervalMs: 200 });
+   * for await (const r of incoming) await writer.add(r);
+   * console.log(await writer.close()); // { accepted, persisted, failed, unknown, pending: 0 }
+   * ```
+   */
+  bulkWriter(options?: BulkWriteOptions & OperationOptions): BulkWriter<EntityInput<T>> {
+    const name = `${this.schema.name}.bulkWriter`;
+    checkOptionNames(name, options, BULK_CALL_OPTION_NAMES);
+    const [timing, bulk] = splitOperationOptions(options);
+    const checkedTiming = checkOperationOptions(name, timing);
+    const checked = checkBulkWriteOptions(this.schema.name, bulk, { concurrency: WRITER_CONCURRENCY });
+    if (this.schema.denormalized.length > 0 || previousLayout(this.schema) !== undefined)
+      throw new ValidationError(
+        `${name}: ${this.schema.name} ${this.schema.denormalized.length > 0 ? 'has @Denormalized copies, which are filled from reads of their sources' : 'is being re-salted (@Salt previous), so its rows move from their previous keys first'}; a BulkWriter sends rows as they come. Fix: write it with saveMany(), which does both`,
+        { entity: this.schema.name, option: 'bulkWriter' },
+      );
+    const clock = this.#context.clock;
+    const table = this.schema.table;
+    const batchName = `${this.schema.name}.bulkWriter batch`;
+    return new BulkWriter<EntityInput<T>>({
+      entityName: this.schema.name,
+      table,
+      // A writer lives long: each row's cells take the time it was added, not the time the writer was made.
+      compile: (entity) => compileSave(this.schema, entity as unknown as T, { now: clock(), frozen: false }),
+      options: checked,
+      signals: [checkedTiming.signal, this.#context.closing],
+      send: (mutations) =>
+        runOperation(
+          this.#context,
+          'bulkWrite',
+          batchName,
+          checkedTiming,
+          (call) => this.#driver.mutateRows({ table, mutations }, call),
+          { settleFirst: true },
+        ),
+    });
+  }
+
+  /**
+   * An RxJS operator that writes each entity of the source through a new
+   * {@link bulkWriter} and emits every outcome as it settles; it completes
+   * once the source completed and every outcome was emitted, then closes the
+   * writer. The writer's back-pressure cannot slow a push source down: entities
+   * that arrive while `add()` waits queue in the operator, so a fast hot source
+   * should be throttled or buffered before it. An entity that fails to compile
+   * is a `failed` outcome (index -1).
+   * @example
+   * ```ts
+   * events$.pipe(map(toReading), readings.writeTo({ flushIntervalMs: 100 })).subscribe((o) => o.status !== 'persisted' && alert(o));
+   * ```
+   */
+  writeTo(
+    options?: BulkWriteOptions & OperationOptions,
+  ): OperatorFunction<EntityInput<T>, WriteOutcome<EntityInput<T>>> {
+    const writer = this.bulkWriter(options);
+    return (source) => {
+      const through = writeThrough(writer, source);
+      return new Observable<WriteOutcome<EntityInput<T>>>((subscriber) => {
+        const subscription = through.subscribe({
+          next: (o) => subscriber.next(o),
+          error: (e: unknown) => {
+            void writer.close();
+            subscriber.error(e);
+          },
+          complete: () => {
+            void writer.close().then(() => subscriber.complete());
+          },
+        });
+        return () => {
+          subscription.unsubscribe();
+          void writer.close();
+        };
+      });
+    };
   }
 
   /**

@@ -1,29 +1,16 @@
 import type { BigtableDriver, CallOptions } from '../model/driver.js';
-import { PartialWriteError, type WriteFailure } from '../errors/operation-errors.js';
-import { ValidationError } from '../errors/errors.js';
-import { DEFAULT_BATCH_BYTES, resolveBatchLimits } from '../mutation/batch.js';
+import {
+  DeadlineExceededError,
+  OperationAbortedError,
+  PartialWriteError,
+  type WriteFailure,
+} from '../errors/operation-errors.js';
+import { TableNotFoundError, ValidationError } from '../errors/errors.js';
 import type { CompiledMutation } from '../model/mutation.js';
-import { MAX_REQUEST_BYTES } from '../mutation/request-limits.js';
-import { sendBatches } from '../write/send-batches.js';
-import { WriteBatchReader } from '../write/write-batches.js';
-import { checkOptionNames } from '../util/option-names.js';
+import { BulkWriter, checkBulkWriteOptions, type BulkWriteOptions } from '../write/bulk-writer.js';
+import { deadlineError, deadlineOf } from '../util/operation-signal.js';
 
-/**
- * Options of bulk writes. A batch closes at `batchSize` rows or about
- * `batchBytes` bytes, whichever comes first.
- * @example
- * ```ts
- * { batchSize: 500, concurrency: 2, batchBytes: 8 * 1024 * 1024 }
- * ```
- */
-export interface BulkWriteOptions {
-  /** Rows per MutateRows request, 1 to 100,000. Default 500. */
-  batchSize?: number;
-  /** Requests in flight, 1 to 64. Default 2. */
-  concurrency?: number;
-  /** About how many bytes per MutateRows request (keys, qualifiers, values and framing), 1 to 256 MiB. Default 20 MiB. */
-  batchBytes?: number;
-}
+export { BULK_WRITE_OPTION_NAMES, type BulkWriteOptions } from '../write/bulk-writer.js';
 
 /**
  * Result of a bulk write that fully succeeded.
@@ -36,15 +23,6 @@ export interface BulkWriteResult {
   /** Number of rows written. */
   readonly written: number;
 }
-
-const RANGES = {
-  batchSize: { min: 1, max: 100_000, fallback: 500 },
-  concurrency: { min: 1, max: 64, fallback: 2 },
-  batchBytes: { min: 1, max: MAX_REQUEST_BYTES, fallback: DEFAULT_BATCH_BYTES },
-} as const satisfies Record<keyof BulkWriteOptions, { min: number; max: number; fallback: number }>;
-
-/** The names of {@link BulkWriteOptions}. @internal */
-export const BULK_WRITE_OPTION_NAMES: readonly string[] = Object.keys(RANGES);
 
 /**
  * Compiles and writes entities in MutateRows batches with bounded
@@ -74,16 +52,72 @@ export async function writeMany<T>(
   options: BulkWriteOptions = {},
   call?: CallOptions,
 ): Promise<BulkWriteResult> {
-  const { batchSize, concurrency, batchBytes } = checkBulkWriteOptions(entityName, options);
+  const given = checkBulkWriteOptions(entityName, options);
   checkBulkInput(entityName, input);
+  // Read no further than the batches in flight and one row: the memory held stays that of `concurrency` batches.
+  const checked: Required<BulkWriteOptions> = {
+    ...given,
+    maxOutstandingRows: options.maxOutstandingRows ?? given.concurrency * given.batchSize + 1,
+    maxOutstandingBytes:
+      options.maxOutstandingBytes ?? Math.min((given.concurrency + 1) * given.batchBytes, 4 * 1024 ** 3),
+    flushIntervalMs: 0,
+  };
+  const signal = call?.signal;
+  const deadline = deadlineOf(signal);
+  const inputFailed = new AbortController();
   const failures: WriteFailure<T>[] = [];
-  let written = 0;
-  const limits = resolveBatchLimits({ maxEntries: batchSize, maxBytes: batchBytes });
-  const reader = new WriteBatchReader(
-    input,
+  const notAttempted: number[] = [];
+  // Input positions of the entities that failed to compile: an accepted entity's input position is its
+  // position among the accepted plus the number of these before it.
+  const skipped: number[] = [];
+  const inputIndex = (accepted: number): number => {
+    let index = accepted;
+    for (const position of skipped) if (position <= index) index += 1;
+    return index;
+  };
+  let sentCut = false;
+  const writer = new BulkWriter<T>({
+    entityName,
+    table,
     compile,
-    limits,
-    (index, entity, err) => {
+    options: checked,
+    signals: [signal, inputFailed.signal],
+    send: (mutations) => driver.mutateRows({ table, mutations }, call),
+    cut: () =>
+      deadline !== undefined && Date.now() >= deadline
+        ? (deadlineError(signal) ?? new DeadlineExceededError(`bulk write to "${table}"`, 0, 'total'))
+        : undefined,
+    onUnsent: (index) => notAttempted.push(inputIndex(index)),
+    onFailure: (outcome) => {
+      const index = inputIndex(outcome.index);
+      if (notAttempted.at(-1) === index) return;
+      if (outcome.error instanceof DeadlineExceededError || outcome.error instanceof OperationAbortedError)
+        sentCut = true;
+      failures.push({
+        index,
+        entity: outcome.entity,
+        rowKey: outcome.rowKey,
+        grpcCode: outcome.grpcCode,
+        message: outcome.message,
+        cause: outcome.error,
+      });
+    },
+    holdFullBatches: true,
+  });
+  let read = 0;
+  let exhausted = false;
+  let inputError: { error: unknown } | undefined;
+  const add = (entity: T): AcceptOrWait<T> => {
+    const index = read++;
+    try {
+      const offered = writer.offer(entity);
+      return offered.accepted !== undefined ? undefined : { entity, ...offered };
+    } catch (err) {
+      if (writer.closed) {
+        notAttempted.push(index);
+        return 'stop';
+      }
+      skipped.push(index);
       failures.push({
         index,
         entity,
@@ -92,28 +126,110 @@ export async function writeMany<T>(
         message: err instanceof Error ? err.message : String(err),
         cause: err,
       });
-    },
-    call?.signal,
-  );
+      return undefined;
+    }
+  };
+  const wait = async (pending: Exclude<AcceptOrWait<T>, undefined | 'stop'>): Promise<boolean> => {
+    try {
+      await writer.enqueue(pending.entity, pending.mutation, pending.bytes);
+      return true;
+    } catch {
+      notAttempted.push(read - 1);
+      return false;
+    }
+  };
   try {
-    await sendBatches(
-      driver,
-      table,
-      reader,
-      concurrency,
-      (failure) => failures.push(failure),
-      (count) => (written += count),
-      call,
+    exhausted = await readInput(
+      input,
+      add,
+      wait,
+      () => writer.closed,
+      () => writer.room(),
     );
-  } catch (cause) {
+  } catch (error) {
+    inputError = { error };
+    inputFailed.abort(error);
+  }
+  await writer.close();
+  const written = writer.totals.persisted;
+  const stopped = writer.stoppedBy;
+  const unsent = notAttempted.length > 0 || !exhausted;
+  let cause: unknown;
+  if (inputError !== undefined) cause = inputError.error;
+  else if (stopped instanceof TableNotFoundError) cause = stopped;
+  else if (stopped !== undefined && (unsent || sentCut)) cause = stopped;
+  if (cause !== undefined)
     throw new PartialWriteError<T>(entityName, failures, written, {
       cause,
-      notAttempted: reader.dropped,
-      unreadFrom: reader.exhausted ? undefined : reader.read,
+      notAttempted,
+      unreadFrom: exhausted ? undefined : read,
     });
-  }
   if (failures.length > 0) throw new PartialWriteError<T>(entityName, failures, written);
   return { written };
+}
+
+/** What adding one entity gave: accepted (`undefined`), stop reading, or wait for room with its compiled mutation. */
+type AcceptOrWait<T> =
+  | undefined
+  | 'stop'
+  | { readonly entity: T; readonly accepted: undefined; readonly mutation: CompiledMutation; readonly bytes: number };
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/**
+ * Reads the input into `add`, each entity once `room()` says another fits,
+ * until it ends (resolves true) or `stopped()`
+ * (resolves false, closing the iterator so its `finally` blocks run); a
+ * sync iterable is read without a promise per entity (its thenable values
+ * are awaited, as `for await` does). Rejects with the input's error.
+ */
+async function readInput<T>(
+  input: Iterable<T> | AsyncIterable<T>,
+  add: (entity: T) => AcceptOrWait<T>,
+  wait: (pending: Exclude<AcceptOrWait<T>, undefined | 'stop'>) => Promise<boolean>,
+  stopped: () => boolean,
+  room: () => Promise<void> | undefined,
+): Promise<boolean> {
+  const source = input as Partial<AsyncIterable<T>> & Iterable<T>;
+  const asyncIterator = source[Symbol.asyncIterator];
+  const iterator: Iterator<T> | AsyncIterator<T> =
+    asyncIterator !== undefined && asyncIterator !== null ? asyncIterator.call(source) : source[Symbol.iterator]();
+  const sync = asyncIterator === undefined || asyncIterator === null;
+  const close = (): void => {
+    if (iterator.return !== undefined)
+      Promise.resolve()
+        .then(() => iterator.return?.())
+        .catch(() => undefined);
+  };
+  for (;;) {
+    const full = room();
+    if (full !== undefined) await full;
+    if (stopped()) {
+      close();
+      return false;
+    }
+    const step = sync ? (iterator as Iterator<T>).next() : await (iterator as AsyncIterator<T>).next();
+    if (step.done === true) return true;
+    let entity = step.value;
+    if (sync && isThenable(entity)) entity = (await entity) as T;
+    // Stopped while the input produced it (an abort from the producer itself): it counts as never read.
+    if (stopped()) {
+      close();
+      return false;
+    }
+    const added = add(entity);
+    if (added === undefined) continue;
+    if (added === 'stop' || !(await wait(added))) {
+      close();
+      return false;
+    }
+  }
 }
 
 /**
@@ -140,32 +256,4 @@ export function checkBulkInput(entityName: string, input: unknown): void {
     `${entityName}: a bulk write takes an array or an iterable of entities, got ${got}. Fix: pass an array, a generator or an async iterable (e.g. [entity] for one)`,
     { entity: entityName },
   );
-}
-
-function checkBulkWriteOptions(entityName: string, options: BulkWriteOptions): Required<BulkWriteOptions> {
-  if (options === null || typeof options !== 'object')
-    throw new ValidationError(
-      `${entityName}: bulk write options must be an object, got ${String(options)}. Fix: pass e.g. { batchSize: 500, concurrency: 2 }`,
-      { entity: entityName, option: 'options' },
-    );
-  checkOptionNames(`${entityName} bulk write`, options, BULK_WRITE_OPTION_NAMES);
-  const checked = {} as Required<BulkWriteOptions>;
-  for (const [name, range] of Object.entries(RANGES) as [
-    keyof BulkWriteOptions,
-    (typeof RANGES)[keyof BulkWriteOptions],
-  ][]) {
-    const value: unknown = options[name];
-    if (value === undefined) {
-      checked[name] = range.fallback;
-      continue;
-    }
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
-      throw new ValidationError(
-        `${entityName}: ${name} must be an integer from ${range.min} to ${range.max}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}. Fix: pass ${name}: ${range.fallback} (the default) or another value in that range`,
-        { entity: entityName, option: name },
-      );
-    }
-    checked[name] = value;
-  }
-  return checked;
 }

@@ -33,6 +33,7 @@ const EXPECTED_ROWS: Record<string, number> = {
 /** Ratio ids each throughput workload must report (others may follow). */
 const EXPECTED_RATIOS: Record<string, readonly string[]> = {
   'bulk-write': ['mapper-save-many/raw-mutate-tuned'],
+  'bulk-writer': ['mapper-bulk-writer/cbt-import-w8', 'mapper-bulk-writer/cbt-import-w1'],
   'node-ceiling': ['mapper-iterate/raw-bare-read-rows'],
   'bucket-scaling': SCALING_BUCKETS.map((b) => `${orderedVariantId(b)}/raw-unsalted`),
   'find-many': ['mapper-find-many/raw-row-get'],
@@ -46,6 +47,8 @@ const RUNS_PER_VARIANT: Record<string, number> = { 'telemetry-overhead': SIZES.r
 
 /** Every target a full run checks (the 16-bucket evenness targets of three presets included). */
 const EXPECTED_TARGETS = [
+  'bulk-writer-vs-cbt',
+  'bulk-writer-heap',
   'save-many-vs-objects',
   'save-many-vs-prebuilt',
   'save-many-vs-tuned',
@@ -87,7 +90,8 @@ function checkThroughput(w: ThroughputResult): void {
       expectPositive(run.ms, `${w.id}/${v.id} ms`);
       expectPositive(run.rowsPerSec, `${w.id}/${v.id} rows/s`);
       expectNonNegative(run.cpuMs, `${w.id}/${v.id} cpu`);
-      if (w.id !== 'bulk-write' && !v.id.startsWith('save-many-')) {
+      // Write workloads (and write variants) have no first row, no read heap.
+      if (w.id !== 'bulk-write' && w.id !== 'bulk-writer' && !v.id.startsWith('save-many-')) {
         expectPositive(run.firstRowMs, `${w.id}/${v.id} first row`);
         expectNonNegative(run.peakHeapDeltaMB, `${w.id}/${v.id} heap`);
         expect(Number.isFinite(run.liveHeapMidMB), `${w.id}/${v.id} live heap is finite`).toBe(true);
@@ -158,6 +162,14 @@ function check(w: WorkloadResult): void {
         expect(v.heapByEighthMB).toHaveLength(8);
         expect(v.liveByEighthMB).toHaveLength(8);
       }
+      return;
+    case 'backpressure':
+      expect(w.rows).toBe(SIZES.memoryRows);
+      expectPositive(w.writeRowsPerSec, 'back-pressure write rows/s');
+      expectPositive(w.producerRowsPerSec, 'back-pressure producer rows/s');
+      expectNonNegative(w.peakHeapDeltaMB, 'back-pressure heap');
+      expect(Number.isFinite(w.liveHeapMaxMB)).toBe(true);
+      expect(w.addLatencyMs.max).toBeGreaterThanOrEqual(w.addLatencyMs.p50);
       return;
   }
 }

@@ -116,10 +116,12 @@ describe('DataClient', () => {
     expect(calls[0]?.options.retryRequestOptions?.shouldRetryFn?.()).toBe(false);
   });
 
-  it('sends writes with the attempt header and the client stream retries off', () => {
+  it('sends writes with the attempt header, the rate-limit feature flags and the client stream retries off', () => {
     const { data, calls } = dataClient(emulatorClient());
     data.mutateRows({ tableName: TABLE, entries: [] }, 4);
-    expect(calls[0]?.options.otherArgs?.headers).toEqual({ 'bigtable-attempt': 4 });
+    // FeatureFlags { mutate_rows_rate_limit (field 3): true, mutate_rows_rate_limit2 (field 5): true }
+    expect(calls[0]?.options.otherArgs?.headers).toEqual({ 'bigtable-attempt': 4, 'bigtable-features': 'GAEoAQ==' });
+    expect([...Buffer.from('GAEoAQ==', 'base64')]).toEqual([(3 << 3) | 0, 1, (5 << 3) | 0, 1]);
     expect(calls[0]?.options.retryRequestOptions).toMatchObject({ currentRetryAttempt: 0, noResponseRetries: 0 });
     expect(calls[0]?.options.retryRequestOptions?.shouldRetryFn?.()).toBe(false);
   });

@@ -66,12 +66,15 @@ describe('mutateManyRows retries per entry', () => {
     ]);
   });
 
-  it('reports an entry for which the server sent no status as failed, never as written', async () => {
-    const { data, table } = fake(() => ({ statuses: [0, undefined, 0] }));
-    const failures = await mutateManyRows(data, table, [row('a'), row('b'), row('c')]);
+  it('sends an idempotent entry the server sent no status for again; a non-idempotent one is failed, never written', async () => {
+    const { data, table, rpc } = fake((keys, attempt) => ({
+      statuses: attempt === 0 ? [0, undefined, 0, undefined] : keys.map(() => 0),
+    }));
+    const failures = await mutateManyRows(data, table, [row('a'), row('b'), row('c'), row('d', false)]);
     expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ index: 1, grpcCode: undefined });
+    expect(failures[0]).toMatchObject({ index: 3, grpcCode: undefined });
     expect(failures[0]?.message).toMatch(/no status received/);
+    expect(rpc.requests.map((r) => r.keys)).toEqual([['a', 'b', 'c', 'd'], ['b']]);
   });
 
   it('never reports an entry confirmed OK as failed when the RPC then fails for good', async () => {
