@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfigModule, type AppConfig } from './app-config.js';
 import { PageViewsModule } from './page-views.module.js';
 import { CustomersModule } from './customers.module.js';
 import { HealthModule } from './health.module.js';
+import { IngestModule } from './ingest.module.js';
 import { OpenApiController } from './openapi.controller.js';
 
 /**
@@ -25,7 +26,7 @@ export interface AppOptions extends Partial<AppConfig> {
  * The example application: a mapper configured asynchronously from
  * {@link AppConfig}, with `sync: true` so the page-views table exists before
  * the first request, and `telemetry: true` for OpenTelemetry spans and metrics
- * (exported by what `telemetry.ts` registers; nothing without it); the page-views and customers features; a Terminus readiness check of Bigtable (`GET /health/ready`); the OpenAPI
+ * (exported by what `telemetry.ts` registers; nothing without it); the page-views, customers and ingest features (the ingest one streams page views through a `BulkWriter` and keeps Sum counters); a Terminus readiness check of Bigtable (`GET /health/ready`); the OpenAPI
  * document generated from their entities (`GET /openapi.json`); and `BigtableMapperExceptionFilter`
  * as a global filter, so the library's errors answer 400, 404, 503, 504 or 500
  * with a JSON body.
@@ -57,6 +58,7 @@ export class AppModule {
         }),
         PageViewsModule.register(),
         CustomersModule.register(),
+        IngestModule.register(),
         HealthModule,
       ],
       controllers: [OpenApiController],

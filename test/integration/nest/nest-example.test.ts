@@ -46,6 +46,7 @@ afterAll(async () => {
   const driver = createGoogleCloudDriver({ emulatorHost: emulatorHost(), instance: testInstanceId });
   await driver.deleteTable({ table }).catch(() => undefined);
   await driver.deleteTable({ table: `${tablePrefix}customers` }).catch(() => undefined);
+  await driver.deleteTable({ table: `${tablePrefix}site_traffic` }).catch(() => undefined);
   await driver.close();
 });
 
@@ -229,7 +230,12 @@ describe('NestJS example over HTTP', () => {
       status: 200,
       body: {
         status: 'ok',
-        info: { bigtable: { status: 'up', tables: [{ table: 'customers' }, { table: 'page_views' }] } },
+        info: {
+          bigtable: {
+            status: 'up',
+            tables: [{ table: 'customers' }, { table: 'page_views' }, { table: 'site_traffic' }],
+          },
+        },
       },
     });
     await mapper.driver.deleteTable({ table: 'page_views' });
@@ -248,6 +254,7 @@ describe('NestJS example over HTTP', () => {
               tables: [
                 { table: 'customers', healthy: true },
                 { table: 'page_views', healthy: false, code: 'TABLE_NOT_FOUND' },
+                { table: 'site_traffic', healthy: true },
               ],
             },
           },
