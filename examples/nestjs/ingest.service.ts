@@ -1,6 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectBulkWriter, InjectRepository } from '../../src/nest/index.js';
-import { BulkWriter, WriteOutcomeUnknownError, type Repository, type WriteOutcome } from '../../src/index.js';
+import { type BulkWriter, WriteOutcomeUnknownError, type Repository, type WriteOutcome } from '../../src/index.js';
 import { PageView } from './page-view.entity.js';
 import { readPageView } from './page-view-input.js';
 import { SiteTraffic } from './site-traffic.entity.js';
