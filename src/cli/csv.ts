@@ -80,7 +80,8 @@ export async function* parseCsv(chunks: AsyncIterable<string>): AsyncGenerator<C
       if (state === 'quoted') {
         if (ch === '"') state = 'quote';
         else {
-          if (ch === '\n') line++;
+          // A line break inside a quoted field (LF, CRLF or CR) is text, and one more line of the input.
+          if (ch === '\r' || (ch === '\n' && !field.endsWith('\r'))) line++;
           field += ch;
         }
         continue;
