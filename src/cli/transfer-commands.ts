@@ -235,9 +235,13 @@ interface ImportReport {
   readonly durationMs: number;
 }
 
-/** The properties a record has, in the order export writes them: key parts, then columns. */
+/** The properties a record has, in the order export writes them: key parts, columns, then the `@CellTimestamp` property. */
 function propertiesOf(schema: EntitySchema): string[] {
-  return [...schema.key.properties, ...schema.columns.map((c) => c.property)];
+  return [
+    ...schema.key.properties,
+    ...schema.columns.map((c) => c.property),
+    ...(schema.cellTimestamp === undefined ? [] : [schema.cellTimestamp]),
+  ];
 }
 
 /** A JSON value as a CSV cell: text as it is, other scalars and every array or object as JSON. */
