@@ -400,7 +400,10 @@ function checkRecord(
   } catch (error) {
     if (!(error instanceof ValidationError) && !(error instanceof Error && 'code' in error)) throw error;
     const issues = error instanceof ValidationError ? error.issues : [];
-    if (issues.length > 0) return { issues: issues.map((i) => ({ field: i.path, message: String(i.message) })) };
+    // The field as the record names it: the issue's path without the entity's name (`tags[2]`, `address.city`).
+    const field = (path: string): string =>
+      path.startsWith(`${entity.name}.`) ? path.slice(entity.name.length + 1) : path;
+    if (issues.length > 0) return { issues: issues.map((i) => ({ field: field(i.path), message: String(i.message) })) };
     const details = (error as { details?: { property?: unknown } }).details;
     const property = typeof details?.property === 'string' ? details.property : null;
     return { issues: [{ field: property, message: (error as Error).message }] };

@@ -386,12 +386,15 @@ export class BigtableMapper {
    * Re-salts an entity online: moves every row of the layout declared in `@Salt({ previous })` to the declared
    * one, in batches (copy where no new row exists, then delete the old rows), reporting a checkpoint after each
    * batch. Reads, scans and deletes see both layouts meanwhile; writes go to the new one. Resume after a crash
-   * with `resumeFrom`; re-running is safe. When `remaining` is 0, remove `previous` from `@Salt`.
+   * with `resumeFrom`; re-running is safe. With `shard`, it moves only that part of the old buckets, so
+   * several runs can share the work. When `remaining` is 0 (in every part), remove `previous` from `@Salt`.
    *
    * @example
    * ```ts
    * const result = await mapper.resalt(Event, { timeoutMs: 3_600_000, onProgress: (p) => save(p.checkpoint) });
    * console.log(result.buckets, result.remaining); // remaining 0: drop `previous`
+   * // or as 4 machines, each moving its part of the old buckets:
+   * await mapper.resalt(Event, { shard: { index: Number(process.env.CLOUD_RUN_TASK_INDEX), count: 4 } });
    * ```
    */
   resalt(entity: Constructor, options: ResaltOptions & OperationOptions = {}): Promise<ResaltResult> {
