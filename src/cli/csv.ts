@@ -6,7 +6,7 @@ export const MAX_RECORD_CHARS = 16 * 1024 * 1024;
  * or when it is the empty string (`""`), so an empty string stays apart from a missing value (an empty,
  * unquoted field); `undefined` is a missing value.
  */
-export function csvField(value: string | undefined): string {
+function csvField(value: string | undefined): string {
   if (value === undefined) return '';
   return value === '' || /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }

@@ -90,7 +90,12 @@ export interface ResaltOptions {
    * `remaining` then cover the part's ranges only; the move is complete when every part reports
    * `remaining: 0`. A previous layout that was unsalted is one range: part 0 moves it all. Default: every range.
    */
-  shard?: { readonly index: number; readonly count: number };
+  shard?: {
+    /** This run's part, from 0 to `count - 1`. */
+    readonly index: number;
+    /** The number of parts, the same in every run. */
+    readonly count: number;
+  };
 }
 
 /** @internal */
