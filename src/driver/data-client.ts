@@ -5,6 +5,7 @@ import type { RawEntry, RawMutation } from './client-mutation.js';
 import type { ReadRowsMessage } from './read-rows-message.js';
 import type { ReadAttemptStream } from './read-rows-call.js';
 import type { MutateAttemptStream } from './mutate-rows-call.js';
+import type { SampleAttemptStream, SampleRowKeysMessage } from './sample-row-keys-call.js';
 import type { RowFilterMessage } from './row-filter-message.js';
 import type { ProtoRow } from './client-row.js';
 import type { AttemptListener, GaxCallOptions } from './retry-engine.js';
@@ -80,6 +81,7 @@ export interface DataRpc {
   retireChannel?(attempt: object): void;
   readRows(message: ReadRowsMessage, attempt: number): ReadAttemptStream;
   mutateRows(message: MutateRowsMessage, attempt: number): MutateAttemptStream;
+  sampleRowKeys(message: SampleRowKeysMessage, attempt: number): SampleAttemptStream;
   checkAndMutateRow(
     message: CheckAndMutateRowMessage,
     gax: GaxCallOptions,
@@ -96,7 +98,7 @@ export interface DataRpc {
  */
 export type GeneratedDataClient = Pick<
   v2.BigtableClient,
-  'readRows' | 'mutateRows' | 'checkAndMutateRow' | 'readModifyWriteRow' | 'getProjectId' | 'close'
+  'readRows' | 'mutateRows' | 'sampleRowKeys' | 'checkAndMutateRow' | 'readModifyWriteRow' | 'getProjectId' | 'close'
 >;
 
 /**
@@ -224,6 +226,17 @@ export class DataClient implements DataRpc {
     );
   }
 
+  sampleRowKeys(message: SampleRowKeysMessage, attempt: number): SampleAttemptStream {
+    if (this.#closed) return closedStream();
+    return this.#streamOnLease(
+      (client) =>
+        client.sampleRowKeys(message as protos.google.bigtable.v2.ISampleRowKeysRequest, {
+          otherArgs: { headers: { 'bigtable-attempt': attempt } },
+          retryRequestOptions: streamRetriesOff(),
+        }) as unknown as SampleAttemptStream,
+    );
+  }
+
   retireChannel(attempt: object): void {
     this.#leases.get(attempt)?.retire();
   }
@@ -294,7 +307,9 @@ export class DataClient implements DataRpc {
   }
 
   /** Opens a stream on the current client, held until the stream ends, fails or closes (a cancel destroys it). */
-  #streamOnLease<S extends ReadAttemptStream | MutateAttemptStream>(open: (client: GeneratedDataClient) => S): S {
+  #streamOnLease<S extends ReadAttemptStream | MutateAttemptStream | SampleAttemptStream>(
+    open: (client: GeneratedDataClient) => S,
+  ): S {
     const lease = this.#channels.lease();
     let stream: S;
     try {
@@ -355,9 +370,9 @@ function closedError(): Error {
 }
 
 /** A response stream that fails with {@link closedError} on the next turn, as the client's does. */
-function closedStream(): ReadAttemptStream & MutateAttemptStream {
+function closedStream(): ReadAttemptStream & MutateAttemptStream & SampleAttemptStream {
   const stream = new PassThrough({ objectMode: true });
   const closed = Object.assign(stream, { cancel: () => undefined });
   setImmediate(() => stream.destroy(closedError()));
-  return closed as unknown as ReadAttemptStream & MutateAttemptStream;
+  return closed as unknown as ReadAttemptStream & MutateAttemptStream & SampleAttemptStream;
 }
