@@ -5,7 +5,7 @@ import type { RawEntry, RawMutation } from './client-mutation.js';
 import type { ReadRowsMessage } from './read-rows-message.js';
 import type { ReadAttemptStream } from './read-rows-call.js';
 import type { MutateAttemptStream } from './mutate-rows-call.js';
-import type { SampleAttemptStream, SampleRowKeysMessage } from './sample-row-keys-call.js';
+import type { AbortableRead } from './abort-read.js';
 import type { RowFilterMessage } from './row-filter-message.js';
 import type { ProtoRow } from './client-row.js';
 import type { AttemptListener, GaxCallOptions } from './retry-engine.js';
@@ -61,6 +61,36 @@ export interface ReadModifyWriteRowMessage {
     readonly columnQualifier: Buffer;
     readonly incrementAmount: string;
   }[];
+}
+
+/**
+ * One attempt's SampleRowKeys response stream, as the generated client
+ * returns it: messages of `rowKey` and `offsetBytes` (int64, as a string or
+ * a number depending on the client's options).
+ * @internal
+ */
+export interface SampleAttemptStream extends AbortableRead {
+  on(event: 'data', listener: (response: SampleRowKeysResponse) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/**
+ * One SampleRowKeys response message.
+ * @internal
+ */
+export interface SampleRowKeysResponse {
+  readonly rowKey?: Uint8Array | string | null;
+  readonly offsetBytes?: number | string | { toString(): string } | null;
+}
+
+/**
+ * The SampleRowKeys request message.
+ * @internal
+ */
+export interface SampleRowKeysMessage {
+  readonly tableName: string;
+  readonly appProfileId?: string | undefined;
 }
 
 /**

@@ -1,41 +1,11 @@
 import type { CallOptions, RowKeySample } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
-import type { DataRpc, DataTable } from './data-client.js';
+import type { DataRpc, DataTable, SampleRowKeysResponse } from './data-client.js';
 import { driverFailure } from './driver-failure.js';
 import { isRetryableReadError } from './read-retry.js';
 import { backoffWithServerDelay, serverRetryDelayMs } from './retry-rules.js';
 import { RetryingCall, type ResumptionRule } from './retry-engine.js';
-import { abortRead, type AbortableRead } from './abort-read.js';
-
-/**
- * One attempt's SampleRowKeys response stream, as the generated client
- * returns it: messages of `rowKey` and `offsetBytes` (int64, as a string or
- * a number depending on the client's options).
- * @internal
- */
-export interface SampleAttemptStream extends AbortableRead {
-  on(event: 'data', listener: (response: SampleRowKeysResponse) => void): unknown;
-  on(event: 'end' | 'close', listener: () => void): unknown;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
-}
-
-/**
- * One SampleRowKeys response message.
- * @internal
- */
-export interface SampleRowKeysResponse {
-  readonly rowKey?: Uint8Array | string | null;
-  readonly offsetBytes?: number | string | { toString(): string } | null;
-}
-
-/**
- * The SampleRowKeys request message.
- * @internal
- */
-export interface SampleRowKeysMessage {
-  readonly tableName: string;
-  readonly appProfileId?: string | undefined;
-}
+import { abortRead } from './abort-read.js';
 
 /** Consecutive failed attempts retried; the deadline bounds them too. */
 const MAX_RETRIES = 10;
@@ -55,7 +25,7 @@ export function sampleRowKeysCall(
   call: CallOptions | undefined,
 ): Promise<RowKeySample[]> {
   const operation = `sampleRowKeys ${JSON.stringify(table.id)}`;
-  const message: SampleRowKeysMessage = { tableName: table.name, appProfileId: table.appProfileId };
+  const message = { tableName: table.name, appProfileId: table.appProfileId };
   return new Promise<RowKeySample[]>((resolve, reject) => {
     let samples: RowKeySample[] = [];
     const rule: ResumptionRule = {

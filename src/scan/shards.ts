@@ -12,7 +12,7 @@ const SHARD_KIND = 'bigtable-mapper.shard';
 const SHARD_VERSION = 1;
 
 /** Most shards one plan may cut. @internal */
-export const MAX_SHARDS = 10_000;
+const MAX_SHARDS = 10_000;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -101,7 +101,7 @@ interface Piece {
  * shard is bound to.
  * @internal
  */
-export function shardScope(table: string, sources: readonly ScanSource[]): string {
+function shardScope(table: string, sources: readonly ScanSource[]): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ table }));
   for (const s of sources) {
