@@ -29,6 +29,8 @@ import { Collection } from './collection.js';
 import { checkHealth, unansweredReport, type HealthReport } from './health.js';
 import { collectionMembers, compileCollectionLayout } from '../key/collection-layout.js';
 import type { CollectionMembers } from '../scan/collection-query.js';
+import type { PlanShardsOptions, ScanShard } from '../scan/shards.js';
+import type { KeyWhere } from '../scan/scan-query.js';
 import { RESALT_OPTION_NAMES, resaltRows, type ResaltOptions, type ResaltResult } from './resalt.js';
 import { checkPrefixedTable, checkTablePrefix, PrefixedDriver } from './table-prefix.js';
 import {
@@ -408,6 +410,24 @@ export class BigtableMapper {
     return runOperation(this.#context, 'bulkWrite', `${schema.name}.resalt`, timing, (call) =>
       resaltRows(this.driver, schema, resalt, call),
     );
+  }
+
+  /**
+   * Cuts a query of `entity` into `shards` tablet-aligned pieces for workers: see {@link Repository.planShards}.
+   * Each shard is a JSON object; a worker reads its rows with `repo.iterate({ where, shard })`, and the shards
+   * together read every row of the query exactly once.
+   *
+   * @example
+   * ```ts
+   * const shards = await mapper.planShards(Reading, { shards: 8 });
+   * await Promise.all(shards.map((shard) => queue.send(JSON.stringify(shard))));
+   * ```
+   */
+  planShards<T extends object>(
+    entity: Constructor<T>,
+    options: PlanShardsOptions<KeyWhere<T>> & OperationOptions,
+  ): Promise<ScanShard[]> {
+    return this.getRepository(entity).planShards(options);
   }
 
   /**

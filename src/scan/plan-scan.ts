@@ -16,6 +16,7 @@ import { applyCursor } from './cursor.js';
 import { PlannedScan, PlannedSource, type KeyCheck, type ScanPlan, type ScanSource } from './scan-plan.js';
 import type { ScanQuery } from './scan-query.js';
 import { pruneLayouts } from './since-layouts.js';
+import { applyShard } from './shards.js';
 
 /** Default bucket reads in flight for unordered scans. @internal */
 const DEFAULT_SCAN_CONCURRENCY = 8;
@@ -28,7 +29,8 @@ const MAX_SCAN_CONCURRENCY = 256;
  * that can hold matching rows (one bucket when the salted key parts are
  * fixed), plus the unsalted layout of a forward-only salt; the read filter;
  * and, with a cursor, every range moved past the last delivered row (its start
- * moved up, or for `order: 'key-desc'` its end moved down).
+ * moved up, or for `order: 'key-desc'` its end moved down). With a `shard`,
+ * only the shard's pieces of those ranges, numbered from 0.
  *
  */
 export function planScan<T>(
@@ -67,6 +69,7 @@ export function planScanRead<T>(
   const keyCheck = exact || range === undefined ? undefined : keyCheckOf(range);
   let sources = physicalSources(schema, fixed, logical);
   sources = pruneLayouts(schema, sources, fixed, range).map((s, id) => ({ ...s, id }));
+  if (query.shard !== undefined) sources = applyShard(schema, schema.table, sources, query.shard);
   const scope = fingerprint(
     schema.table,
     sources,
@@ -191,4 +194,16 @@ function fingerprint(
     );
   }
   return hash.digest('base64url').slice(0, 16);
+}
+
+/**
+ * The key ranges of a query's `where` before any shard or cursor: what
+ * `planShards` cuts, and what a shard is checked against.
+ * @internal
+ */
+export function planKeySources<T>(schema: EntitySchema<T>, where: unknown): ScanSource[] {
+  const { fixed, range } = splitWhere(schema, where as Record<string, unknown> | undefined);
+  const { range: logical } = planKeyRange(schema, fixed, range);
+  const sources = physicalSources(schema, fixed, logical);
+  return pruneLayouts(schema, sources, fixed, range).map((s, id) => ({ ...s, id }));
 }

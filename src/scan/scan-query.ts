@@ -1,6 +1,7 @@
 import type { EntityProperty, KeyProperty } from '../metadata/compile-key-plan.js';
 import { READ_OPTION_NAMES, type ReadOptions } from '../read/read-options.js';
 import { ValidationError } from '../errors/errors.js';
+import type { ScanShard } from './shards.js';
 
 /**
  * The bounds given to `range()`: at most one lower (`gt`/`gte`) and one
@@ -79,14 +80,32 @@ export interface ScanQuery<T, S extends EntityProperty<T> = EntityProperty<T>> e
   concurrency?: number;
   /** Resume after the last row of a previous page (from `repo.page()`). */
   cursor?: string;
+  /**
+   * Read only this shard of the query: one of the objects `mapper.planShards()`
+   * returned for the same `where` (as is, or after a JSON round trip). A shard
+   * of another query, edited, or reaching outside the query's range is a
+   * `ValidationError`. Works with every other option: `order`, `limit` and
+   * `cursor` apply within the shard.
+   *
+   * @example
+   * ```ts
+   * const shards = await mapper.planShards(Reading, { shards: 4 });
+   * for await (const r of readings.iterate({ shard: shards[Number(process.env.CLOUD_RUN_TASK_INDEX)] })) handle(r);
+   * ```
+   */
+  shard?: ScanShard;
 }
 
 /** The names of {@link ScanQuery}'s options, its read options included. @internal */
 export const SCAN_QUERY_OPTION_NAMES: readonly string[] = [
-  ...Object.keys({ where: true, limit: true, order: true, concurrency: true, cursor: true } satisfies Record<
-    Exclude<keyof ScanQuery<unknown>, keyof ReadOptions>,
-    true
-  >),
+  ...Object.keys({
+    where: true,
+    limit: true,
+    order: true,
+    concurrency: true,
+    cursor: true,
+    shard: true,
+  } satisfies Record<Exclude<keyof ScanQuery<unknown>, keyof ReadOptions>, true>),
   ...READ_OPTION_NAMES,
 ];
 
