@@ -7,6 +7,7 @@ import { addKeyCommands } from './key-commands.js';
 import { addRepropagateCommands } from './repropagate-commands.js';
 import { addResaltCommands } from './resalt-commands.js';
 import { addSchemaCommands } from './schema-commands.js';
+import { addShardCommands } from './shard-commands.js';
 import { addSimulateCommands } from './simulate-commands.js';
 import { addStudyCommands } from './study-commands.js';
 import { addTransferCommands } from './transfer-commands.js';
@@ -70,6 +71,7 @@ export async function runCli(
   addResaltCommands(program, run);
   addRepropagateCommands(program, run);
   addTransferCommands(program, run);
+  addShardCommands(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

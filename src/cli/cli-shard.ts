@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import type { ScanShard } from '../scan/shards.js';
 import { shardPart } from '../util/shard-part.js';
 import { CliUsageError } from './cli-errors.js';
 import type { CliIo } from './cli-output.js';
+import { parseJsonFile, readTextFile } from './cli-values.js';
 
 /** The most tasks a job can be split into. */
 export const MAX_SHARDS = 10_000;
@@ -12,10 +14,16 @@ export interface Shard {
   readonly count: number;
 }
 
+/** A task's shard with, when `--plan` gave one, its tablet-aligned piece of the scan (`mapper.planShards()`). */
+export interface TaskShard extends Shard {
+  readonly plan?: ScanShard;
+}
+
 /** The flags of a long command that runs as one of n tasks. */
 export interface ShardFlags {
   shard?: string;
   shards?: string;
+  plan?: string;
 }
 
 /** The whole job as one task. */
@@ -29,6 +37,31 @@ export function addShardOptions(command: Command): Command {
       'run task i of n (0-based); default CLOUD_RUN_TASK_INDEX/CLOUD_RUN_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards',
     )
     .option('--shards <n>', 'task count when the index comes from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)');
+}
+
+/** Adds `--plan <file>` to a command that reads its shard of a scan. */
+export function addPlanOption(command: Command): Command {
+  return command.option(
+    '--plan <file>',
+    'the shard plan `bigtable-mapper shards` wrote (tablet-aligned shards); without it a shard is a group of salt buckets',
+  );
+}
+
+/**
+ * The task's shard ({@link shardOf}) and, with `--plan`, its piece of the plan file: a JSON array of
+ * as many shards as there are tasks (checked against the task count here, and against the entity and
+ * the query when the scan reads it).
+ */
+export async function taskShard(flags: ShardFlags, io: CliIo): Promise<TaskShard> {
+  const shard = shardOf(flags, io.env);
+  if (flags.plan === undefined) return shard;
+  const plan = parseJsonFile(await readTextFile(io.cwd, flags.plan, '--plan'), `--plan ${flags.plan}`);
+  if (!Array.isArray(plan) || plan.length !== shard.count)
+    throw new CliUsageError(
+      `--plan ${flags.plan} is not a plan of ${shard.count} shard${shard.count === 1 ? '' : 's'} (the task count)`,
+      `write it with \`bigtable-mapper shards <entity> --shards ${shard.count}\` (and the same --where), and run that many tasks`,
+    );
+  return { ...shard, plan: plan[shard.index] as ScanShard };
 }
 
 /**
@@ -73,6 +106,11 @@ export function shardOf(flags: ShardFlags, env: CliIo['env']): Shard {
 /** `i/n`, as the flag takes it. */
 export function shardText(shard: Shard): string {
   return `${shard.index}/${shard.count}`;
+}
+
+/** The shard as a task reports it: its index and count. */
+export function shardJson(shard: Shard): Shard {
+  return { index: shard.index, count: shard.count };
 }
 
 /**

@@ -3,18 +3,28 @@ import { compileEntity } from '../metadata/compile-entity.js';
 import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { count, formatTable } from './cli-output.js';
-import { addShardOptions, shardOf, shardText, type Shard, type ShardFlags } from './cli-shard.js';
+import {
+  addPlanOption,
+  addShardOptions,
+  shardJson,
+  shardText,
+  taskShard,
+  type Shard,
+  type ShardFlags,
+} from './cli-shard.js';
 import { parseJsonArgument, positiveInteger, whereFromJson } from './cli-values.js';
 import { entitiesOfShard } from './shard-scan.js';
 
 /** `repropagate`: rewrite every denormalized copy of a source entity's rows, over a full scan of the source. */
 export function addRepropagateCommands(program: Command, run: Run): void {
-  addShardOptions(
-    program
-      .command('repropagate')
-      .description(
-        'scan a source entity and propagate each of its rows to every entity that copies from it (@Denormalized): repairs copies after a bulk load or a failed propagation',
-      ),
+  addPlanOption(
+    addShardOptions(
+      program
+        .command('repropagate')
+        .description(
+          'scan a source entity and propagate each of its rows to every entity that copies from it (@Denormalized): repairs copies after a bulk load or a failed propagation',
+        ),
+    ),
   )
     .argument('<entity>', 'the source entity: class name or table id')
     .option('--where <json>', 'only the sources in this key range, e.g. \'{"id":{"gte":"s1"}}\'', '{}')
@@ -29,7 +39,7 @@ export function addRepropagateCommands(program: Command, run: Run): void {
         ) => {
           const started = performance.now();
           const { entity, schema } = await ctx.entity(name);
-          const shard = shardOf(flags, ctx.io.env);
+          const shard = await taskShard(flags, ctx.io);
           const entities = await ctx.entities();
           const dependents = entities.filter((e) => compileEntity(e).denormalized.some((d) => d.source === entity));
           if (dependents.length === 0)
@@ -69,7 +79,7 @@ export function addRepropagateCommands(program: Command, run: Run): void {
           const report: RepropagateReport = {
             entity: schema.name,
             table: ctx.tableOf(schema),
-            shard,
+            shard: shardJson(shard),
             sources,
             scanned: [...totals.values()].reduce((n, t) => n + t.scanned, 0),
             updated: [...totals.values()].reduce((n, t) => n + t.updated, 0),

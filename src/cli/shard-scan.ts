@@ -6,13 +6,13 @@ import { planScanRead } from '../scan/plan-scan.js';
 import type { ScanPlan } from '../scan/scan-plan.js';
 import type { CliContext } from './cli-context.js';
 import { CliUsageError } from './cli-errors.js';
-import { sourcesOfShard, shardText, type Shard } from './cli-shard.js';
+import { sourcesOfShard, shardText, type TaskShard } from './cli-shard.js';
 import { readCall } from './table-reader.js';
 
 /**
  * The entities of one task's shard of a scan (`where` as `--where` gives it), decoded, in batches as
- * the driver delivers them (bounded read-ahead): the shard's ranges one after the other, each in key
- * order. `onRange` hears each range read to its end, for a progress bar. While an entity is re-salted a
+ * the driver delivers them (bounded read-ahead): the shard's ranges (its pieces of a `--plan` shard, else
+ * its group of the scan's ranges) one after the other, each in key order. `onRange` hears each range read to its end, for a progress bar. While an entity is re-salted a
  * row can be in both layouts, which only one merged scan tells apart: the whole scan is then one range,
  * and a task of more than one is refused.
  */
@@ -21,12 +21,16 @@ export async function* entitiesOfShard(
   mapper: BigtableMapper,
   schema: EntitySchema,
   where: Record<string, unknown>,
-  shard: Shard,
+  shard: TaskShard,
   label: string,
   onRange: (done: number, total: number) => void,
 ): AsyncGenerator<object[]> {
   const now = Date.now() * 1000;
-  const { plan, read } = planScanRead(schema, { where, order: 'key' }, now);
+  const { plan, read } = planScanRead(
+    schema,
+    { where, order: 'key', ...(shard.plan === undefined ? {} : { shard: shard.plan }) },
+    now,
+  );
   const resalting = schema.key.salt?.previous !== undefined;
   if (resalting && shard.count > 1)
     throw new CliUsageError(
@@ -35,7 +39,10 @@ export async function* entitiesOfShard(
     );
   const parts: ScanPlan[] = resalting
     ? [plan]
-    : sourcesOfShard(plan.sources, shard).map((source) => ({ ...plan, sources: [source] }));
+    : (shard.plan === undefined ? sourcesOfShard(plan.sources, shard) : plan.sources).map((source) => ({
+        ...plan,
+        sources: [source],
+      }));
   const call = readCall(ctx, mapper, label);
   for (const [index, part] of parts.entries()) {
     for await (const batch of executeScan(mapper.driver, schema, part, undefined, call))

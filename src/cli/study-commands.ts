@@ -9,7 +9,15 @@ import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { count, formatTable } from './cli-output.js';
 import { keyValuesFromJson, positiveInteger, readTextFile } from './cli-values.js';
-import { addShardOptions, shardOf, shardText, type Shard, type ShardFlags } from './cli-shard.js';
+import {
+  addPlanOption,
+  addShardOptions,
+  shardJson,
+  shardText,
+  taskShard,
+  type Shard,
+  type ShardFlags,
+} from './cli-shard.js';
 import { checkHeatmapFile, writeHeatmap } from './heatmap-file.js';
 import { heatmapOfCensus } from './heatmap-sources.js';
 import { keyValuesOf, readEntityRows, rowBytes } from './table-reader.js';
@@ -77,7 +85,7 @@ export function addStudyCommands(program: Command, run: Run): void {
     .description(
       'read the table and count rows and bytes per salt bucket and per key prefix, with the evenness ratio; `census merge` combines the reports of its tasks',
     );
-  addShardOptions(census)
+  addPlanOption(addShardOptions(census))
     .argument('<entity>', 'entity class name or table id')
     .option('--prefix-components <n>', 'leading key components that make a prefix group', positiveInteger, 1)
     .option('--max-prefixes <n>', 'how many of the largest key prefixes to report', positiveInteger, 1000)
@@ -91,7 +99,7 @@ export function addStudyCommands(program: Command, run: Run): void {
         ) => {
           const started = performance.now();
           const { entity, schema } = await ctx.entity(name);
-          const shard = shardOf(flags, ctx.io.env);
+          const shard = await taskShard(flags, ctx.io);
           if (flags.heatmap !== undefined) await checkHeatmapFile(flags.heatmap);
           const counter = new CensusCounter(schema, {
             prefixComponents: flags.prefixComponents,
@@ -108,7 +116,7 @@ export function addStudyCommands(program: Command, run: Run): void {
           const census: CensusReport = {
             ...counter.result(),
             table,
-            shard,
+            shard: shardJson(shard),
             prefixComponents: flags.prefixComponents,
             maxPrefixes: flags.maxPrefixes,
             durationMs: Math.round(performance.now() - started),

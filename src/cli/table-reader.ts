@@ -5,7 +5,7 @@ import type { BigtableMapper } from '../repository/mapper.js';
 import { planScan } from '../scan/plan-scan.js';
 import type { CliContext } from './cli-context.js';
 import { deadlineSignal } from '../util/operation-signal.js';
-import { sourcesOfShard, type Shard } from './cli-shard.js';
+import { sourcesOfShard, type TaskShard } from './cli-shard.js';
 
 /** A row's stored size as Bigtable counts it: key, then per cell family, qualifier, timestamp and value. */
 export function rowBytes(row: RowData): number {
@@ -30,10 +30,11 @@ export async function readEntityRows(
   mapper: BigtableMapper,
   schema: EntitySchema,
   onRow: (row: RowData) => void,
-  options: { perRange?: number; label: string; valuesNeeded: boolean; shard?: Shard },
+  options: { perRange?: number; label: string; valuesNeeded: boolean; shard?: TaskShard },
 ): Promise<number> {
-  const planned = planScan(schema, {}).sources;
-  const sources = options.shard === undefined ? planned : sourcesOfShard(planned, options.shard);
+  const plan = options.shard?.plan;
+  const planned = planScan(schema, plan === undefined ? {} : { shard: plan }).sources;
+  const sources = options.shard === undefined || plan !== undefined ? planned : sourcesOfShard(planned, options.shard);
   const call = readCall(ctx, mapper, options.label);
   const progress = ctx.out.progress(options.label, sources.length, ' ranges');
   let rows = 0;

@@ -14,7 +14,16 @@ import type { Repository } from '../repository/repository.js';
 import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { count } from './cli-output.js';
-import { addShardOptions, shardOf, shardText, type Shard, type ShardFlags } from './cli-shard.js';
+import {
+  addPlanOption,
+  addShardOptions,
+  shardJson,
+  shardOf,
+  shardText,
+  taskShard,
+  type Shard,
+  type ShardFlags,
+} from './cli-shard.js';
 import { parseJsonArgument, positiveInteger, whereFromJson } from './cli-values.js';
 import { csvRecord, CsvSyntaxError, MAX_RECORD_CHARS, parseCsv, type CsvCell } from './csv.js';
 import { entitiesOfShard } from './shard-scan.js';
@@ -31,12 +40,14 @@ type Row = Record<string, unknown>;
 
 /** `export` and `import`: an entity's rows as NDJSON or CSV, through its JSON form. */
 export function addTransferCommands(program: Command, run: Run): void {
-  addShardOptions(
-    program
-      .command('export')
-      .description(
-        'write the decoded entities of a table (or of a --where range) as NDJSON or CSV, in their JSON form, to stdout or --out',
-      ),
+  addPlanOption(
+    addShardOptions(
+      program
+        .command('export')
+        .description(
+          'write the decoded entities of a table (or of a --where range) as NDJSON or CSV, in their JSON form, to stdout or --out',
+        ),
+    ),
   )
     .argument('<entity>', 'entity class name or table id')
     .addOption(new Option('--format <format>', 'ndjson or csv').choices(['ndjson', 'csv']).default('ndjson'))
@@ -47,7 +58,7 @@ export function addTransferCommands(program: Command, run: Run): void {
         async (ctx: CliContext, name: string, flags: { format: Format; out?: string; where: string } & ShardFlags) => {
           const started = performance.now();
           const { entity, schema } = await ctx.entity(name);
-          const shard = shardOf(flags, ctx.io.env);
+          const shard = await taskShard(flags, ctx.io);
           const where = whereFromJson(schema, parseJsonArgument(flags.where, '--where'));
           const mapper = ctx.connect([entity]);
           const table = ctx.tableOf(schema);
@@ -85,7 +96,7 @@ export function addTransferCommands(program: Command, run: Run): void {
             entity: schema.name,
             table,
             format: flags.format,
-            shard,
+            shard: shardJson(shard),
             exported,
             out: flags.out ?? null,
             durationMs: Math.round(performance.now() - started),

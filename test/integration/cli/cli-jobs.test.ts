@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigtableMapper, Column, Entity, Family, KeyPart, Salt } from '../../../src/index.js';
 import { emulatorHost } from '../../support/emulator.js';
 import { rowsOf } from '../../support/rows-of.js';
-import { JobAuthor, JobNote, JobPost, JobVisit } from './jobs.entities.js';
+import { JobAuthor, JobLog, JobNote, JobPost, JobVisit } from './jobs.entities.js';
 import { cli } from './run-cli.js';
 
 const instance = `cli-jobs-${randomUUID().slice(0, 8)}`;
@@ -192,6 +192,63 @@ describe('jobs as 4 tasks with the Cloud Run Jobs environment', () => {
         values: r.cells.map((c) => [c[0], c[1], c[3]]),
       }));
     expect(values(await tableRows('four_cli-jobs-notes'))).toEqual(values(await tableRows('one_cli-jobs-notes')));
+  });
+});
+
+describe('tasks reading a shard plan (shards, then --plan)', () => {
+  it('an unsalted table: census and export over the 4 shards of the plan equal one process', async () => {
+    const mapper = open([JobLog]);
+    await mapper.sync();
+    await mapper.getRepository(JobLog).saveMany(
+      Array.from({ length: 200 }, (_, i) =>
+        Object.assign(new JobLog(), {
+          day: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}`,
+          seq: i,
+          line: `l${i}`,
+        }),
+      ),
+    );
+    const planned = await cli([...connect, 'shards', 'JobLog', '--shards', '4']);
+    expect(planned.code).toBe(0);
+    const plan = join(dir, 'log-plan.json');
+    writeFileSync(plan, planned.stdout);
+    expect(planned.json()).toHaveLength(4);
+
+    const single = await cli([...connect, '--json', 'census', 'JobLog']);
+    const files: string[] = [];
+    const lines: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const census = await cli([...connect, '--json', 'census', 'JobLog', '--plan', plan], cloudRunTask(i, 4));
+      expect(census.code).toBe(0);
+      files.push(join(dir, `log-census-${i}.json`));
+      writeFileSync(files[i]!, census.stdout);
+      const out = join(dir, `log-${i}.ndjson`);
+      const exported = await cli(
+        [...connect, '--json', 'export', 'JobLog', '--plan', plan, '--out', out],
+        cloudRunTask(i, 4),
+      );
+      expect(exported.code).toBe(0);
+      lines.push(
+        ...readFileSync(out, 'utf8')
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
+    }
+    const merged = await cli(['--json', 'census', 'merge', ...files]);
+    expect(withoutTiming(merged.json())).toEqual(withoutTiming(single.json()));
+    expect(lines).toHaveLength(200);
+    expect(new Set(lines.map((l) => (JSON.parse(l) as { seq: number }).seq)).size).toBe(200);
+  });
+
+  it('refuses a plan of another task count, or of another entity', async () => {
+    const plan = join(dir, 'visit-plan.json');
+    writeFileSync(plan, (await cli([...connect, 'shards', 'JobVisit', '--shards', '2'])).stdout);
+    const count = await cli([...connect, 'census', 'JobVisit', '--plan', plan], cloudRunTask(0, 4));
+    expect(count.code).toBe(2);
+    expect(count.stderr).toMatch(/is not a plan of 4 shards/);
+    const other = await cli([...connect, 'census', 'JobLog', '--plan', plan, '--shard', '1/2']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/JobVisit/);
   });
 });
 

@@ -44,3 +44,12 @@ export class JobPost {
   @Column({ family: 'p', type: 'string' })
   authorName?: string;
 }
+
+/** An unsalted log: one key range, which only a tablet-aligned shard plan (`shards`, `--plan`) splits. */
+@Entity({ table: 'cli-jobs-log' })
+@Family('l')
+export class JobLog {
+  @KeyPart(0, { type: 'string' }) day!: string;
+  @KeyPart(1, { type: 'uint', width: 5 }) seq!: number;
+  @Column({ family: 'l', type: 'string' }) line?: string;
+}
