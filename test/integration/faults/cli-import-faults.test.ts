@@ -39,12 +39,14 @@ beforeAll(async () => {
   proxy = await startFaultProxy(emulatorHost());
   mapper = new BigtableMapper({ emulatorHost: emulatorHost(), instance, entities: [JobVisit] });
   await mapper.sync();
-  await new BigtableMapper({
+  const copy = new BigtableMapper({
     emulatorHost: emulatorHost(),
     instance,
     entities: [JobVisit],
     tablePrefix: 'copy_',
-  }).sync();
+  });
+  await copy.sync();
+  await copy.close();
   await mapper.getRepository(JobVisit).saveMany(
     Array.from({ length: ROWS }, (_, i) =>
       Object.assign(new JobVisit(), {
