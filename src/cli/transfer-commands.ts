@@ -144,11 +144,20 @@ export function addTransferCommands(program: Command, run: Run): void {
           const mapper = ctx.connect(await ctx.entities());
           const repo = mapper.getRepository(entity as Constructor<Row>);
           const path = resolve(ctx.io.cwd, file);
-          const counts = { read: 0, written: 0, rejected: 0 };
+          const counts = { read: 0, written: 0, rejected: 0, failed: 0 };
           const rejections: Rejection[] = [];
-          const reject = (line: number, field: string | null, message: string): void => {
-            counts.rejected++;
+          let problems = 0;
+          const list = (line: number, field: string | null, message: string): void => {
+            problems++;
             if (rejections.length < MAX_LISTED_REJECTIONS) rejections.push({ line, field, message });
+          };
+          const reject = (line: number, found: readonly { field: string | null; message: string }[]): void => {
+            counts.rejected++;
+            for (const p of found) list(line, p.field, p.message);
+          };
+          const fail = (line: number, message: string): void => {
+            counts.failed++;
+            list(line, null, `not written: ${message}`);
           };
           let batch: { line: number; entity: Row }[] = [];
           const flush = async (): Promise<void> => {
@@ -165,9 +174,8 @@ export function addTransferCommands(program: Command, run: Run): void {
             } catch (error) {
               if (!(error instanceof PartialWriteError)) throw error;
               counts.written += error.succeeded;
-              for (const f of error.failures) reject(writing[f.index]?.line ?? 0, null, `not written: ${f.message}`);
-              for (const i of error.notAttempted)
-                reject(writing[i]?.line ?? 0, null, 'not written: the bulk write stopped first');
+              for (const f of error.failures) fail(writing[f.index]?.line ?? 0, f.message);
+              for (const i of error.notAttempted) fail(writing[i]?.line ?? 0, 'the bulk write stopped first');
             }
           };
           const label = `import ${ctx.tableOf(schema)}${shard.count === 1 ? '' : ` (task ${shardText(shard)})`}`;
@@ -179,11 +187,11 @@ export function addTransferCommands(program: Command, run: Run): void {
               if (ordinal++ % shard.count !== shard.index) continue;
               counts.read++;
               if ('problem' in record) {
-                reject(record.line, record.field, record.problem);
+                reject(record.line, [{ field: record.field, message: record.problem }]);
                 continue;
               }
               const checked = checkRecord(entity as Constructor<Row>, repo, record.json);
-              if ('issues' in checked) for (const i of checked.issues) reject(record.line, i.field, i.message);
+              if ('issues' in checked) reject(record.line, checked.issues);
               else batch.push({ line: record.line, entity: checked.entity });
               if (batch.length >= batchSize) await flush();
               bar.setTotal(counts.read);
@@ -201,11 +209,11 @@ export function addTransferCommands(program: Command, run: Run): void {
             shard,
             ...counts,
             rejections,
-            rejectionsOmitted: counts.rejected - rejections.length,
+            rejectionsOmitted: problems - rejections.length,
             durationMs: Math.round(performance.now() - started),
           };
           ctx.out.result(report, renderImport);
-          return counts.rejected === 0 ? ExitCode.Ok : ExitCode.CheckFailed;
+          return counts.rejected === 0 && counts.failed === 0 ? ExitCode.Ok : ExitCode.CheckFailed;
         },
       ),
     );
@@ -239,9 +247,13 @@ interface ImportReport {
   /** Records of this task's shard read from the file. */
   readonly read: number;
   readonly written: number;
-  /** Problems found (a record can have several); the rejected records are never written. */
+  /** Records refused by the checks: never written. */
   readonly rejected: number;
+  /** Valid records the server did not take (listed as `not written`); running the import again writes them. */
+  readonly failed: number;
+  /** Each problem of a rejected or failed record (a record can have several), the first 1,000. */
   readonly rejections: readonly Rejection[];
+  /** Problems past the first 1,000, counted only. */
   readonly rejectionsOmitted: number;
   readonly durationMs: number;
 }
@@ -428,7 +440,8 @@ function renderExport(r: ExportReport): string {
 
 function renderImport(r: ImportReport): string {
   const task = r.shard.count === 1 ? '' : ` (task ${shardText(r.shard)})`;
-  const head = `${r.file}${task}: ${count(r.read, 'record')} read, ${r.written} written, ${count(r.rejected, 'problem')}`;
+  const failed = r.failed === 0 ? '' : `, ${r.failed} not written`;
+  const head = `${r.file}${task}: ${count(r.read, 'record')} read, ${r.written} written, ${r.rejected} rejected${failed}`;
   const lines = r.rejections.map((x) => `  line ${x.line}${x.field === null ? '' : ` ${x.field}`}: ${x.message}`);
   if (r.rejectionsOmitted > 0) lines.push(`  and ${r.rejectionsOmitted} more`);
   return [head, ...lines].join('\n');

@@ -264,7 +264,13 @@ describe('export and import', () => {
       for (let run = 0; run < 2; run++) {
         const imported = await cli([...connect, '--table-prefix', prefix, '--json', 'import', 'JobVisit', file]);
         expect(imported.stderr).toBe('');
-        expect(imported.json()).toMatchObject({ read: VISITS, written: VISITS, rejected: 0, rejections: [] });
+        expect(imported.json()).toMatchObject({
+          read: VISITS,
+          written: VISITS,
+          rejected: 0,
+          failed: 0,
+          rejections: [],
+        });
         // The records carry their @CellTimestamp: a second import writes the same cells, not new versions.
         expect(await tableRows(`${prefix}cli-jobs-visits`)).toEqual(await tableRows('cli-jobs-visits'));
       }
@@ -312,7 +318,7 @@ describe('export and import', () => {
       written: number;
       rejections: { line: number; field: string | null }[];
     };
-    expect(report).toMatchObject({ read: 6, written: 2 });
+    expect(report).toMatchObject({ read: 6, written: 2, rejected: 4, failed: 0 });
     expect(report.rejections.map((r) => r.line)).toEqual([2, 3, 5, 6]);
     expect(report.rejections[0]!.field).toBeNull();
     expect(report.rejections.slice(1).map((r) => r.field)).toEqual(['seq', 'colour', 'ms']);
