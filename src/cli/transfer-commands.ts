@@ -368,6 +368,12 @@ async function* readRecords(
             `the CSV header of ${file} names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, not properties of ${schema.name}`,
             `name the columns as export writes them: ${[...types.keys()].join(', ')}`,
           );
+        const repeated = header.find((h, i) => header!.indexOf(h) !== i);
+        if (repeated !== undefined)
+          throw new CliUsageError(
+            `the CSV header of ${file} names ${JSON.stringify(repeated)} twice`,
+            'give each property one column',
+          );
         continue;
       }
       if (row.cells.length !== header.length) {

@@ -328,6 +328,29 @@ describe('export and import', () => {
     expect(keys.sort()).toEqual(['ok#000001', 'ok#000005']);
   });
 
+  it("reads a CSV record per line of its own, and refuses a header that is not the entity's", async () => {
+    const prefix = 'csvrejects_';
+    await open([JobVisit], prefix).sync();
+    const file = join(dir, 'mixed.csv');
+    writeFileSync(file, 'site,seq,page,ms\r\nok,1,"two\nlines",7\r\nbad,2\r\nbad,3,,x1\r\nok,4,"",\r\n');
+    const run = await cli([...connect, '--table-prefix', prefix, '--json', 'import', 'JobVisit', file]);
+    const report = run.json() as { written: number; rejections: { line: number; field: string | null }[] };
+    expect(report.written).toBe(2);
+    expect(report.rejections.map((r) => [r.line, r.field])).toEqual([
+      [4, null],
+      [5, 'ms'],
+    ]);
+    for (const [header, message] of [
+      ['site,seq,colour', /names "colour", not properties of JobVisit/],
+      ['site,seq,seq', /names "seq" twice/],
+    ] as const) {
+      writeFileSync(file, `${header}\r\nok,1,x\r\n`);
+      const refused = await cli([...connect, '--table-prefix', prefix, 'import', 'JobVisit', file]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(message);
+    }
+  });
+
   it('refuses a task count for an entity being re-salted, and a task index out of range', async () => {
     const resalting = await cli([...connect, 'export', 'JobNote', '--shard', '0/2']);
     expect(resalting.code).toBe(2);
