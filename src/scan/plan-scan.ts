@@ -17,6 +17,7 @@ import { PlannedScan, PlannedSource, type KeyCheck, type ScanPlan, type ScanSour
 import type { ScanQuery } from './scan-query.js';
 import { pruneLayouts } from './since-layouts.js';
 import { applyShard } from './shards.js';
+import { DEFAULT_PARALLELISM, MAX_PARALLELISM } from './parallel-scan.js';
 
 /** Default bucket reads in flight for unordered scans. @internal */
 const DEFAULT_SCAN_CONCURRENCY = 8;
@@ -66,6 +67,7 @@ export function planScanRead<T>(
   // While re-salting, a row can be in both layouts: only a merge in key order can return it once.
   const order = requested === 'none' && schema.key.salt?.previous !== undefined ? 'key' : requested;
   const concurrency = checkScanConcurrency(schema, query.concurrency);
+  const parallelism = checkParallelism(schema, query.parallelism);
   const keyCheck = exact || range === undefined ? undefined : keyCheckOf(range);
   let sources = physicalSources(schema, fixed, logical);
   sources = pruneLayouts(schema, sources, fixed, range).map((s, id) => ({ ...s, id }));
@@ -88,6 +90,7 @@ export function planScanRead<T>(
       limit,
       order,
       concurrency,
+      parallelism,
       scope,
       keyCheck,
     }),
@@ -128,6 +131,22 @@ function checkScanConcurrency(schema: EntitySchema, concurrency: unknown): numbe
   throw new ValidationError(
     `${schema.name}: concurrency must be an integer from 1 to ${MAX_SCAN_CONCURRENCY}, got ${preview(concurrency)}. Fix: pass how many bucket reads may run at once (default ${DEFAULT_SCAN_CONCURRENCY})`,
     { entity: schema.name, argument: 'concurrency' },
+  );
+}
+
+/** A scan's `parallelism`: an integer from 1 to {@link MAX_PARALLELISM}, default {@link DEFAULT_PARALLELISM}. */
+function checkParallelism(schema: EntitySchema, parallelism: unknown): number {
+  if (parallelism === undefined) return DEFAULT_PARALLELISM;
+  if (
+    typeof parallelism === 'number' &&
+    Number.isInteger(parallelism) &&
+    parallelism >= 1 &&
+    parallelism <= MAX_PARALLELISM
+  )
+    return parallelism;
+  throw new ValidationError(
+    `${schema.name}: parallelism must be an integer from 1 to ${MAX_PARALLELISM}, got ${preview(parallelism)}. Fix: pass how many reads the scan may run at once, e.g. 8 (default ${DEFAULT_PARALLELISM})`,
+    { entity: schema.name, argument: 'parallelism' },
   );
 }
 
