@@ -13,6 +13,7 @@ import { findMany } from './workloads/find-many.js';
 import { collectionRead } from './workloads/collection-read.js';
 import { memoryIterate } from './workloads/memory-iterate.js';
 import { nodeCeiling } from './workloads/node-ceiling.js';
+import { parallelScan } from './workloads/parallel-scan.js';
 import { pointReads } from './workloads/point-reads.js';
 import { saltedScan } from './workloads/salted-scan.js';
 import { scanHydrate } from './workloads/scan-hydrate.js';
@@ -36,6 +37,7 @@ const WORKLOADS: Readonly<Record<WorkloadId, (ctx: BenchContext) => Promise<Work
   cpu: cpuCost,
   evenness: bucketEvenness,
   memory: memoryIterate,
+  'parallel-scan': parallelScan,
 };
 
 function settings(o: ResolvedOptions): Record<string, unknown> {

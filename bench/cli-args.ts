@@ -14,6 +14,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --cpu-iterations N     entities per timed pass of the CPU workload (default 100000)
   --evenness-keys N      sequential keys of the evenness workload (default 1000000)
   --memory-rows N        rows of the peak-memory iterate check (default 1000000)
+  --parallel-rows N      unsalted rows of the parallel full scan (default 1000000)
   --help                 print this and exit
 
 Uses BIGTABLE_EMULATOR_HOST when set, else starts its own emulator.
@@ -34,6 +35,7 @@ export function parseBenchArgs(argv: readonly string[]): Omit<BenchOptions, 'emu
       'cpu-iterations': { type: 'string' },
       'evenness-keys': { type: 'string' },
       'memory-rows': { type: 'string' },
+      'parallel-rows': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -63,6 +65,7 @@ export function parseBenchArgs(argv: readonly string[]): Omit<BenchOptions, 'emu
     cpuIterations: int('cpu-iterations', values['cpu-iterations']),
     evennessKeys: int('evenness-keys', values['evenness-keys']),
     memoryRows: int('memory-rows', values['memory-rows']),
+    parallelRows: int('parallel-rows', values['parallel-rows']),
   };
   return {
     ...(scale === undefined ? {} : { scale: scale as BenchScale }),

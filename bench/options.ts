@@ -14,6 +14,7 @@ export const WORKLOAD_IDS = [
   'cpu',
   'evenness',
   'memory',
+  'parallel-scan',
 ] as const;
 
 /** One workload id. @example `const id: WorkloadId = 'bulk-write';` */
@@ -40,6 +41,8 @@ export interface BenchSizes {
   readonly evennessKeys: number;
   /** Rows of the peak-memory iterate check and of the BulkWriter back-pressure run. */
   readonly memoryRows: number;
+  /** Unsalted rows of the parallel full scan (`parallelism` 1, 2, 4, 8 against one raw stream). */
+  readonly parallelRows: number;
 }
 
 /** The preset sizes. @example `SCALES.tiny.rows // 300` */
@@ -53,6 +56,7 @@ export const SCALES: Readonly<Record<BenchScale, BenchSizes>> = Object.freeze({
     cpuIterations: 100_000,
     evennessKeys: 1_000_000,
     memoryRows: 1_000_000,
+    parallelRows: 1_000_000,
   },
   tiny: {
     rows: 300,
@@ -63,6 +67,7 @@ export const SCALES: Readonly<Record<BenchScale, BenchSizes>> = Object.freeze({
     cpuIterations: 300,
     evennessKeys: 2_000,
     memoryRows: 1_000,
+    parallelRows: 400,
   },
 });
 

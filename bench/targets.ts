@@ -7,6 +7,7 @@ import type {
   WorkloadResult,
 } from './results.js';
 import { orderedVariantId, SCALING_BUCKETS } from './workloads/bucket-scaling.js';
+import { PARALLELISM_LEVELS, parallelVariantId } from './workloads/parallel-scan.js';
 
 function ratioOf(workloads: readonly WorkloadResult[], workload: string, id: string): number | undefined {
   const w = workloads.find((x) => x.id === workload) as ThroughputResult | undefined;
@@ -48,7 +49,7 @@ function peakHeapAtMost(
 /**
  * Checks the issue's targets against one run's results (targets whose
  * workload did not run are left out): write, scan, Node-ceiling,
- * salted-scan, bucket-scaling and findMany ratios, the ordered merge's peak
+ * salted-scan, bucket-scaling, parallel-scan and findMany ratios, the ordered merge's peak
  * heap against the raw unsalted scan's, bounded iterate memory, and max/min
  * <= 1.05 at 16 buckets for the non-negative presets (the signed Java preset
  * is reported, not targeted: its prefix 0 collects remainders of both signs
@@ -126,6 +127,14 @@ export function checkTargets(workloads: readonly WorkloadResult[]): TargetCheck[
         `ordered salted scan over ${buckets} buckets >= 0.9x raw unsalted scan`,
         ratioOf(workloads, 'bucket-scaling', `${orderedVariantId(buckets)}/raw-unsalted`),
         0.9,
+      ),
+    ),
+    ...PARALLELISM_LEVELS.flatMap((parallelism) =>
+      atLeast(
+        `parallel-scan-${parallelism}`,
+        `ordered full scan with parallelism ${parallelism} >= 1.0x the raw single stream`,
+        ratioOf(workloads, 'parallel-scan', `${parallelVariantId(parallelism)}/raw-read-stream`),
+        1.0,
       ),
     ),
     ...atLeast(

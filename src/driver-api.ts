@@ -39,12 +39,14 @@ export type {
   DeleteFamilyRequest,
   MutateRowsRequest,
   IncrementRequest,
+  RowKeySample,
 } from './model/driver.js';
 export type { RowFilter } from './model/row-filter.js';
 export type { CompiledMutation, CellMutation } from './model/mutation.js';
 export type { ScanPlan, ScanSource } from './scan/scan-plan.js';
 export type { PropagationPlan } from './denormalize/plan-propagation.js';
 export type { OperationKind } from './model/timeouts.js';
+export type { ScanShard, ShardRange, PlanShardsOptions } from './scan/shards.js';
 export { fromAsyncIterable } from './stream/async-iterable.js';
 export type { BatchStream } from './stream/batch-stream.js';
 export { createGoogleCloudDriver, type GoogleCloudDriverOptions } from './driver/google-cloud-driver.js';

@@ -5,6 +5,8 @@ import { jsonSafe } from './cli-values.js';
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** stdout as a stream, for commands that write a lot to it (`export`): they wait while it is full. */
+  readonly stdoutStream?: NodeJS.WritableStream;
   /** The stream progress bars draw on; bars are drawn only when it is a terminal. */
   readonly progressStream: NodeJS.WriteStream | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -16,6 +18,7 @@ export function processIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stdoutStream: process.stdout,
     progressStream: process.stderr.isTTY ? process.stderr : undefined,
     env: process.env,
     cwd: process.cwd(),

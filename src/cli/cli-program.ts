@@ -4,10 +4,13 @@ import { exitCodeOf, ExitCode } from './cli-errors.js';
 import { processIo, type CliIo } from './cli-output.js';
 import { jsonSafe, positiveInteger } from './cli-values.js';
 import { addKeyCommands } from './key-commands.js';
+import { addRepropagateCommands } from './repropagate-commands.js';
 import { addResaltCommands } from './resalt-commands.js';
 import { addSchemaCommands } from './schema-commands.js';
+import { addShardCommands } from './shard-commands.js';
 import { addSimulateCommands } from './simulate-commands.js';
 import { addStudyCommands } from './study-commands.js';
+import { addTransferCommands } from './transfer-commands.js';
 
 /**
  * Runs the `bigtable-mapper` command line and resolves to its exit code
@@ -37,7 +40,7 @@ export async function runCli(
 
   program
     .description(
-      'Key-design tooling for bigtable-mapper entities: schema sync, scan plans, keys, lint, studies and hotspot pictures',
+      'Key-design tooling for bigtable-mapper entities: schema sync, scan plans, keys, lint, studies and hotspot pictures; long jobs (census, resalt, repropagate, export, import) that run as n tasks',
     )
     .option(
       '-e, --entities <module>',
@@ -66,6 +69,9 @@ export async function runCli(
   addStudyCommands(program, run);
   addSimulateCommands(program, run);
   addResaltCommands(program, run);
+  addRepropagateCommands(program, run);
+  addTransferCommands(program, run);
+  addShardCommands(program, run);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { bucketStudy, type BucketStudy } from '../lint/bucket-study.js';
-import { CensusCounter, type Census } from '../lint/census.js';
+import { CensusCounter, mergeCensuses, type Census } from '../lint/census.js';
 import { lintEntities } from '../lint/lint-entity.js';
 import type { LintFinding } from '../lint/lint-finding.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
@@ -9,6 +9,15 @@ import { CliUsageError, ExitCode } from './cli-errors.js';
 import type { CliContext, Run } from './cli-context.js';
 import { count, formatTable } from './cli-output.js';
 import { keyValuesFromJson, positiveInteger, readTextFile } from './cli-values.js';
+import {
+  addPlanOption,
+  addShardOptions,
+  shardJson,
+  shardText,
+  taskShard,
+  type Shard,
+  type ShardFlags,
+} from './cli-shard.js';
 import { checkHeatmapFile, writeHeatmap } from './heatmap-file.js';
 import { heatmapOfCensus } from './heatmap-sources.js';
 import { keyValuesOf, readEntityRows, rowBytes } from './table-reader.js';
@@ -71,9 +80,12 @@ export function addStudyCommands(program: Command, run: Run): void {
       }),
     );
 
-  program
+  const census = program
     .command('census')
-    .description('read the table and count rows and bytes per salt bucket and per key prefix, with the evenness ratio')
+    .description(
+      'read the table and count rows and bytes per salt bucket and per key prefix, with the evenness ratio; `census merge` combines the reports of its tasks',
+    );
+  addPlanOption(addShardOptions(census))
     .argument('<entity>', 'entity class name or table id')
     .option('--prefix-components <n>', 'leading key components that make a prefix group', positiveInteger, 1)
     .option('--max-prefixes <n>', 'how many of the largest key prefixes to report', positiveInteger, 1000)
@@ -83,9 +95,11 @@ export function addStudyCommands(program: Command, run: Run): void {
         async (
           ctx: CliContext,
           name: string,
-          flags: { prefixComponents: number; maxPrefixes: number; heatmap?: string },
+          flags: { prefixComponents: number; maxPrefixes: number; heatmap?: string } & ShardFlags,
         ) => {
+          const started = performance.now();
           const { entity, schema } = await ctx.entity(name);
+          const shard = await taskShard(flags, ctx.io);
           if (flags.heatmap !== undefined) await checkHeatmapFile(flags.heatmap);
           const counter = new CensusCounter(schema, {
             prefixComponents: flags.prefixComponents,
@@ -94,11 +108,19 @@ export function addStudyCommands(program: Command, run: Run): void {
           const mapper = ctx.connect([entity]);
           const table = ctx.tableOf(schema);
           await readEntityRows(ctx, mapper, schema, (row) => counter.add({ key: row.key, bytes: rowBytes(row) }), {
-            label: `census of ${table}`,
+            label: `census of ${table}${shard.count === 1 ? '' : ` (task ${shardText(shard)})`}`,
             valuesNeeded: true,
+            shard,
           });
           // The table as Bigtable names it (with the table prefix), so `heatmap` titles a saved census with it too.
-          const census = { ...counter.result(), table };
+          const census: CensusReport = {
+            ...counter.result(),
+            table,
+            shard: shardJson(shard),
+            prefixComponents: flags.prefixComponents,
+            maxPrefixes: flags.maxPrefixes,
+            durationMs: Math.round(performance.now() - started),
+          };
           if (flags.heatmap !== undefined) {
             const file = await writeHeatmap(ctx, heatmapOfCensus(census), flags.heatmap, `Census of ${table}`);
             ctx.out.note(`heatmap written to ${file}`);
@@ -108,6 +130,94 @@ export function addStudyCommands(program: Command, run: Run): void {
         },
       ),
     );
+
+  census
+    .command('merge')
+    .description("combine the --json reports of a census job's tasks (one per shard) into the table's census")
+    .argument('<files...>', "the tasks' --json reports")
+    .action(
+      run(async (ctx: CliContext, files: string[]) => {
+        const reports = await Promise.all(files.map(async (f) => readCensusReport(ctx.io.cwd, f)));
+        const merged = mergeCensusReports(reports);
+        ctx.out.result(merged, renderCensus);
+        return ExitCode.Ok;
+      }),
+    );
+}
+
+/** What one `census` task prints with `--json`: its census, the table, its shard and how it counted. */
+interface CensusReport extends Census {
+  readonly table: string;
+  readonly shard: Shard;
+  readonly prefixComponents: number;
+  readonly maxPrefixes: number;
+  readonly durationMs: number;
+}
+
+async function readCensusReport(cwd: string, file: string): Promise<CensusReport> {
+  const text = await readTextFile(cwd, file, 'census report');
+  let report: Partial<CensusReport>;
+  try {
+    report = JSON.parse(text) as Partial<CensusReport>;
+  } catch (error) {
+    throw new CliUsageError(
+      `census report ${file} is not JSON (${(error as Error).message})`,
+      "pass the files a census task's --json wrote",
+    );
+  }
+  const shard = report.shard;
+  if (
+    typeof report.entity !== 'string' ||
+    typeof report.table !== 'string' ||
+    !Array.isArray(report.buckets) ||
+    !Array.isArray(report.prefixes) ||
+    typeof shard?.index !== 'number' ||
+    typeof shard.count !== 'number' ||
+    typeof report.maxPrefixes !== 'number'
+  ) {
+    throw new CliUsageError(
+      `${file} is not a census task report (entity, table, shard, buckets, prefixes, maxPrefixes)`,
+      'run census with --json and --shard (or the job environment) and pass what each task printed',
+    );
+  }
+  return report as CensusReport;
+}
+
+/** The reports of every task of one job, checked to be exactly shards 0 to n-1 of one table and one counting. */
+function mergeCensusReports(reports: readonly CensusReport[]): CensusReport {
+  const first = reports[0] as CensusReport;
+  const count = first.shard.count;
+  for (const r of reports) {
+    if (r.entity !== first.entity || r.table !== first.table)
+      throw new CliUsageError(
+        `census reports of ${first.entity} (table ${first.table}) and ${r.entity} (table ${r.table}) cannot be merged`,
+        "merge the reports of one job's tasks",
+      );
+    if (r.shard.count !== count || r.prefixComponents !== first.prefixComponents || r.maxPrefixes !== first.maxPrefixes)
+      throw new CliUsageError(
+        `census reports of one table disagree on the task count, --prefix-components or --max-prefixes`,
+        'run every task of the job with the same flags',
+      );
+  }
+  const seen = new Set(reports.map((r) => r.shard.index));
+  const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !seen.has(i));
+  if (missing.length > 0 || seen.size !== reports.length)
+    throw new CliUsageError(
+      missing.length > 0
+        ? `census reports are missing task${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${count}`
+        : `a task of the ${count} is given twice`,
+      missing.length > 0
+        ? `re-run only those tasks (--shard ${missing[0]}/${count}, or the job's task index) and merge again`
+        : 'pass one report per task',
+    );
+  return {
+    ...mergeCensuses(reports, first.maxPrefixes),
+    table: first.table,
+    shard: { index: 0, count: 1 },
+    prefixComponents: first.prefixComponents,
+    maxPrefixes: first.maxPrefixes,
+    durationMs: Math.max(...reports.map((r) => r.durationMs)),
+  };
 }
 
 function list(value: string): number[] {
@@ -194,8 +304,9 @@ function renderStudy(s: BucketStudy, declared: number | undefined): string {
   return `${s.entity}: ${s.keys} keys hashed with ${s.hash} on ${s.on.join(', ')}; max/min under ${s.threshold} is good\n${formatTable(['buckets', 'min', 'max', 'max/min', 'verdict'], rows)}`;
 }
 
-function renderCensus(c: Census & { table: string }): string {
-  const lines = [`${c.entity} (table ${c.table}): ${count(c.rows, 'row')}, ${count(c.bytes, 'byte')}`];
+function renderCensus(c: CensusReport): string {
+  const part = c.shard.count === 1 ? '' : ` task ${shardText(c.shard)}`;
+  const lines = [`${c.entity} (table ${c.table}${part}): ${count(c.rows, 'row')}, ${count(c.bytes, 'byte')}`];
   if (c.buckets.length > 0) {
     lines.push(
       formatTable(

@@ -5,6 +5,7 @@ import type { BigtableMapper } from '../repository/mapper.js';
 import { planScan } from '../scan/plan-scan.js';
 import type { CliContext } from './cli-context.js';
 import { deadlineSignal } from '../util/operation-signal.js';
+import { sourcesOfShard, type TaskShard } from './cli-shard.js';
 
 /** A row's stored size as Bigtable counts it: key, then per cell family, qualifier, timestamp and value. */
 export function rowBytes(row: RowData): number {
@@ -21,25 +22,20 @@ export function rowBytes(row: RowData): number {
 /**
  * Reads an entity's table range by range (one per salt bucket, as a scan
  * plans them), with a progress bar over the ranges; `perRange` reads at most
- * that many rows of each range (a sample spread over every bucket). The reads honour Ctrl-C, `--timeout-ms` and the mapper's scan
- * idle timeout.
+ * that many rows of each range (a sample spread over every bucket); `shard` reads only that task's
+ * ranges (`sourcesOfShard`). The reads honour Ctrl-C, `--timeout-ms` and the mapper's scan idle timeout.
  */
 export async function readEntityRows(
   ctx: CliContext,
   mapper: BigtableMapper,
   schema: EntitySchema,
   onRow: (row: RowData) => void,
-  options: { perRange?: number; label: string; valuesNeeded: boolean },
+  options: { perRange?: number; label: string; valuesNeeded: boolean; shard?: TaskShard },
 ): Promise<number> {
-  const { sources } = planScan(schema, {});
-  const call: CallOptions = {
-    signal:
-      ctx.flags.timeoutMs === undefined
-        ? ctx.signal
-        : deadlineSignal(ctx.flags.timeoutMs, { signal: ctx.signal, operation: options.label }),
-    idleTimeoutMs: mapper.timeouts.scan.idleMs,
-    ...(ctx.appProfileId === undefined ? {} : { appProfileId: ctx.appProfileId }),
-  };
+  const plan = options.shard?.plan;
+  const planned = planScan(schema, plan === undefined ? {} : { shard: plan }).sources;
+  const sources = options.shard === undefined || plan !== undefined ? planned : sourcesOfShard(planned, options.shard);
+  const call = readCall(ctx, mapper, options.label);
   const progress = ctx.out.progress(options.label, sources.length, ' ranges');
   let rows = 0;
   try {
@@ -61,6 +57,18 @@ export async function readEntityRows(
     progress.stop();
   }
   return rows;
+}
+
+/** The options of a command's raw reads: Ctrl-C and `--timeout-ms` (one deadline for the whole command), the scan idle timeout, `--app-profile`. */
+export function readCall(ctx: CliContext, mapper: BigtableMapper, label: string): CallOptions {
+  return {
+    signal:
+      ctx.flags.timeoutMs === undefined
+        ? ctx.signal
+        : deadlineSignal(ctx.flags.timeoutMs, { signal: ctx.signal, operation: label }),
+    idleTimeoutMs: mapper.timeouts.scan.idleMs,
+    ...(ctx.appProfileId === undefined ? {} : { appProfileId: ctx.appProfileId }),
+  };
 }
 
 /** The logical key values of a row of the entity, or `undefined` for a row that is not one (another entity's key). */

@@ -5,6 +5,7 @@ import type { RawEntry, RawMutation } from './client-mutation.js';
 import type { ReadRowsMessage } from './read-rows-message.js';
 import type { ReadAttemptStream } from './read-rows-call.js';
 import type { MutateAttemptStream } from './mutate-rows-call.js';
+import type { AbortableRead } from './abort-read.js';
 import type { RowFilterMessage } from './row-filter-message.js';
 import type { ProtoRow } from './client-row.js';
 import type { AttemptListener, GaxCallOptions } from './retry-engine.js';
@@ -66,6 +67,36 @@ export interface ReadModifyWriteRowMessage {
 }
 
 /**
+ * One attempt's SampleRowKeys response stream, as the generated client
+ * returns it: messages of `rowKey` and `offsetBytes` (int64, as a string or
+ * a number depending on the client's options).
+ * @internal
+ */
+export interface SampleAttemptStream extends AbortableRead {
+  on(event: 'data', listener: (response: SampleRowKeysResponse) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/**
+ * One SampleRowKeys response message.
+ * @internal
+ */
+export interface SampleRowKeysResponse {
+  readonly rowKey?: Uint8Array | string | null;
+  readonly offsetBytes?: number | string | { toString(): string } | null;
+}
+
+/**
+ * The SampleRowKeys request message.
+ * @internal
+ */
+export interface SampleRowKeysMessage {
+  readonly tableName: string;
+  readonly appProfileId?: string | undefined;
+}
+
+/**
  * The data API calls the driver makes, one RPC attempt each: the seam that
  * tests replace. `attempt` (from 0) goes out in the `bigtable-attempt`
  * header; `gax` carries a unary attempt's gRPC deadline and cancelling signal.
@@ -83,6 +114,7 @@ export interface DataRpc {
   retireChannel?(attempt: object): void;
   readRows(message: ReadRowsMessage, attempt: number): ReadAttemptStream;
   mutateRows(message: MutateRowsMessage, attempt: number): MutateAttemptStream;
+  sampleRowKeys(message: SampleRowKeysMessage, attempt: number): SampleAttemptStream;
   checkAndMutateRow(
     message: CheckAndMutateRowMessage,
     gax: GaxCallOptions,
@@ -99,7 +131,7 @@ export interface DataRpc {
  */
 export type GeneratedDataClient = Pick<
   v2.BigtableClient,
-  'readRows' | 'mutateRows' | 'checkAndMutateRow' | 'readModifyWriteRow' | 'getProjectId' | 'close'
+  'readRows' | 'mutateRows' | 'sampleRowKeys' | 'checkAndMutateRow' | 'readModifyWriteRow' | 'getProjectId' | 'close'
 >;
 
 /**
@@ -227,6 +259,17 @@ export class DataClient implements DataRpc {
     );
   }
 
+  sampleRowKeys(message: SampleRowKeysMessage, attempt: number): SampleAttemptStream {
+    if (this.#closed) return closedStream();
+    return this.#streamOnLease(
+      (client) =>
+        client.sampleRowKeys(message as protos.google.bigtable.v2.ISampleRowKeysRequest, {
+          otherArgs: { headers: { 'bigtable-attempt': attempt } },
+          retryRequestOptions: streamRetriesOff(),
+        }) as unknown as SampleAttemptStream,
+    );
+  }
+
   retireChannel(attempt: object): void {
     this.#leases.get(attempt)?.retire();
   }
@@ -297,7 +340,9 @@ export class DataClient implements DataRpc {
   }
 
   /** Opens a stream on the current client, held until the stream ends, fails or closes (a cancel destroys it). */
-  #streamOnLease<S extends ReadAttemptStream | MutateAttemptStream>(open: (client: GeneratedDataClient) => S): S {
+  #streamOnLease<S extends ReadAttemptStream | MutateAttemptStream | SampleAttemptStream>(
+    open: (client: GeneratedDataClient) => S,
+  ): S {
     const lease = this.#channels.lease();
     let stream: S;
     try {
@@ -358,9 +403,9 @@ function closedError(): Error {
 }
 
 /** A response stream that fails with {@link closedError} on the next turn, as the client's does. */
-function closedStream(): ReadAttemptStream & MutateAttemptStream {
+function closedStream(): ReadAttemptStream & MutateAttemptStream & SampleAttemptStream {
   const stream = new PassThrough({ objectMode: true });
   const closed = Object.assign(stream, { cancel: () => undefined });
   setImmediate(() => stream.destroy(closedError()));
-  return closed as unknown as ReadAttemptStream & MutateAttemptStream;
+  return closed as unknown as ReadAttemptStream & MutateAttemptStream & SampleAttemptStream;
 }

@@ -13,6 +13,7 @@ import type {
   MutateRowsRequest,
   ReadRowsRequest,
   RowData,
+  RowKeySample,
   RowMutationFailure,
   SetFamilyGcRequest,
   TableRequest,
@@ -22,6 +23,7 @@ import type { BatchStream } from '../stream/batch-stream.js';
 import { checkAndMutateRow, incrementCells } from './atomic-ops.js';
 import { planRead } from './read-plan.js';
 import { ReadRowsCall } from './read-rows-call.js';
+import { sampleRowKeysCall } from './sample-row-keys-call.js';
 import { toReadRowsMessage } from './read-rows-message.js';
 import { clientReadRetryPolicy } from './read-retry.js';
 import { mutateManyRows, mutateOneRow } from './data-ops.js';
@@ -308,6 +310,11 @@ export class GoogleCloudDriver implements BigtableDriver {
   async increment({ table, rowKey, rules }: IncrementRequest, call?: CallOptions): Promise<RowData> {
     await this.#dataProbe.ready(call, 'increment');
     return incrementCells(this.#data, this.#dataTable(table, call), rowKey, rules, call);
+  }
+
+  async sampleRowKeys({ table }: TableRequest, call?: CallOptions): Promise<RowKeySample[]> {
+    await this.#dataProbe.ready(call, 'sampleRowKeys');
+    return sampleRowKeysCall(this.#data, this.#dataTable(table, call), call);
   }
 
   /** How the data calls address table `id`, with the call's app profile; only once the data endpoint is ready (the project id is then known). */

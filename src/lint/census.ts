@@ -292,3 +292,90 @@ function checkCount(entity: string, name: string, value: number | undefined, low
   }
   return n;
 }
+
+/**
+ * One census from the censuses of disjoint parts of a table (the tasks of a sharded `census` job, each
+ * over its own rows): rows, bytes, buckets and unsalted rows are summed exactly; prefixes are summed per
+ * prefix and the `maxPrefixes` largest kept. A prefix a part did not report may still hold some of that
+ * part's other rows: its count then adds the part's bound (the smaller of its smallest reported prefix
+ * and its other rows) to both `rows` and `rowsError`, so every count stays an upper bound and `rows -
+ * rowsError` a lower one. When every part is exact and the distinct prefixes fit in `maxPrefixes`, the
+ * result equals the census of one pass over the whole table. `otherPrefixes.prefixes` is then exact too,
+ * otherwise an upper bound (a prefix may be counted by several parts).
+ * @internal
+ */
+export function mergeCensuses(parts: readonly Census[], maxPrefixes: number): Census {
+  const first = parts[0];
+  if (first === undefined)
+    throw new ValidationError('mergeCensuses needs at least one census. Fix: pass the reports of every task.', {});
+  const buckets = new Map(first.buckets.map((b) => [b.bucket, { rows: 0, bytes: 0 }]));
+  const unsalted = { rows: 0, bytes: 0 };
+  const total = { rows: 0, bytes: 0 };
+  const prefixes = new Map<string, { rows: number; bytes: number; rowsError: number; bytesError: number }>();
+  for (const part of parts) {
+    total.rows += part.rows;
+    total.bytes += part.bytes;
+    unsalted.rows += part.unsalted.rows;
+    unsalted.bytes += part.unsalted.bytes;
+    for (const b of part.buckets) {
+      const tally = buckets.get(b.bucket);
+      if (tally === undefined)
+        throw new ValidationError(
+          `${part.entity}: census bucket ${b.bucket} is not a bucket of the first census. Fix: merge censuses of one entity with one salt.`,
+          { entity: part.entity, bucket: b.bucket },
+        );
+      tally.rows += b.rows;
+      tally.bytes += b.bytes;
+    }
+    for (const p of part.prefixes) {
+      const sum = prefixes.get(p.prefix) ?? { rows: 0, bytes: 0, rowsError: 0, bytesError: 0 };
+      sum.rows += p.rows;
+      sum.bytes += p.bytes;
+      sum.rowsError += p.rowsError;
+      sum.bytesError += p.bytesError;
+      prefixes.set(p.prefix, sum);
+    }
+  }
+  for (const part of parts) {
+    if (part.otherPrefixes.rows === 0) continue;
+    const listed = new Set(part.prefixes.map((p) => p.prefix));
+    const rowsBound = Math.min(part.otherPrefixes.rows, ...part.prefixes.map((p) => p.rows));
+    const bytesBound = Math.min(part.otherPrefixes.bytes, ...part.prefixes.map((p) => p.bytes));
+    for (const [prefix, sum] of prefixes) {
+      if (listed.has(prefix)) continue;
+      sum.rows += rowsBound;
+      sum.rowsError += rowsBound;
+      sum.bytes += bytesBound;
+      sum.bytesError += bytesBound;
+    }
+  }
+  const kept: CensusPrefix[] = [...prefixes]
+    .map(([prefix, sum]) => ({ prefix, ...sum }))
+    .sort((a, b) => b.rows - a.rows || Buffer.compare(Buffer.from(a.prefix), Buffer.from(b.prefix)))
+    .slice(0, maxPrefixes)
+    .sort((a, b) => Buffer.compare(Buffer.from(a.prefix), Buffer.from(b.prefix)));
+  const keptRows = kept.reduce((n, p) => n + p.rows, 0);
+  const keptBytes = kept.reduce((n, p) => n + p.bytes, 0);
+  const others = parts.reduce((n, p) => n + p.otherPrefixes.prefixes, 0);
+  const bucketList = [...buckets].map(([bucket, t]) => ({ bucket, rows: t.rows, bytes: t.bytes }));
+  return {
+    entity: first.entity,
+    rows: total.rows,
+    bytes: total.bytes,
+    buckets: bucketList,
+    unsalted,
+    prefixes: kept,
+    otherPrefixes: {
+      prefixes: prefixes.size - kept.length + others,
+      rows: Math.max(0, total.rows - keptRows),
+      bytes: Math.max(0, total.bytes - keptBytes),
+    },
+    evenness:
+      bucketList.length === 0
+        ? undefined
+        : {
+            rows: toSpread(evenness(new Map(bucketList.map((b) => [b.bucket, b.rows])))),
+            bytes: toSpread(evenness(new Map(bucketList.map((b) => [b.bucket, b.bytes])))),
+          },
+  };
+}

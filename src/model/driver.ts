@@ -136,6 +136,33 @@ export interface BigtableDriver {
   checkAndMutate(request: CheckAndMutateRequest, options?: CallOptions): Promise<boolean>;
   /** ReadModifyWriteRow increments; resolves with the new cells. Never retried. */
   increment(request: IncrementRequest, options?: CallOptions): Promise<RowData>;
+  /**
+   * SampleRowKeys: keys that split the table into pieces of roughly equal
+   * size (tablet boundaries and points inside tablets), in key order, each
+   * with the approximate bytes stored before it. The last sample is usually
+   * the empty key, meaning "the end of the table". Retried as a whole on
+   * transient errors (the call is idempotent). A small table may answer with
+   * no key but the end.
+   */
+  sampleRowKeys(request: TableRequest, options?: CallOptions): Promise<RowKeySample[]>;
+}
+
+/**
+ * One sample of `sampleRowKeys`: a row key that splits the table, and about
+ * how many bytes of the table sort before it. The empty key stands for the
+ * end of the table.
+ *
+ * @example
+ * ```ts
+ * const samples = await driver.sampleRowKeys({ table: 'readings' });
+ * // [{ key: <Buffer 73 31 30 30>, offsetBytes: 268435456 }, { key: <Buffer >, offsetBytes: 536870912 }]
+ * ```
+ */
+export interface RowKeySample {
+  /** The row key at which a piece of the table ends (exclusive) and the next begins; empty for the end of the table. */
+  readonly key: Buffer;
+  /** Approximate bytes of the table stored before `key`. */
+  readonly offsetBytes: number;
 }
 
 /**

@@ -12,6 +12,7 @@ import type {
   MutateRowsRequest,
   ReadRowsRequest,
   RowData,
+  RowKeySample,
   RowMutationFailure,
   SetFamilyGcRequest,
   TableRequest,
@@ -52,6 +53,8 @@ export interface DriverRequests {
   readonly checkAndMutate: CheckAndMutateRequest;
   /** `increment(request)`. */
   readonly increment: IncrementRequest;
+  /** `sampleRowKeys(request)`. */
+  readonly sampleRowKeys: TableRequest;
 }
 
 /**
@@ -190,6 +193,12 @@ export abstract class ForwardingDriver implements BigtableDriver {
     const passed = this.#withTable(request);
     this.beforeCall({ method: 'increment', request: passed });
     return this.inner.increment(passed, options);
+  }
+
+  sampleRowKeys(request: TableRequest, options?: CallOptions): Promise<RowKeySample[]> {
+    const passed = this.#withTable(request);
+    this.beforeCall({ method: 'sampleRowKeys', request: passed });
+    return this.inner.sampleRowKeys(passed, options);
   }
 
   /** `request` with its table mapped by {@link table}; itself when the table stays. */

@@ -34,7 +34,12 @@ export interface ReadOptions<T = unknown, S extends EntityProperty<T> = EntityPr
    * await prices.findOne({ sku: 'a' }, { between: { from: new Date('2026-11-01'), to: new Date('2026-11-02') } });
    * ```
    */
-  between?: { readonly from: Date; readonly to: Date };
+  between?: {
+    /** Oldest cell timestamp read (inclusive). */
+    readonly from: Date;
+    /** Cell timestamps read stop before it (exclusive). */
+    readonly to: Date;
+  };
 }
 
 /**

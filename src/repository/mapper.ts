@@ -31,6 +31,8 @@ import { Collection } from './collection.js';
 import { checkHealth, unansweredReport, type HealthReport } from './health.js';
 import { collectionMembers, compileCollectionLayout } from '../key/collection-layout.js';
 import type { CollectionMembers } from '../scan/collection-query.js';
+import type { PlanShardsOptions, ScanShard } from '../scan/shards.js';
+import type { KeyWhere } from '../scan/scan-query.js';
 import { RESALT_OPTION_NAMES, resaltRows, type ResaltOptions, type ResaltResult } from './resalt.js';
 import { checkPrefixedTable, checkTablePrefix, PrefixedDriver } from './table-prefix.js';
 import {
@@ -411,12 +413,15 @@ export class BigtableMapper {
    * Re-salts an entity online: moves every row of the layout declared in `@Salt({ previous })` to the declared
    * one, in batches (copy where no new row exists, then delete the old rows), reporting a checkpoint after each
    * batch. Reads, scans and deletes see both layouts meanwhile; writes go to the new one. Resume after a crash
-   * with `resumeFrom`; re-running is safe. When `remaining` is 0, remove `previous` from `@Salt`.
+   * with `resumeFrom`; re-running is safe. With `shard`, it moves only that part of the old buckets, so
+   * several runs can share the work. When `remaining` is 0 (in every part), remove `previous` from `@Salt`.
    *
    * @example
    * ```ts
    * const result = await mapper.resalt(Event, { timeoutMs: 3_600_000, onProgress: (p) => save(p.checkpoint) });
    * console.log(result.buckets, result.remaining); // remaining 0: drop `previous`
+   * // or as 4 machines, each moving its part of the old buckets:
+   * await mapper.resalt(Event, { shard: { index: Number(process.env.CLOUD_RUN_TASK_INDEX), count: 4 } });
    * ```
    */
   resalt(entity: Constructor, options: ResaltOptions & OperationOptions = {}): Promise<ResaltResult> {
@@ -430,6 +435,24 @@ export class BigtableMapper {
     return runOperation(this.#context, 'bulkWrite', `${schema.name}.resalt`, timing, (call) =>
       resaltRows(this.driver, schema, resalt, call),
     );
+  }
+
+  /**
+   * Cuts a query of `entity` into `shards` tablet-aligned pieces for workers: see {@link Repository.planShards}.
+   * Each shard is a JSON object; a worker reads its rows with `repo.iterate({ where, shard })`, and the shards
+   * together read every row of the query exactly once.
+   *
+   * @example
+   * ```ts
+   * const shards = await mapper.planShards(Reading, { shards: 8 });
+   * await Promise.all(shards.map((shard) => queue.send(JSON.stringify(shard))));
+   * ```
+   */
+  planShards<T extends object>(
+    entity: Constructor<T>,
+    options: PlanShardsOptions<KeyWhere<T>> & OperationOptions,
+  ): Promise<ScanShard[]> {
+    return this.getRepository(entity).planShards(options);
   }
 
   /**

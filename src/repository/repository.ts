@@ -13,7 +13,7 @@ import { moveFromPreviousLayout, movedFirst } from '../write/move-row.js';
 import { planScan } from '../scan/plan-scan.js';
 import { READ_OPTION_NAMES, type ReadOptions, type Selected } from '../read/read-options.js';
 import { PlannedScan, type ScanPlan } from '../scan/scan-plan.js';
-import type { ScanQuery } from '../scan/scan-query.js';
+import type { KeyWhere, ScanQuery } from '../scan/scan-query.js';
 import { batchesToObservable } from '../stream/observable.js';
 import { eachItem } from '../stream/async-iterable.js';
 import type { EntityData } from '../model/declarations.js';
@@ -37,7 +37,15 @@ import {
   type WriteOutcome,
 } from '../write/bulk-writer.js';
 import { ValidationError } from '../errors/errors.js';
-import { openScan, readPage, SCAN_CALL_OPTION_NAMES, type Page } from '../scan/scan-ops.js';
+import {
+  openScan,
+  planShardsOf,
+  readPage,
+  PLAN_SHARDS_OPTION_NAMES,
+  SCAN_CALL_OPTION_NAMES,
+  type Page,
+} from '../scan/scan-ops.js';
+import type { PlanShardsOptions, ScanShard } from '../scan/shards.js';
 import { checkOptionNames } from '../util/option-names.js';
 import type { OperationKind } from '../model/timeouts.js';
 import type {
@@ -666,6 +674,23 @@ export class Repository<T extends object> {
   planScan(query: ScanQuery<T> = {}): ScanPlan {
     checkOptionNames(`${this.schema.name}.planScan`, query, SCAN_CALL_OPTION_NAMES);
     return this.#shown(planScan(this.schema, query));
+  }
+
+  /**
+   * Cuts the query's key range into `shards` contiguous pieces of roughly equal size at the table's sample row
+   * keys (`SampleRowKeys`: tablet boundaries), salt buckets kept whole where the count allows: JSON objects that
+   * workers read with `iterate({ where, shard })`, each row in exactly one shard. With fewer samples than
+   * shards (a small table) some shards are empty. One `SampleRowKeys` call, bounded by the `read` deadline.
+   * @example
+   * ```ts
+   * const shards = await readings.planShards({ shards: 4, where: { sensorId: 's1' } });
+   * for await (const r of readings.iterate({ where: { sensorId: 's1' }, shard: shards[0] })) handle(r);
+   * ```
+   */
+  planShards(options: PlanShardsOptions<KeyWhere<T>> & OperationOptions): Promise<ScanShard[]> {
+    return this.#run('read', 'planShards', options, PLAN_SHARDS_OPTION_NAMES, (call) =>
+      planShardsOf(this.#driver, this.schema, options, call),
+    );
   }
 
   /**

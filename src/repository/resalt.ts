@@ -8,10 +8,12 @@ import type { RowFilter } from '../model/row-filter.js';
 import { RESALT_FAMILY } from '../metadata/resalt-mark.js';
 import { COPY_CONCURRENCY, moveRow } from '../write/move-row.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
+import { shardPart } from '../util/shard-part.js';
 
 /** Rows copied, then deleted, per step; also the checkpoint interval. */
 const DEFAULT_BATCH_SIZE = 500;
 const MAX_BATCH_SIZE = 10_000;
+const MAX_SHARDS = 10_000;
 
 /**
  * Where a re-salt stands: per range of the previous layout (its salt segment, `''` when it was unsalted),
@@ -81,10 +83,23 @@ export interface ResaltOptions {
   resumeFrom?: ResaltCheckpoint;
   /** Called after each batch with the counts and the checkpoint. */
   onProgress?: (progress: ResaltProgress) => void;
+  /**
+   * Moves only part `index` of `count` (0 ≤ index < count ≤ 10,000): the previous layout's ranges (its
+   * buckets) cut into `count` contiguous groups, so `count` runs, one per part, move every range once and
+   * can run at the same time (concurrent movers are safe, see docs/salting.md). Counts, checkpoint and
+   * `remaining` then cover the part's ranges only; the move is complete when every part reports
+   * `remaining: 0`. A previous layout that was unsalted is one range: part 0 moves it all. Default: every range.
+   */
+  shard?: {
+    /** This run's part, from 0 to `count - 1`. */
+    readonly index: number;
+    /** The number of parts, the same in every run. */
+    readonly count: number;
+  };
 }
 
 /** @internal */
-export const RESALT_OPTION_NAMES = ['batchSize', 'resumeFrom', 'onProgress'] as const;
+export const RESALT_OPTION_NAMES = ['batchSize', 'resumeFrom', 'onProgress', 'shard'] as const;
 
 interface Counts {
   segment: string;
@@ -118,7 +133,8 @@ export async function resaltRows(
   const batchSize = checkBatchSize(schema, options.batchSize);
   await checkMarkFamily(driver, schema, call);
   const checkpoint: Record<string, string> = { ...checkResume(schema, options.resumeFrom) };
-  const ranges = oldRanges(previous as EntitySchema);
+  const shard = checkShard(schema, options.shard);
+  const ranges = shardPart(oldRanges(previous as EntitySchema), shard.index, shard.count);
   const counts: Counts[] = ranges.map(({ segment }) => ({ segment, seen: 0, copied: 0, present: 0, deleted: 0 }));
   let rangesDone = 0;
   const progress = (): ResaltProgress => ({
@@ -227,6 +243,18 @@ function resumePoint(
     );
   }
   return { key, inclusive: false };
+}
+
+function checkShard(schema: EntitySchema, shard: unknown): { index: number; count: number } {
+  if (shard === undefined) return { index: 0, count: 1 };
+  const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
+  const whole = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n);
+  if (whole(index) && whole(count) && count >= 1 && count <= MAX_SHARDS && index >= 0 && index < count)
+    return { index, count };
+  throw new ValidationError(
+    `${schema.name}: resalt shard must be { index, count } with 0 <= index < count <= ${MAX_SHARDS}, got ${preview(shard)}. Fix: give each run its own index of the same count, or omit shard`,
+    { entity: schema.name, argument: 'shard' },
+  );
 }
 
 function checkBatchSize(schema: EntitySchema, batchSize: unknown): number {

@@ -2,13 +2,16 @@ import { decodeRowKey, isSaltedKey } from '../key/physical-key.js';
 import { layoutOfKey } from '../key/previous-layout.js';
 import { compareKeyValues } from '../key/key-ranges.js';
 import { compareByteRanges, compareBytesFrom } from '../util/compare-bytes.js';
-import type { BigtableDriver, CallOptions, ReadRowsRequest, RowData } from '../model/driver.js';
+import type { BigtableDriver, CallOptions, ReadRowsRequest, RowData, RowKeySample } from '../model/driver.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
-import { mapBatches, takeItems, type BatchStream } from '../stream/batch-stream.js';
+import { batchStream, mapBatches, takeItems, type BatchStream } from '../stream/batch-stream.js';
+import { concatReadAhead } from '../stream/concat-read-ahead.js';
+import { pieceTarget, splitAtSamples, SUB_RANGE_READ_AHEAD } from './parallel-scan.js';
 import { mergeOrdered, mergeUnordered, type OpenStream } from '../stream/merge.js';
 import type { KeyCheck, ScanPlan, ScanSource } from './scan-plan.js';
 import { RowPacker, type PackedRow } from '../read/packed-row.js';
 import { isMarkOnly } from '../metadata/resalt-mark.js';
+import type { ScanMeasures } from '../model/telemetry.js';
 
 /** A row read by a scan, with where it came from. @internal */
 export interface ScannedRow {
@@ -48,12 +51,108 @@ export function executeScan(
 ): BatchStream<ScannedRow> {
   const measures = call?.telemetry?.scan;
   measures?.started(plan.table, plan.sources.length);
+  if (plan.parallelism > 1 && plan.sources.length > 0) {
+    return afterSamples(driver, plan, call, (samples) =>
+      mergeSources(plan, parallelSources(driver, schema, plan, samples, progress, call), measures),
+    );
+  }
   const sources: OpenStream<ScannedRow>[] = plan.sources.map(
     (source) => () => openSource(driver, schema, plan, source, progress, call),
   );
+  return mergeSources(plan, sources, measures);
+}
+
+/**
+ * The streams of a parallel scan's ranges, cut at the table's samples
+ * ({@link splitAtSamples}). In key order, and for a page of an unordered scan
+ * (whose cursor records one position per range), each range reads its pieces
+ * in order, a window of them at once ({@link concatReadAhead}); otherwise
+ * every piece is a stream of its own, and the unordered merge runs
+ * `parallelism` of them at once.
+ */
+function parallelSources(
+  driver: BigtableDriver,
+  schema: EntitySchema,
+  plan: ScanPlan,
+  samples: readonly RowKeySample[],
+  progress: Map<number, SourceProgress> | undefined,
+  call: CallOptions | undefined,
+): OpenStream<ScannedRow>[] {
+  const inOrder = plan.order !== 'none' || progress !== undefined;
+  const window = inOrder ? Math.max(1, Math.ceil(plan.parallelism / plan.sources.length)) : plan.parallelism;
+  const split = splitAtSamples(plan.sources, samples, pieceTarget(inOrder, window));
+  const open = (piece: ScanSource) => () => openSource(driver, schema, plan, piece, undefined, call);
+  if (!inOrder) return split.flat().map(open);
+  return split.map((pieces) => () => {
+    const state: SourceProgress = { lastYielded: undefined, done: false };
+    const [first] = pieces;
+    if (first !== undefined) progress?.set(first.id, state);
+    const ordered = plan.order === 'key-desc' ? [...pieces].reverse() : pieces;
+    const rows = concatReadAhead(ordered.map(open), { window, ...SUB_RANGE_READ_AHEAD, sizeOf: scannedSize });
+    return mapBatches(
+      rows,
+      (scanned) => {
+        state.lastYielded = scanned.row.key;
+        return scanned;
+      },
+      () => {
+        state.done = true;
+      },
+    );
+  });
+}
+
+/** About the bytes a row holds: its key and cell values. */
+function scannedSize(scanned: ScannedRow): number {
+  let size = scanned.row.key.length;
+  for (const columns of Object.values(scanned.row.cells))
+    for (const cells of Object.values(columns)) for (const cell of cells) size += cell.value.length;
+  return size;
+}
+
+/**
+ * A stream that asks for the table's sample row keys on its first pull, then
+ * reads what `open` makes of them. Cancelled while the samples are on their
+ * way, it opens nothing.
+ */
+function afterSamples(
+  driver: BigtableDriver,
+  plan: ScanPlan,
+  call: CallOptions | undefined,
+  open: (samples: readonly RowKeySample[]) => BatchStream<ScannedRow>,
+): BatchStream<ScannedRow> {
+  let inner: BatchStream<ScannedRow> | undefined;
+  let stopped = false;
+  return batchStream({
+    pull: async () => {
+      if (inner === undefined) {
+        const samples = await driver.sampleRowKeys({ table: plan.table }, call);
+        if (stopped) return undefined;
+        inner = open(samples);
+      }
+      const result = await inner.next();
+      return result.done === true ? undefined : result.value;
+    },
+    stop: () => {
+      stopped = true;
+      inner?.cancel();
+    },
+  });
+}
+
+/** The sources of a plan merged as its order says, limited to its limit. */
+function mergeSources(
+  plan: ScanPlan,
+  sources: readonly OpenStream<ScannedRow>[],
+  measures: ScanMeasures | undefined,
+): BatchStream<ScannedRow> {
   const [only] = sources;
   if (sources.length === 1 && only !== undefined) return takeItems(only(), plan.limit);
-  if (plan.order === 'none') return mergeUnordered(sources, { concurrency: plan.concurrency, limit: plan.limit });
+  if (plan.order === 'none')
+    return mergeUnordered(sources, {
+      concurrency: plan.parallelism > 1 ? plan.parallelism : plan.concurrency,
+      limit: plan.limit,
+    });
   const resalting = plan.sources.some((s) => s.layout === 'previous');
   const packer = new RowPacker();
   const packedSources = sources.map(

@@ -112,6 +112,7 @@ export function planCollectionScan(
       limit: undefined,
       order,
       concurrency: 1,
+      parallelism: 1,
       scope,
       keyCheck: undefined,
     }),

@@ -16,6 +16,8 @@ import { applyCursor } from './cursor.js';
 import { PlannedScan, PlannedSource, type KeyCheck, type ScanPlan, type ScanSource } from './scan-plan.js';
 import type { ScanQuery } from './scan-query.js';
 import { pruneLayouts } from './since-layouts.js';
+import { applyShard } from './shards.js';
+import { DEFAULT_PARALLELISM, MAX_PARALLELISM } from './parallel-scan.js';
 
 /** Default bucket reads in flight for unordered scans. @internal */
 const DEFAULT_SCAN_CONCURRENCY = 8;
@@ -28,7 +30,8 @@ const MAX_SCAN_CONCURRENCY = 256;
  * that can hold matching rows (one bucket when the salted key parts are
  * fixed), plus the unsalted layout of a forward-only salt; the read filter;
  * and, with a cursor, every range moved past the last delivered row (its start
- * moved up, or for `order: 'key-desc'` its end moved down).
+ * moved up, or for `order: 'key-desc'` its end moved down). With a `shard`,
+ * only the shard's pieces of those ranges, numbered from 0.
  *
  */
 export function planScan<T>(
@@ -64,9 +67,11 @@ export function planScanRead<T>(
   // While re-salting, a row can be in both layouts: only a merge in key order can return it once.
   const order = requested === 'none' && schema.key.salt?.previous !== undefined ? 'key' : requested;
   const concurrency = checkScanConcurrency(schema, query.concurrency);
+  const parallelism = checkParallelism(schema, query.parallelism);
   const keyCheck = exact || range === undefined ? undefined : keyCheckOf(range);
   let sources = physicalSources(schema, fixed, logical);
   sources = pruneLayouts(schema, sources, fixed, range).map((s, id) => ({ ...s, id }));
+  if (query.shard !== undefined) sources = applyShard(schema, schema.table, sources, query.shard);
   const scope = fingerprint(
     schema.table,
     sources,
@@ -85,6 +90,7 @@ export function planScanRead<T>(
       limit,
       order,
       concurrency,
+      parallelism,
       scope,
       keyCheck,
     }),
@@ -125,6 +131,22 @@ function checkScanConcurrency(schema: EntitySchema, concurrency: unknown): numbe
   throw new ValidationError(
     `${schema.name}: concurrency must be an integer from 1 to ${MAX_SCAN_CONCURRENCY}, got ${preview(concurrency)}. Fix: pass how many bucket reads may run at once (default ${DEFAULT_SCAN_CONCURRENCY})`,
     { entity: schema.name, argument: 'concurrency' },
+  );
+}
+
+/** A scan's `parallelism`: an integer from 1 to {@link MAX_PARALLELISM}, default {@link DEFAULT_PARALLELISM}. */
+function checkParallelism(schema: EntitySchema, parallelism: unknown): number {
+  if (parallelism === undefined) return DEFAULT_PARALLELISM;
+  if (
+    typeof parallelism === 'number' &&
+    Number.isInteger(parallelism) &&
+    parallelism >= 1 &&
+    parallelism <= MAX_PARALLELISM
+  )
+    return parallelism;
+  throw new ValidationError(
+    `${schema.name}: parallelism must be an integer from 1 to ${MAX_PARALLELISM}, got ${preview(parallelism)}. Fix: pass how many reads the scan may run at once, e.g. 8 (default ${DEFAULT_PARALLELISM})`,
+    { entity: schema.name, argument: 'parallelism' },
   );
 }
 
@@ -191,4 +213,16 @@ function fingerprint(
     );
   }
   return hash.digest('base64url').slice(0, 16);
+}
+
+/**
+ * The key ranges of a query's `where` before any shard or cursor: what
+ * `planShards` cuts, and what a shard is checked against.
+ * @internal
+ */
+export function planKeySources<T>(schema: EntitySchema<T>, where: unknown): ScanSource[] {
+  const { fixed, range } = splitWhere(schema, where as Record<string, unknown> | undefined);
+  const { range: logical } = planKeyRange(schema, fixed, range);
+  const sources = physicalSources(schema, fixed, logical);
+  return pruneLayouts(schema, sources, fixed, range).map((s, id) => ({ ...s, id }));
 }

@@ -4,7 +4,9 @@ import { encodeCursor, decodeCursor, type SourceCursorState } from './cursor.js'
 import { executeScan, logicalKey, type ScannedRow, type SourceProgress } from './execute-scan.js';
 import type { MappedBatches } from '../stream/batch-stream.js';
 import { hydrate } from '../read/hydrate.js';
-import { planScanRead } from './plan-scan.js';
+import { planKeySources, planScanRead } from './plan-scan.js';
+import { checkShardCount, cutShards, type PlanShardsOptions, type ScanShard } from './shards.js';
+import type { CallOptions } from '../model/driver.js';
 import { SCAN_QUERY_OPTION_NAMES, type ScanQuery } from './scan-query.js';
 import { checkOptionNames } from '../util/option-names.js';
 import { ValidationError } from '../errors/errors.js';
@@ -19,6 +21,30 @@ import {
 
 /** What a scan call accepts: its query, read and operation options. @internal */
 export const SCAN_CALL_OPTION_NAMES: readonly string[] = [...SCAN_QUERY_OPTION_NAMES, ...OPERATION_OPTION_NAMES];
+
+/** What `planShards` accepts: its own options and the operation options. @internal */
+export const PLAN_SHARDS_OPTION_NAMES: readonly string[] = [
+  ...Object.keys({ shards: true, where: true } satisfies Record<keyof PlanShardsOptions, true>),
+  ...OPERATION_OPTION_NAMES,
+];
+
+/**
+ * Plans the shards of a query: checks the count and the `where` (before any
+ * call), asks the driver for the table's sample row keys, and cuts the
+ * query's key ranges at them ({@link cutShards}).
+ * @internal
+ */
+export async function planShardsOf(
+  driver: BigtableDriver,
+  schema: EntitySchema,
+  options: PlanShardsOptions,
+  call: CallOptions,
+): Promise<ScanShard[]> {
+  const count = checkShardCount(schema, options.shards);
+  const sources = planKeySources(schema, options.where);
+  const samples = await driver.sampleRowKeys({ table: schema.table }, call);
+  return cutShards(schema, schema.table, sources, samples, count);
+}
 
 /**
  * One page of a scan.

@@ -81,6 +81,8 @@ export interface ScanPlan {
   readonly order: 'key' | 'key-desc' | 'none';
   /** Maximum range reads in flight for `order: 'none'`. */
   readonly concurrency: number;
+  /** Sub-range reads the scan runs at once (the query's `parallelism`, default 1): above 1, its ranges are cut at the table's sample row keys when it runs. */
+  readonly parallelism: number;
   /** Fingerprint of the query, stored in cursors so a cursor is only used with its own query. */
   readonly scope: string;
   /** Set when rows read must be checked against the range on a string key part (the server-side limit is then not used). */
@@ -142,6 +144,7 @@ export class PlannedScan extends PrintsBytesAsText implements ScanPlan {
   readonly limit: number | undefined;
   readonly order: ScanPlan['order'];
   readonly concurrency: number;
+  readonly parallelism: number;
   readonly scope: string;
   readonly keyCheck: KeyCheck | undefined;
 
@@ -153,6 +156,7 @@ export class PlannedScan extends PrintsBytesAsText implements ScanPlan {
     this.limit = plan.limit;
     this.order = plan.order;
     this.concurrency = plan.concurrency;
+    this.parallelism = plan.parallelism;
     this.scope = plan.scope;
     this.keyCheck = plan.keyCheck;
   }

@@ -1,6 +1,7 @@
 import type { EntityProperty, KeyProperty } from '../metadata/compile-key-plan.js';
 import { READ_OPTION_NAMES, type ReadOptions } from '../read/read-options.js';
 import { ValidationError } from '../errors/errors.js';
+import type { ScanShard } from './shards.js';
 
 /**
  * The bounds given to `range()`: at most one lower (`gt`/`gte`) and one
@@ -79,14 +80,53 @@ export interface ScanQuery<T, S extends EntityProperty<T> = EntityProperty<T>> e
   concurrency?: number;
   /** Resume after the last row of a previous page (from `repo.page()`). */
   cursor?: string;
+  /**
+   * How many reads a full scan runs at once, from 1 (default) to 64. Above 1,
+   * the scan first asks for the table's sample row keys (`SampleRowKeys`), cuts
+   * each range it reads at them, and reads the pieces concurrently:
+   * - `order: 'key'` or `'key-desc'`: still in key order, exactly as a
+   *   sequential scan. The piece being delivered and the next `parallelism - 1`
+   *   are read at once, each ahead of the reader by at most 8,192 rows or about
+   *   2 MiB (per salt bucket of a salted entity, `parallelism` is shared among
+   *   the buckets).
+   * - `order: 'none'`: the pieces of every range interleave, `parallelism` at a time.
+   *
+   * A range without a sample inside it (a small table) is read by one stream.
+   * Cursors, `limit`, deadlines and cancellation work as for every scan.
+   *
+   * @example
+   * ```ts
+   * for await (const reading of readings.iterate({ parallelism: 8 })) handle(reading); // in key order
+   * ```
+   */
+  parallelism?: number;
+  /**
+   * Read only this shard of the query: one of the objects `mapper.planShards()`
+   * returned for the same `where` (as is, or after a JSON round trip). A shard
+   * of another query, edited, or reaching outside the query's range is a
+   * `ValidationError`. Works with every other option: `order`, `limit` and
+   * `cursor` apply within the shard.
+   *
+   * @example
+   * ```ts
+   * const shards = await mapper.planShards(Reading, { shards: 4 });
+   * for await (const r of readings.iterate({ shard: shards[Number(process.env.CLOUD_RUN_TASK_INDEX)] })) handle(r);
+   * ```
+   */
+  shard?: ScanShard;
 }
 
 /** The names of {@link ScanQuery}'s options, its read options included. @internal */
 export const SCAN_QUERY_OPTION_NAMES: readonly string[] = [
-  ...Object.keys({ where: true, limit: true, order: true, concurrency: true, cursor: true } satisfies Record<
-    Exclude<keyof ScanQuery<unknown>, keyof ReadOptions>,
-    true
-  >),
+  ...Object.keys({
+    where: true,
+    limit: true,
+    order: true,
+    concurrency: true,
+    cursor: true,
+    shard: true,
+    parallelism: true,
+  } satisfies Record<Exclude<keyof ScanQuery<unknown>, keyof ReadOptions>, true>),
   ...READ_OPTION_NAMES,
 ];
 

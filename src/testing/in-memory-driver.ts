@@ -12,6 +12,7 @@ import type {
   MutateRowsRequest,
   ReadRowsRequest,
   RowData,
+  RowKeySample,
   RowMutationFailure,
   SetFamilyGcRequest,
   TableRequest,
@@ -61,6 +62,15 @@ export interface InMemoryBigtableOptions {
    * yield never waits on a timer, so fake timers cannot stall it.
    */
   readonly yieldInCalls?: boolean;
+  /**
+   * How many rows apart the keys `sampleRowKeys` returns are: the keys of
+   * rows `sampleEvery`, `2 × sampleEvery`, ... counting from 0 in key order
+   * (never the first row), then the empty key that ends the table, each with the
+   * bytes of keys and values stored before it. Default 100: a table
+   * of 1,000 rows gives 9 samples and the end, which shard plans cut at.
+   * Bigtable itself samples about every few hundred megabytes.
+   */
+  readonly sampleEvery?: number;
 }
 
 /** The progress of a read, updated while it runs. */
@@ -106,6 +116,7 @@ export class InMemoryBigtable implements BigtableDriver {
   readonly #reads: ReadProgress[] = [];
   readonly #yield: boolean;
   readonly #recording: boolean;
+  readonly #sampleEvery: number;
   #closed = false;
 
   /**
@@ -120,6 +131,7 @@ export class InMemoryBigtable implements BigtableDriver {
     this.#instance = new MemoryInstance(options.nowMs ?? (() => Date.now()), options.implicitTables ?? false);
     this.#yield = options.yieldInCalls ?? true;
     this.#recording = options.recordCalls ?? false;
+    this.#sampleEvery = checkSampleEvery(options.sampleEvery);
   }
 
   // ---- inspection and failure injection ------------------------------------
@@ -485,6 +497,34 @@ export class InMemoryBigtable implements BigtableDriver {
     );
   }
 
+  /**
+   * Sample row keys of the table: the key of every `sampleEvery`-th row (option, default 100), then the empty key
+   * (the end of the table), each with the bytes of the keys and cell values before it. A table with fewer rows
+   * gives the end key only, as a small Bigtable table does.
+   * @example
+   * ```ts
+   * const samples = await bigtable.sampleRowKeys({ table: 'orders' }); // [..., { key: <Buffer >, offsetBytes: 52_000 }]
+   * ```
+   */
+  async sampleRowKeys({ table }: TableRequest, call?: CallOptions): Promise<RowKeySample[]> {
+    return this.#dataCall({ method: 'sampleRowKeys', table }, call, () => {
+      const stored = this.#instance.existing('sampleRowKeys', table);
+      const samples: RowKeySample[] = [];
+      let offsetBytes = 0;
+      let index = 0;
+      for (const id of stored?.ids() ?? []) {
+        const row = stored?.get(id);
+        if (row === undefined) continue;
+        if (index > 0 && index % this.#sampleEvery === 0) samples.push({ key: Buffer.from(row.key), offsetBytes });
+        index += 1;
+        offsetBytes += row.key.length;
+        for (const cell of row.cells) offsetBytes += cell.value.length;
+      }
+      samples.push({ key: Buffer.alloc(0), offsetBytes });
+      return samples;
+    });
+  }
+
   // ---- internals -----------------------------------------------------------
 
   #requireRecording(what: string): void {
@@ -527,4 +567,14 @@ export class InMemoryBigtable implements BigtableDriver {
     this.#check(entry.method, call);
     return run();
   }
+}
+
+/** The `sampleEvery` option: a positive integer, default 100. */
+function checkSampleEvery(value: unknown): number {
+  if (value === undefined) return 100;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
+  throw new ValidationError(
+    `InMemoryBigtable: sampleEvery must be a positive integer, got ${String(value)}. Fix: pass how many rows apart the sampled keys are (default 100)`,
+    { argument: 'sampleEvery' },
+  );
 }

@@ -111,6 +111,12 @@ export type RecordedCall =
       readonly rowKey: Buffer;
       /** The cells and amounts. */
       readonly rules: readonly IncrementRule[];
+    }
+  | {
+      /** `sampleRowKeys({ table })`: `repo.planShards()` and parallel scans. */
+      readonly method: 'sampleRowKeys';
+      /** The table id. */
+      readonly table: string;
     };
 
 /**

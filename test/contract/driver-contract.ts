@@ -991,6 +991,42 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
       });
     });
 
+    describe('sampleRowKeys', () => {
+      // The emulator answers with about 1 % of the rows picked at random, the last row and the empty key;
+      // InMemoryBigtable with every 100th row and the empty key; Bigtable with tablet boundaries.
+      it('an empty table: only the end of the table, the empty key at offset 0', async () => {
+        const table = await newTable(['f'], 'contract-samples');
+        expect(await driver.sampleRowKeys({ table })).toEqual([{ key: Buffer.alloc(0), offsetBytes: 0 }]);
+      });
+
+      it('keys of the table in ascending order, offsets growing, the empty key last', async () => {
+        const table = await newTable(['f'], 'contract-samples');
+        const keys = Array.from({ length: 1_000 }, (_, i) => `s${String(i).padStart(4, '0')}`);
+        await driver.mutateRows({
+          table,
+          mutations: keys.map((key) => mutation(table, key, set('f', 'a', Buffer.alloc(50, 1)))),
+        });
+        const samples = await driver.sampleRowKeys({ table });
+        const last = samples[samples.length - 1];
+        expect(last?.key).toEqual(Buffer.alloc(0));
+        expect(last?.offsetBytes).toBeGreaterThanOrEqual(50_000);
+        const inner = samples.slice(0, -1);
+        expect(inner.length).toBeGreaterThan(0);
+        for (const sample of inner) expect(keys).toContain(sample.key.toString('latin1'));
+        for (let i = 1; i < samples.length; i++) {
+          const [before, after] = [samples[i - 1], samples[i]];
+          if (i < inner.length) expect(Buffer.compare(before?.key as Buffer, after?.key as Buffer)).toBe(-1);
+          expect(after?.offsetBytes).toBeGreaterThanOrEqual(before?.offsetBytes as number);
+        }
+      });
+
+      it('rejects with TableNotFoundError when the table is missing', async () => {
+        expect(await failure(driver.sampleRowKeys({ table: subject.tableId('contract-missing') }))).toBeInstanceOf(
+          TableNotFoundError,
+        );
+      });
+    });
+
     describe('call options', () => {
       let table: string;
 
@@ -1023,6 +1059,7 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
             'increment',
             () => driver.increment({ table, rowKey: key, rules: [{ family: 'f', qualifier: 'n', amount: 1n }] }, call),
           ],
+          ['sampleRowKeys', () => driver.sampleRowKeys({ table }, call)],
         ];
       }
 

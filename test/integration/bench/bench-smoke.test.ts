@@ -6,6 +6,7 @@ import { runBench, type BenchResults } from '../../../bench/bench.js';
 import { WORKLOAD_IDS } from '../../../bench/options.js';
 import type { ThroughputResult, WorkloadResult } from '../../../bench/results.js';
 import { orderedVariantId, SCALING_BUCKETS } from '../../../bench/workloads/bucket-scaling.js';
+import { PARALLELISM_LEVELS, parallelVariantId } from '../../../bench/workloads/parallel-scan.js';
 import { writeResults } from '../../../bench/write-results.js';
 import { emulatorHost } from '../../support/emulator.js';
 
@@ -18,6 +19,7 @@ const SIZES = {
   cpuIterations: 200,
   evennessKeys: 20_000,
   memoryRows: 400,
+  parallelRows: 120,
 };
 
 /** Row count each throughput variant must report. */
@@ -39,6 +41,7 @@ const EXPECTED_RATIOS: Record<string, readonly string[]> = {
   'find-many': ['mapper-find-many/raw-row-get'],
   'collection-read': ['mapper-collection/raw-prefix-scan'],
   'telemetry-overhead': ['save-many-api/save-many-off', 'iterate-sdk/iterate-off'],
+  'parallel-scan': PARALLELISM_LEVELS.map((p) => `${parallelVariantId(p)}/raw-read-stream`),
 };
 
 /** Workloads that compare the mapper with itself (no raw side), and their runs per variant when not `repeats`. */
@@ -57,6 +60,7 @@ const EXPECTED_TARGETS = [
   'salted-ordered-peak-heap',
   'node-ceiling',
   ...SCALING_BUCKETS.map((b) => `bucket-scaling-${b}`),
+  ...PARALLELISM_LEVELS.map((p) => `parallel-scan-${p}`),
   'find-many',
   'collection-read',
   'telemetry-api-save-many',

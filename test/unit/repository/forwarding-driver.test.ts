@@ -28,6 +28,7 @@ const requests: { readonly [M in keyof DriverRequests]: DriverRequests[M] } = {
   readRows: read,
   checkAndMutate: { table: 't', rowKey: Buffer.from('a'), predicate: undefined, onMatch: [], onNoMatch: [] },
   increment: { table: 't', rowKey: Buffer.from('a'), rules: [] },
+  sampleRowKeys: { table: 't' },
 };
 const methods = Object.keys(requests) as (keyof DriverRequests)[];
 

@@ -58,6 +58,7 @@ function silentDriver(): { driver: BigtableDriver; calls: CallOptions[]; cancell
     readRows,
     checkAndMutate: (_r: unknown, o?: CallOptions) => never(o),
     increment: (_r: unknown, o?: CallOptions) => never(o),
+    sampleRowKeys: (_r: unknown, o?: CallOptions) => never(o),
   } as BigtableDriver;
   return { driver, calls, cancelled: () => cancelled };
 }

@@ -47,4 +47,26 @@ describe('mapper.resalt() input checks', () => {
     const result = await mapper().resalt(Moving, { resumeFrom: { '00#': Buffer.from('00#a').toString('base64url') } });
     expect(result).toMatchObject({ seen: 0, remaining: 0, ranges: 2, rangesDone: 2 });
   });
+
+  it.each([
+    { index: 2, count: 2 },
+    { index: -1, count: 2 },
+    { index: 0, count: 0 },
+    { index: 0, count: 10_001 },
+    { index: 0.5, count: 2 },
+    'x',
+  ])('rejects shard %j', async (shard) => {
+    await expect(mapper().resalt(Moving, { shard: shard as never })).rejects.toThrow(
+      /resalt shard must be \{ index, count \}/,
+    );
+  });
+
+  it('moves only the ranges of its shard: 2 old buckets over 3 shards', async () => {
+    const ranges = await Promise.all(
+      [0, 1, 2].map(async (index) =>
+        (await mapper().resalt(Moving, { shard: { index, count: 3 } })).buckets.map((b) => b.segment),
+      ),
+    );
+    expect(ranges).toEqual([['00#'], ['01#'], []]);
+  });
 });

@@ -114,6 +114,7 @@ describe('planScan: unsalted', () => {
       limit: undefined,
       order: 'key',
       concurrency: 8,
+      parallelism: 1,
       scope: expect.any(String) as unknown as string,
       keyCheck: undefined,
     });

@@ -63,6 +63,7 @@ describe('a scan plan, logged or serialised', () => {
       'limit',
       'order',
       'concurrency',
+      'parallelism',
       'scope',
       'keyCheck',
     ]);
