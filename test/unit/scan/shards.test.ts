@@ -109,6 +109,24 @@ describe('planShards and reading one shard (in memory)', () => {
     expect(await collect(repo.iterate({ shard: empty }))).toEqual([]);
   });
 
+  it('rows written after the plan still fall in exactly one shard', async () => {
+    const late = new FakeDriver({ yieldInCalls: false, sampleEvery: 5 });
+    const repo = new BigtableMapper({ driver: late, entities: [Event] }).getRepository(Event);
+    const write = (from: number, to: number) =>
+      late.seed(
+        ...Array.from({ length: to - from }, (_, i) =>
+          compileSave(eventSchema, Object.assign(new Event(), { tenant: `t${(from + i) % 5}`, n: from + i, v: 1 }), {
+            now: 1,
+          }),
+        ),
+      );
+    write(0, 100);
+    const shards = await repo.planShards({ shards: 4 });
+    write(100, 250); // keys before, between and after the samples the plan was cut at
+    const read = (await Promise.all(shards.map((shard) => collect(repo.iterate({ shard }))))).flat();
+    expect(read.map((e) => e.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 250 }, (_, i) => i));
+  });
+
   it('rejects a bad shard count before any call', async () => {
     driver.clearCalls();
     for (const shards of [0, -1, 1.5, 10_001, '4', undefined])
