@@ -27,6 +27,14 @@ class Click {
   @Column({ family: 'd', type: 'int' }) v?: number;
 }
 
+@Entity({ table: 'moving' })
+@Salt({ buckets: 4, previous: { buckets: 2 } })
+@Family('d')
+class Moving {
+  @KeyPart(0, { type: 'string' }) id!: string;
+  @Column({ family: 'd', type: 'int' }) v?: number;
+}
+
 const eventSchema = compileEntity(Event);
 const clickSchema = compileEntity(Click);
 const driver = new FakeDriver({ yieldInCalls: false, sampleEvery: 7 });
@@ -134,6 +142,14 @@ describe('planShards and reading one shard (in memory)', () => {
         /shards must be an integer from 1 to 10000/,
       );
     expect(driver.callsOf('sampleRowKeys')).toHaveLength(0);
+  });
+
+  it('refuses an entity being re-salted, whose unmoved rows two shards could both read', async () => {
+    const moving = new BigtableMapper({ driver: new FakeDriver(), entities: [Moving] });
+    await expect(moving.planShards(Moving, { shards: 2 })).rejects.toThrow(
+      /^Moving\.planShards: the entity is being re-salted .*Fix: finish mapper\.resalt\(Moving\)/,
+    );
+    await moving.close();
   });
 });
 
