@@ -41,6 +41,13 @@ export async function planShardsOf(
   call: CallOptions,
 ): Promise<ScanShard[]> {
   const count = checkShardCount(schema, options.shards);
+  if (schema.key.salt?.previous !== undefined) {
+    // A row not yet moved is in both layouts, whose ranges could fall in two shards: it would be read twice.
+    throw new ValidationError(
+      `${schema.name}.planShards: the entity is being re-salted (@Salt previous is set), and a row not yet moved could be read by two shards. Fix: finish mapper.resalt(${schema.name}) and remove previous from @Salt, then plan the shards`,
+      { entity: schema.name, argument: 'shards' },
+    );
+  }
   const sources = planKeySources(schema, options.where);
   const samples = await driver.sampleRowKeys({ table: schema.table }, call);
   return cutShards(schema, schema.table, sources, samples, count);

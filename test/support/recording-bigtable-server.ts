@@ -21,7 +21,8 @@ export interface RecordingBigtableServer {
 /**
  * A loopback HTTP/2 server that speaks just enough of Bigtable's data API to
  * answer the driver: ReadRows with no rows, MutateRows with OK for every
- * entry, CheckAndMutateRow with "predicate not matched"; every other method
+ * entry, CheckAndMutateRow with "predicate not matched", SampleRowKeys with the
+ * end key only; every other method
  * with UNIMPLEMENTED. It records each request, for tests of what goes on the
  * wire that the emulator would ignore (app profiles, headers).
  * @example
@@ -72,6 +73,7 @@ function answerOf(method: string, fields: ReadonlyMap<number, readonly Buffer[]>
   switch (method) {
     case 'ReadRows':
     case 'CheckAndMutateRow':
+    case 'SampleRowKeys': // one sample: the empty end key at offset 0
       return Buffer.alloc(0);
     case 'MutateRows': {
       // One entry per request entry (field 2): { index (1): i, status (2): {} }.

@@ -15,7 +15,12 @@ class Item {
 }
 
 /** Where each data request carries its app profile id (the field number in Bigtable's data.proto). */
-const APP_PROFILE_FIELD: Readonly<Record<string, number>> = { ReadRows: 5, MutateRows: 3, CheckAndMutateRow: 7 };
+const APP_PROFILE_FIELD: Readonly<Record<string, number>> = {
+  ReadRows: 5,
+  MutateRows: 3,
+  CheckAndMutateRow: 7,
+  SampleRowKeys: 2,
+};
 
 function profileOf(request: RecordedRequest): string | undefined {
   return request.fields.get(APP_PROFILE_FIELD[request.method] as number)?.[0]?.toString('utf8');
@@ -71,6 +76,17 @@ describe('app profiles on the wire (a loopback gRPC server records each request)
     ).toEqual([['ReadRows', 'batch-boost']]);
     expect(await sent(() => items.findOne({ id: 'a' }, { appProfileId: 'other' }))).toEqual([['ReadRows', 'other']]);
     expect(await sent(() => items.findOne({ id: 'a' }))).toEqual([['ReadRows', 'serving']]);
+    expect(await sent(() => mapper.planShards(Item, { shards: 2, appProfileId: 'batch-boost' }))).toEqual([
+      ['SampleRowKeys', 'batch-boost'],
+    ]);
+    expect(
+      await sent(async () => {
+        for await (const _ of items.iterate({ parallelism: 4 })) void _;
+      }),
+    ).toEqual([
+      ['SampleRowKeys', 'serving'],
+      ['ReadRows', 'serving'],
+    ]);
   });
 
   it('without any, the request names no profile (the instance default)', async () => {

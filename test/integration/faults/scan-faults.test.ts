@@ -102,6 +102,22 @@ describe('scans through a proxy that resets every connection after 20 kB', () =>
     expect(events.map(idOf).sort()).toEqual([...EXPECTED].sort());
   });
 
+  it('a parallel ordered scan, and the shards of a plan, deliver every entity exactly once, in order', async () => {
+    proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
+    const ids: string[] = [];
+    for await (const e of plain.iterate({ parallelism: 4 })) ids.push(idOf(e));
+    expect(ids).toEqual(EXPECTED);
+    const shards = await mapper.planShards(E.PlainEvent, { shards: 3 });
+    const parts = await Promise.all(
+      shards.map(async (shard) => {
+        const part: string[] = [];
+        for await (const e of plain.iterate({ shard })) part.push(idOf(e));
+        return part;
+      }),
+    );
+    expect(parts.flat()).toEqual(EXPECTED);
+  });
+
   it('paging an ordered salted scan delivers every entity exactly once, in order', async () => {
     proxy.faultAfter({ bytes: 20_000, fault: 'reset', direction: 'toClient', every: true });
     const ids: string[] = [];

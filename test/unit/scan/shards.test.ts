@@ -27,6 +27,14 @@ class Click {
   @Column({ family: 'd', type: 'int' }) v?: number;
 }
 
+@Entity({ table: 'moving' })
+@Salt({ buckets: 4, previous: { buckets: 2 } })
+@Family('d')
+class Moving {
+  @KeyPart(0, { type: 'string' }) id!: string;
+  @Column({ family: 'd', type: 'int' }) v?: number;
+}
+
 const eventSchema = compileEntity(Event);
 const clickSchema = compileEntity(Click);
 const driver = new FakeDriver({ yieldInCalls: false, sampleEvery: 7 });
@@ -109,6 +117,24 @@ describe('planShards and reading one shard (in memory)', () => {
     expect(await collect(repo.iterate({ shard: empty }))).toEqual([]);
   });
 
+  it('rows written after the plan still fall in exactly one shard', async () => {
+    const late = new FakeDriver({ yieldInCalls: false, sampleEvery: 5 });
+    const repo = new BigtableMapper({ driver: late, entities: [Event] }).getRepository(Event);
+    const write = (from: number, to: number) =>
+      late.seed(
+        ...Array.from({ length: to - from }, (_, i) =>
+          compileSave(eventSchema, Object.assign(new Event(), { tenant: `t${(from + i) % 5}`, n: from + i, v: 1 }), {
+            now: 1,
+          }),
+        ),
+      );
+    write(0, 100);
+    const shards = await repo.planShards({ shards: 4 });
+    write(100, 250); // keys before, between and after the samples the plan was cut at
+    const read = (await Promise.all(shards.map((shard) => collect(repo.iterate({ shard }))))).flat();
+    expect(read.map((e) => e.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 250 }, (_, i) => i));
+  });
+
   it('rejects a bad shard count before any call', async () => {
     driver.clearCalls();
     for (const shards of [0, -1, 1.5, 10_001, '4', undefined])
@@ -116,6 +142,14 @@ describe('planShards and reading one shard (in memory)', () => {
         /shards must be an integer from 1 to 10000/,
       );
     expect(driver.callsOf('sampleRowKeys')).toHaveLength(0);
+  });
+
+  it('refuses an entity being re-salted, whose unmoved rows two shards could both read', async () => {
+    const moving = new BigtableMapper({ driver: new FakeDriver(), entities: [Moving] });
+    await expect(moving.planShards(Moving, { shards: 2 })).rejects.toThrow(
+      /^Moving\.planShards: the entity is being re-salted .*Fix: finish mapper\.resalt\(Moving\)/,
+    );
+    await moving.close();
   });
 });
 
