@@ -83,13 +83,16 @@ async function openMapper(ctx: BenchContext, mode: Mode): Promise<{ mapper: Bigt
  * API's no-op meter and tracer), and on with the SDK registered with
  * in-memory exporters (a periodic metric reader, batched span export). Every
  * run gets a fresh mapper on a driver of its own, and registers and
- * unregisters the SDK outside its clock. Two more runs per variant than the
- * other workloads: the ratios it checks are close to 1.
+ * unregisters the SDK outside its clock. It runs each variant `2 × repeats + 3`
+ * times (9 by default): the ratios it checks are within 2% of 1, and one run
+ * on the emulator varies by ±20% (a full bench run with 5 runs per variant
+ * measured 0.979 and 0.975 for the API-only variants, a run with 9 runs 0.992
+ * and 0.996).
  * @example `const result = await telemetryOverhead(ctx);`
  */
 export async function telemetryOverhead(ctx: BenchContext): Promise<ThroughputResult> {
   const { rows, warmupRows } = ctx.options;
-  const repeats = ctx.options.repeats + 2;
+  const repeats = 2 * ctx.options.repeats + 3;
   ctx.log('telemetry-overhead:');
   const data = await wideDataset(ctx);
   const size = (warmup: boolean): number => (warmup ? Math.min(warmupRows, rows) : rows);

@@ -46,7 +46,7 @@ const EXPECTED_RATIOS: Record<string, readonly string[]> = {
 
 /** Workloads that compare the mapper with itself (no raw side), and their runs per variant when not `repeats`. */
 const MAPPER_ONLY: ReadonlySet<string> = new Set(['telemetry-overhead']);
-const RUNS_PER_VARIANT: Record<string, number> = { 'telemetry-overhead': SIZES.repeats + 2 };
+const RUNS_PER_VARIANT: Record<string, number> = { 'telemetry-overhead': 2 * SIZES.repeats + 3 };
 
 /** Every target a full run checks (the 16-bucket evenness targets of three presets included). */
 const EXPECTED_TARGETS = [
