@@ -6,6 +6,7 @@ import type { BenchResults, WorkloadResult } from './results.js';
 import { checkTargets } from './targets.js';
 import { bucketScaling } from './workloads/bucket-scaling.js';
 import { bulkWrite } from './workloads/bulk-write.js';
+import { censusShards } from './workloads/census-shards.js';
 import { bulkWriterBackpressure, bulkWriterImport } from './workloads/bulk-writer.js';
 import { cpuCost } from './workloads/cpu-cost.js';
 import { bucketEvenness } from './workloads/evenness.js';
@@ -38,6 +39,7 @@ const WORKLOADS: Readonly<Record<WorkloadId, (ctx: BenchContext) => Promise<Work
   evenness: bucketEvenness,
   memory: memoryIterate,
   'parallel-scan': parallelScan,
+  'census-shards': censusShards,
 };
 
 function settings(o: ResolvedOptions): Record<string, unknown> {

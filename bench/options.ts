@@ -15,6 +15,7 @@ export const WORKLOAD_IDS = [
   'evenness',
   'memory',
   'parallel-scan',
+  'census-shards',
 ] as const;
 
 /** One workload id. @example `const id: WorkloadId = 'bulk-write';` */

@@ -6,10 +6,10 @@ import type { EntitySchema } from '../metadata/entity-schema.js';
 import type { ScanSource } from './scan-plan.js';
 
 /** The `kind` of every shard object, so a stray object is never read as one. @internal */
-const SHARD_KIND = 'bigtable-mapper.shard';
+const SHARD_KIND: ScanShard['kind'] = 'bigtable-mapper.shard';
 
 /** The shard format this build writes and reads. @internal */
-const SHARD_VERSION = 1;
+const SHARD_VERSION: ScanShard['v'] = 1;
 
 /** Most shards one plan may cut. @internal */
 const MAX_SHARDS = 10_000;
@@ -55,9 +55,9 @@ export interface ShardRange {
  */
 export interface ScanShard {
   /** Always `'bigtable-mapper.shard'`. */
-  readonly kind: typeof SHARD_KIND;
+  readonly kind: 'bigtable-mapper.shard';
   /** The format version (1). */
-  readonly v: typeof SHARD_VERSION;
+  readonly v: 1;
   /** The entity's name. */
   readonly entity: string;
   /** The table id the plan was made for. */

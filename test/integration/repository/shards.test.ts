@@ -117,3 +117,38 @@ describe('parallel scans on the emulator', () => {
     await waitFor(() => activeReads() === 0, 2_000, `read streams still open: ${activeReads()}`);
   });
 });
+
+describe('shard plans under concurrent writes', () => {
+  // Last in the file: it adds rows to the plain table.
+  it('plans made while rows are written still cover every row exactly once, whatever was written around them', async () => {
+    let stop = false;
+    let written = 0;
+    // Writers spread over the whole key space (user ids before, between and after the existing ones).
+    const writing = (async () => {
+      for (let round = 0; !stop && round < 200; round++) {
+        const batch = Array.from({ length: 40 }, (_, i) =>
+          Object.assign(new E.PlainEvent(), { userId: `${'amtz'[i % 4]}${round}`, seq: 100_000 + i, payload, n: i }),
+        );
+        await plain.saveMany(batch);
+        written += batch.length;
+      }
+    })();
+    const plans: ScanShard[][] = [];
+    try {
+      while (plans.length < 3) {
+        await waitFor(() => written >= (plans.length + 1) * 200, 20_000, `only ${written} rows written`);
+        plans.push(await mapper.planShards(E.PlainEvent, { shards: 4 }));
+      }
+    } finally {
+      stop = true;
+      await writing;
+    }
+    expect(written).toBeGreaterThan(600);
+    const sequential = (await collect(plain.iterate())).map(keyOf);
+    expect(sequential).toHaveLength(PLAIN_ROWS + written);
+    for (const plan of plans) {
+      const parts = await Promise.all(plan.map((shard) => collect(plain.iterate({ shard }))));
+      expect(parts.flat().map(keyOf)).toEqual(sequential);
+    }
+  }, 60_000);
+});
