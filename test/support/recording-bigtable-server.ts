@@ -1,5 +1,6 @@
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { grpcFrame, grpcMessage, lengthDelimitedFields, okMutateRowsEntries } from './grpc-wire.js';
 
 /** One gRPC request the server received: its method, headers and top-level length-delimited fields. */
 export interface RecordedRequest {
@@ -47,14 +48,14 @@ export async function startRecordingBigtableServer(): Promise<RecordingBigtableS
       const method = String(headers[':path'] ?? '')
         .split('/')
         .at(-1) as string;
-      const fields = topLevelFields(Buffer.concat(chunks).subarray(5));
+      const fields = lengthDelimitedFields(grpcMessage(Buffer.concat(chunks)));
       requests.push({ method, headers, fields });
       const answer = answerOf(method, fields);
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
       stream.on('wantTrailers', () =>
         stream.sendTrailers({ 'grpc-status': answer === undefined ? '12' : '0', 'grpc-message': '' }),
       );
-      stream.end(answer === undefined ? undefined : frame(answer));
+      stream.end(answer === undefined ? undefined : grpcFrame(answer));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -75,61 +76,9 @@ function answerOf(method: string, fields: ReadonlyMap<number, readonly Buffer[]>
     case 'CheckAndMutateRow':
     case 'SampleRowKeys': // one sample: the empty end key at offset 0
       return Buffer.alloc(0);
-    case 'MutateRows': {
-      // One entry per request entry (field 2): { index (1): i, status (2): {} }.
-      const entries = (fields.get(2) ?? []).map((_, index) => {
-        const entry = Buffer.concat([Buffer.from([0x08]), varint(index), Buffer.from([0x12, 0x00])]);
-        return Buffer.concat([Buffer.from([0x0a]), varint(entry.length), entry]);
-      });
-      return Buffer.concat(entries);
-    }
+    case 'MutateRows':
+      return okMutateRowsEntries(fields.get(2)?.length ?? 0);
     default:
       return undefined;
   }
-}
-
-function frame(message: Buffer): Buffer {
-  const out = Buffer.alloc(5 + message.length);
-  out.writeUInt32BE(message.length, 1);
-  message.copy(out, 5);
-  return out;
-}
-
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
-}
-
-/** The length-delimited fields at the top level of a protobuf message, by field number. */
-function topLevelFields(message: Buffer): Map<number, Buffer[]> {
-  const fields = new Map<number, Buffer[]>();
-  let at = 0;
-  const readVarint = (): number => {
-    let value = 0;
-    for (let scale = 1; ; scale *= 128) {
-      const byte = message[at++] as number;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-    }
-  };
-  while (at < message.length) {
-    const tag = readVarint();
-    const wireType = tag % 8;
-    if (wireType === 0) readVarint();
-    else if (wireType === 1) at += 8;
-    else if (wireType === 5) at += 4;
-    else {
-      const length = readVarint();
-      const field = Math.floor(tag / 8);
-      fields.set(field, [...(fields.get(field) ?? []), message.subarray(at, at + length)]);
-      at += length;
-    }
-  }
-  return fields;
 }

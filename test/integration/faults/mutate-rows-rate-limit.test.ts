@@ -4,6 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGoogleCloudDriver, type GoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
 import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { testInstanceId } from '../../support/emulator.js';
+import {
+  grpcFrame,
+  grpcMessage,
+  lengthDelimitedFields,
+  okMutateRowsEntries,
+  varintBytes,
+} from '../../support/grpc-wire.js';
 
 /**
  * Server-driven flow control of MutateRows through the real client: a
@@ -109,12 +116,9 @@ async function startRateLimitServer(): Promise<RateLimitServer> {
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
-      const entries = countField(Buffer.concat(chunks).subarray(5), 2);
+      const entries = lengthDelimitedFields(grpcMessage(Buffer.concat(chunks))).get(2)?.length ?? 0;
       const info = state.script.length > 1 ? state.script.shift() : state.script[0];
-      const response = mutateRowsResponse(entries, info);
-      const frame = Buffer.alloc(5 + response.length);
-      frame.writeUInt32BE(response.length, 1);
-      response.copy(frame, 5);
+      const frame = grpcFrame(mutateRowsResponse(entries, info));
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
       stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0', 'grpc-message': '' }));
       stream.end(frame);
@@ -126,11 +130,7 @@ async function startRateLimitServer(): Promise<RateLimitServer> {
 
 /** A MutateRowsResponse: `n` OK entries, and field 3 `rate_limit_info` { period (1): Duration { seconds (1) }, factor (2): double }. */
 function mutateRowsResponse(n: number, info: Script): Buffer {
-  const parts: Buffer[] = [];
-  for (let index = 0; index < n; index++) {
-    const entry = Buffer.from([0x08, ...varintBytes(index), 0x12, 0x00]);
-    parts.push(Buffer.from([0x0a, ...varintBytes(entry.length)]), entry);
-  }
+  const parts: Buffer[] = [okMutateRowsEntries(n)];
   if (info !== undefined) {
     const period = Buffer.from([0x08, ...varintBytes(info.periodSeconds)]);
     const factor = Buffer.alloc(8);
@@ -139,38 +139,4 @@ function mutateRowsResponse(n: number, info: Script): Buffer {
     parts.push(Buffer.from([0x1a, body.length]), body);
   }
   return Buffer.concat(parts);
-}
-
-function varintBytes(value: number): number[] {
-  const bytes: number[] = [];
-  while (value >= 0x80) {
-    bytes.push((value & 0x7f) | 0x80);
-    value = Math.floor(value / 128);
-  }
-  bytes.push(value);
-  return bytes;
-}
-
-/** Occurrences of length-delimited field `field` at the top level of a protobuf message. */
-function countField(message: Buffer, field: number): number {
-  let at = 0;
-  let count = 0;
-  const varint = (): number => {
-    let value = 0;
-    for (let scale = 1; ; scale *= 128) {
-      const byte = message[at++] as number;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-    }
-  };
-  while (at < message.length) {
-    const tag = varint();
-    if (tag % 8 === 0) varint();
-    else {
-      const length = varint();
-      if (tag >>> 3 === field) count += 1;
-      at += length;
-    }
-  }
-  return count;
 }

@@ -8,6 +8,7 @@ import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { emulatorHost, testInstanceId, uniqueTableId } from '../../support/emulator.js';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
 import { rowsOf } from '../../support/rows-of.js';
+import { grpcFrame, grpcMessage, lengthDelimitedFields, okMutateRowsEntries } from '../../support/grpc-wire.js';
 import { deadlineSignal } from '../../../src/util/operation-signal.js';
 
 /**
@@ -274,17 +275,14 @@ async function startResettingServer(): Promise<ResettingServer> {
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
-      const entries = countField(Buffer.concat(chunks).subarray(5), 2);
+      const entries = lengthDelimitedFields(grpcMessage(Buffer.concat(chunks))).get(2)?.length ?? 0;
       state.entriesPerCall.push(entries);
       if (state.resetNext > 0) {
         state.resetNext -= 1;
         stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
         return;
       }
-      const response = mutateRowsResponse(entries);
-      const frame = Buffer.alloc(5 + response.length);
-      frame.writeUInt32BE(response.length, 1);
-      response.copy(frame, 5);
+      const frame = grpcFrame(okMutateRowsEntries(entries));
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
       stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0', 'grpc-message': '' }));
       stream.end(frame);
@@ -292,48 +290,4 @@ async function startResettingServer(): Promise<ResettingServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(state, { host: `127.0.0.1:${(server.address() as AddressInfo).port}` });
-}
-
-/** Occurrences of length-delimited field `field` at the top level of a protobuf message. */
-function countField(message: Buffer, field: number): number {
-  let at = 0;
-  let count = 0;
-  const varint = (): number => {
-    let value = 0;
-    for (let scale = 1; ; scale *= 128) {
-      const byte = message[at++] as number;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-    }
-  };
-  while (at < message.length) {
-    const tag = varint();
-    if (tag % 8 === 0) varint();
-    else {
-      const length = varint();
-      if (tag >>> 3 === field) count += 1;
-      at += length;
-    }
-  }
-  return count;
-}
-
-/** A MutateRowsResponse with an OK status for entries 0..n-1 (`entries { index: i, status: {} }`). */
-function mutateRowsResponse(n: number): Buffer {
-  const parts: Buffer[] = [];
-  for (let index = 0; index < n; index++) {
-    const entry = Buffer.from([0x08, ...varintBytes(index), 0x12, 0x00]);
-    parts.push(Buffer.from([0x0a, ...varintBytes(entry.length)]), entry);
-  }
-  return Buffer.concat(parts);
-}
-
-function varintBytes(value: number): number[] {
-  const bytes: number[] = [];
-  while (value >= 0x80) {
-    bytes.push((value & 0x7f) | 0x80);
-    value = Math.floor(value / 128);
-  }
-  bytes.push(value);
-  return bytes;
 }

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, DriverError, PartialWriteError, type Repository } from '../../../src/index.js';
-import { createGoogleCloudDriver, type GoogleCloudDriver } from '../../../src/driver/google-cloud-driver.js';
-import { emulatorHost, testInstanceId } from '../../support/emulator.js';
-import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.js';
-import { DEAD_BACKEND_BATCHES } from '../../../src/write/dead-backend-breaker.js';
+import { BigtableMapper, DriverError, PartialWriteError, type Repository } from '../../src/index.js';
+import { createGoogleCloudDriver, type GoogleCloudDriver } from '../../src/driver/google-cloud-driver.js';
+import { emulatorHost, testInstanceId } from '../support/emulator.js';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
+import { DEAD_BACKEND_BATCHES } from '../../src/write/dead-backend-breaker.js';
 import {
   closeMapper,
   makeEntities,
@@ -11,7 +11,7 @@ import {
   rawKeys,
   recordingDriver,
   type DriverRecord,
-} from '../../fixtures/entities.js';
+} from '../fixtures/entities.js';
 
 /**
  * saveMany against a backend that dies mid-write, through the fault proxy and
