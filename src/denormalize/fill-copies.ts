@@ -51,7 +51,7 @@ export interface FilledCopy {
   readonly value: unknown;
 }
 
-/** An entity with its copies filled (and which ones), or why it could not be. */
+/** An entity with its copies filled (and which ones), or why it could not be. @internal */
 export type FillOutcome<T> =
   | { readonly ok: true; readonly entity: T; readonly fills: readonly FilledCopy[] }
   | { readonly ok: false; readonly error: Error };

@@ -23,13 +23,13 @@ import { incrementColumn } from './increment.js';
 import { sendNotIdempotent, type AddOptions, type AggregateInput } from './add.js';
 import { compileAdd } from '../mutation/compile-add.js';
 import {
-  BULK_WRITE_OPTION_NAMES,
   checkBulkInput,
   writeMany,
   type BulkWriteOptions,
   type BulkWriteResult,
 } from './save-many.js';
 import {
+  BULK_WRITE_OPTION_NAMES,
   BulkWriter,
   checkBulkWriteOptions,
   WRITER_CONCURRENCY,

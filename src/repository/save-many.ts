@@ -10,7 +10,7 @@ import type { CompiledMutation } from '../model/mutation.js';
 import { BulkWriter, checkBulkWriteOptions, type BulkWriteOptions } from '../write/bulk-writer.js';
 import { deadlineError, deadlineOf } from '../util/operation-signal.js';
 
-export { BULK_WRITE_OPTION_NAMES, type BulkWriteOptions } from '../write/bulk-writer.js';
+export type { BulkWriteOptions } from '../write/bulk-writer.js';
 
 /**
  * Result of a bulk write that fully succeeded.
