@@ -22,12 +22,7 @@ import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
 import { sendNotIdempotent, type AddOptions, type AggregateInput } from './add.js';
 import { compileAdd } from '../mutation/compile-add.js';
-import {
-  checkBulkInput,
-  writeMany,
-  type BulkWriteOptions,
-  type BulkWriteResult,
-} from './save-many.js';
+import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
 import {
   BULK_WRITE_OPTION_NAMES,
   BulkWriter,
