@@ -143,7 +143,7 @@ describe('shard plans under concurrent writes', () => {
       stop = true;
       await writing;
     }
-    expect(written).toBeGreaterThan(600);
+    expect(written).toBeGreaterThanOrEqual(600);
     const sequential = (await collect(plain.iterate())).map(keyOf);
     expect(sequential).toHaveLength(PLAIN_ROWS + written);
     for (const plan of plans) {
