@@ -194,7 +194,8 @@ function seal(shard: Unsealed): ScanShard {
   });
 }
 
-function checksum(shard: Unsealed): string {
+/** A shard's checksum over its fields (what `readShard` checks an edited shard against). @internal */
+export function checksum(shard: Omit<ScanShard, 'check'>): string {
   const { kind, v, entity, table, scope, index, count, ranges } = shard;
   const canonical = JSON.stringify([
     kind,

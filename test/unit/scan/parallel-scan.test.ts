@@ -1,26 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { BigtableMapper, Column, Entity, Family, KeyPart, Salt, ValidationError, range } from '../../../src/index.js';
+import { BigtableMapper, ValidationError, range } from '../../../src/index.js';
 import type { Repository, ScanQuery } from '../../../src/index.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import { FakeDriver } from '../../support/fake-driver.js';
-
-@Entity({ table: 'events' })
-@Family('d')
-class Event {
-  @KeyPart(0, { type: 'string' }) tenant!: string;
-  @KeyPart(1, { type: 'uint', width: 4 }) n!: number;
-  @Column({ family: 'd', type: 'int' }) v?: number;
-}
-
-@Entity({ table: 'clicks' })
-@Salt({ buckets: 4, on: ['user'] })
-@Family('d')
-class Click {
-  @KeyPart(0, { type: 'string' }) user!: string;
-  @KeyPart(1, { type: 'uint', width: 4 }) n!: number;
-  @Column({ family: 'd', type: 'int' }) v?: number;
-}
+import { Click, Event } from './shard-entities.js';
 
 const driver = new FakeDriver({ sampleEvery: 9 });
 const mapper = new BigtableMapper({ driver, entities: [Event, Click] });
