@@ -149,7 +149,8 @@ const MAX_INT64 = (1n << 63n) - 1n;
 
 function stringBits(text: string): void {
   if (!DECIMAL_INT.test(text)) throw new ProtoWireError(`int64 ${JSON.stringify(text)} is not a decimal integer`);
-  if (text.length <= 16) numberBits(Number(text));
+  // Up to 15 digits, the value is a safe integer: exact as a number.
+  if (text.length <= 15) numberBits(Number(text));
   else bigintBits(BigInt(text));
 }
 
@@ -166,9 +167,10 @@ function bitsSize(): number {
   const low = bitsLow;
   const high = bitsHigh;
   if (high === 0) return varintSize(low);
-  if (high < 0x800) return high < 0x8 ? 5 : 6;
-  if (high < 0x40000) return 7;
-  if (high < 0x2000000) return 8;
+  // 32 bits and those of `high`, 7 to a byte.
+  if (high < 0x400) return high < 0x8 ? 5 : 6;
+  if (high < 0x20000) return 7;
+  if (high < 0x1000000) return 8;
   return high < 0x80000000 ? 9 : 10;
 }
 
