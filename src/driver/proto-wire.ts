@@ -362,10 +362,16 @@ export class WireReader {
   pos: number;
   end: number;
 
+  /** The memory `buf` is a view of, and where in it `buf` starts: what the views handed out are made from. */
+  readonly #arrayBuffer: ArrayBufferLike;
+  readonly #offset: number;
+
   constructor(buf: Buffer) {
     this.buf = buf;
     this.pos = 0;
     this.end = buf.length;
+    this.#arrayBuffer = buf.buffer;
+    this.#offset = buf.byteOffset;
   }
 
   /** A field's tag (field number × 8 + wire type); field 0 is malformed. */
@@ -439,14 +445,20 @@ export class WireReader {
 
   /** A bytes field's value as a view of the buffer (a shared empty buffer when empty). */
   bytes(): Buffer {
-    const length = this.uint32();
-    const start = this.pos;
+    const buf = this.buf;
+    let start = this.pos;
+    let length: number;
+    if (start < this.end && (buf[start] as number) < 0x80) {
+      length = buf[start++] as number;
+    } else {
+      length = this.uint32();
+      start = this.pos;
+    }
     const end = start + length;
     if (end > this.end) throw this.#truncated();
     this.pos = end;
     if (length === 0) return EMPTY;
-    const buf = this.buf;
-    return Buffer.from(buf.buffer, buf.byteOffset + start, length);
+    return Buffer.from(this.#arrayBuffer, this.#offset + start, length);
   }
 
   /** A string field's value, decoded from UTF-8. */
@@ -464,8 +476,16 @@ export class WireReader {
    * end becomes the nested message's; returns the end to give {@link leave}.
    */
   enter(): number {
-    const length = this.uint32();
     const outer = this.end;
+    const pos = this.pos;
+    const first = pos < outer ? (this.buf[pos] as number) : 0x80;
+    let length: number;
+    if (first < 0x80) {
+      length = first;
+      this.pos = pos + 1;
+    } else {
+      length = this.uint32();
+    }
     const end = this.pos + length;
     if (end > outer) throw this.#truncated();
     this.end = end;
