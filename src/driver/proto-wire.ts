@@ -207,6 +207,113 @@ export function utf8Size(text: string): number {
 }
 
 /**
+ * A bytes field's value as protobufjs's `fromObject` takes it: bytes, or their base64 text.
+ * @internal
+ */
+export type BytesInput = Uint8Array | string;
+
+/**
+ * The bytes of a {@link BytesInput}.
+ * @internal
+ * @example
+ * ```ts
+ * bytesOf('AQI='); // <Buffer 01 02>
+ * ```
+ */
+export function bytesOf(value: BytesInput): Uint8Array {
+  return typeof value === 'string' ? Buffer.from(value, 'base64') : value;
+}
+
+/**
+ * Whether an int64 is 0 once converted as {@link WireWriter.int64} converts
+ * it: a proto3 encoder leaves such a field out.
+ * @internal
+ * @example
+ * ```ts
+ * int64IsZero(0.5); // true
+ * int64IsZero('-0'); // true
+ * ```
+ */
+export function int64IsZero(value: Int64Input): boolean {
+  if (typeof value === 'number') {
+    const whole = Math.trunc(value);
+    return whole === 0 || whole !== whole;
+  }
+  if (typeof value === 'bigint') return value === 0n;
+  return /^-?0+$/.test(typeof value === 'string' ? value : String(value));
+}
+
+/**
+ * The bytes of a string field of a field number below 16 (tag, length,
+ * UTF-8), or 0 for an empty one, which proto3 leaves out.
+ * @internal
+ * @example
+ * ```ts
+ * stringFieldSize('abc'); // 5
+ * ```
+ */
+export function stringFieldSize(value: string | null | undefined): number {
+  if (value == null || value === '') return 0;
+  return 1 + delimitedSize(utf8Size(String(value)));
+}
+
+/**
+ * Writes a string field sized by {@link stringFieldSize} (nothing for an empty one).
+ * @internal
+ * @example
+ * ```ts
+ * writeStringField(writer, 0x0a, 'abc'); // field 1
+ * ```
+ */
+export function writeStringField(writer: WireWriter, tag: number, value: string | null | undefined): void {
+  if (value == null || value === '') return;
+  const text = String(value);
+  writer.byte(tag);
+  writer.string(text, utf8Size(text));
+}
+
+/**
+ * The lengths of a message's nested messages, computed by a sizing pass
+ * before the message is written: the sizing pass reserves a slot for each
+ * nested message before it sizes that message's own children, and the
+ * writing pass takes the slots in the same order.
+ * @internal
+ * @example
+ * ```ts
+ * sizes.reset();
+ * const slot = sizes.reserve();
+ * sizes.set(slot, bodySize(child)); // sizing pass
+ * writer.varint(sizes.take()); // writing pass, same order
+ * ```
+ */
+export class NestedSizes {
+  readonly #sizes: number[] = [];
+  #next = 0;
+
+  /** Forgets the sizes of the previous message. */
+  reset(): void {
+    this.#sizes.length = 0;
+    this.#next = 0;
+  }
+
+  /** A slot for the next nested message, filled by {@link set} once its children are sized. */
+  reserve(): number {
+    const sizes = this.#sizes;
+    sizes.push(0);
+    return sizes.length - 1;
+  }
+
+  set(slot: number, size: number): void {
+    this.#sizes[slot] = size;
+  }
+
+  /** The next size, in the order the slots were reserved. */
+  take(): number {
+    return this.#sizes[this.#next++] as number;
+  }
+}
+
+/**
  * Writes one message into a buffer of exactly the size computed beforehand
  * (`Buffer.allocUnsafe`, every byte written); {@link finish} checks that the
  * size was right.

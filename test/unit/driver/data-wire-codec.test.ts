@@ -2,14 +2,16 @@ import fc from 'fast-check';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import {
-  decodeMutateRowsResponse,
-  decodeReadRowsResponse,
-  decodeSampleRowKeysResponse,
   encodeMutateRowsRequest,
   encodeReadRowsRequest,
   encodeSampleRowKeysRequest,
+} from '../../../src/driver/data-wire-requests.js';
+import {
+  decodeMutateRowsResponse,
+  decodeReadRowsResponse,
+  decodeSampleRowKeysResponse,
   type WireCellChunk,
-} from '../../../src/driver/data-wire-codec.js';
+} from '../../../src/driver/data-wire-responses.js';
 import { ProtoWireError } from '../../../src/driver/proto-wire.js';
 import { ChunkMerger } from '../../../src/driver/chunk-merger.js';
 import { retryDelayInDetails } from '../../../src/driver/retry-rules.js';
