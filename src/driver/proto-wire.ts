@@ -9,16 +9,13 @@
  * the value is a safe integer, else as its exact decimal string.
  */
 
-/** Wire type of varints (int32, int64, bool, enums). @internal */
-export const VARINT = 0;
-/** Wire type of 8-byte fields (double, fixed64). @internal */
-export const FIXED64 = 1;
-/** Wire type of length-delimited fields (bytes, strings, messages, packed repeated). @internal */
-export const LENGTH_DELIMITED = 2;
+/** The wire types: varint, 8 bytes, length-delimited, group start and end, 4 bytes. */
+const VARINT = 0;
+const FIXED64 = 1;
+const LENGTH_DELIMITED = 2;
 const START_GROUP = 3;
 const END_GROUP = 4;
-/** Wire type of 4-byte fields (float, fixed32). @internal */
-export const FIXED32 = 5;
+const FIXED32 = 5;
 
 const TWO_32 = 4_294_967_296;
 const TWO_63 = 9_223_372_036_854_775_808;
