@@ -15,6 +15,7 @@ import {
 import { ProtoWireError } from '../../../src/driver/proto-wire.js';
 import { ChunkMerger } from '../../../src/driver/chunk-merger.js';
 import { retryDelayInDetails } from '../../../src/driver/retry-rules.js';
+import { MutateRowsRateLimiter } from '../../../src/driver/mutate-rows-limiter.js';
 import type { RowData } from '../../../src/model/driver.js';
 import type { RawMutation } from '../../../src/driver/client-mutation.js';
 import type { MutateRowsMessage } from '../../../src/driver/data-client.js';
@@ -653,6 +654,20 @@ describe('decodeMutateRowsResponse', () => {
     const [entry] = decodeMutateRowsResponse(bytes).entries;
     expect(entry?.index).toBe('9007199254740993');
     expect(retryDelayInDetails(entry?.status?.details)).toBe(2500);
+  });
+
+  it('hands the rate limiter a RateLimitInfo it acts on', () => {
+    const bytes = referenceBytes(MutateRowsResponse, {
+      entries: [{ index: 0, status: {} }],
+      rateLimitInfo: { period: { seconds: 5 }, factor: 0.8 },
+    });
+    const { rateLimitInfo } = decodeMutateRowsResponse(bytes);
+    expect(rateLimitInfo).toEqual({ period: { seconds: 5, nanos: 0 }, factor: 0.8 });
+    const limiter = new MutateRowsRateLimiter(() => 0);
+    limiter.observe(rateLimitInfo);
+    expect(limiter.enabled).toBe(true);
+    expect(limiter.qps).toBeCloseTo(8);
+    expect(decodeMutateRowsResponse(referenceBytes(MutateRowsResponse, { entries: [] })).rateLimitInfo).toBeNull();
   });
 
   it('throws ProtoWireError for a truncated response', () => {
