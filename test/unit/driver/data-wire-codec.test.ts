@@ -482,6 +482,39 @@ describe('decodeReadRowsResponse', () => {
     expect(second?.timestampMicros).toBe(-1000);
   });
 
+  it('shares the wrapper of a family or qualifier repeated at the same place, and only when its bytes are the same', () => {
+    const cell = (row: string | undefined, family: string, qualifier: string) => ({
+      ...(row === undefined ? {} : { rowKey: Buffer.from(row) }),
+      familyName: { value: family },
+      qualifier: { value: Buffer.from(qualifier) },
+      value: Buffer.from('v'),
+      ...(row === undefined ? { commitRow: true } : {}),
+    });
+    const bytes = referenceBytes(ReadRowsResponse, {
+      chunks: [
+        cell('a', 'cf', 'col1'),
+        cell(undefined, 'cf', 'col2'),
+        cell('b', 'cf', 'col2'),
+        cell(undefined, 'cg', 'col1'),
+        cell('c', 'cg', 'col2'),
+        cell(undefined, 'cg', 'col1'),
+      ],
+    });
+    const chunks = decodeReadRowsResponse(bytes).chunks;
+    expect(chunks.map((c) => `${c.familyName?.value}:${c.qualifier?.value.toString()}`)).toEqual([
+      'cf:col1',
+      'cf:col2',
+      'cf:col2',
+      'cg:col1',
+      'cg:col2',
+      'cg:col1',
+    ]);
+    expect(chunks[1]?.familyName).toBe(chunks[0]?.familyName);
+    expect(chunks[4]?.qualifier).toBe(chunks[2]?.qualifier);
+    expect(chunks[5]?.qualifier).toBe(chunks[3]?.qualifier);
+    expect(chunks[2]?.qualifier).not.toBe(chunks[0]?.qualifier);
+  });
+
   it('feeds the chunk merger: split values, a reset row and repeated families and qualifiers', () => {
     const bytes = referenceBytes(ReadRowsResponse, {
       chunks: [
