@@ -39,9 +39,11 @@ const LEN6 = 0x32;
  * One `CellChunk` as {@link decodeReadRowsResponse} returns it: every field
  * present (one object shape), `null`, `0` or `false` when absent from the
  * wire. Bytes are views of the response buffer. `familyName` and `qualifier`
- * are wrappers when the chunk carries them, even empty (`{ value: '' }`).
- * `timestampMicros` is a number, or its decimal string beyond the safe
- * integers. Labels are not kept.
+ * are wrappers when the chunk carries them, even empty (`{ value: '' }`);
+ * chunks of one response share the wrapper of a repeated family, or of a
+ * qualifier repeated at the same place in the next row, so wrappers are
+ * read-only. `timestampMicros` is a number, or its decimal string beyond the
+ * safe integers. Labels are not kept.
  * @internal
  */
 export interface WireCellChunk extends ReadRowsChunk {
