@@ -572,7 +572,7 @@ describe('decodeReadRowsResponse', () => {
     );
   });
 
-  it('throws ProtoWireError for every cut of a one-chunk response, and for garbage only ProtoWireError', () => {
+  it('throws ProtoWireError for every cut of a one-chunk response, and for garbage (of any response) only ProtoWireError', () => {
     fc.assert(
       fc.property(chunkArb, (chunk) => {
         const bytes = referenceBytes(ReadRowsResponse, { chunks: [chunk] });
@@ -583,8 +583,23 @@ describe('decodeReadRowsResponse', () => {
     );
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 40 }), (garbage) => {
+        for (const decode of [decodeReadRowsResponse, decodeMutateRowsResponse, decodeSampleRowKeysResponse]) {
+          try {
+            decode(Buffer.from(garbage));
+          } catch (error) {
+            expect(error).toBeInstanceOf(ProtoWireError);
+          }
+        }
+      }),
+      { numRuns: propertyRuns(1000) },
+    );
+    fc.assert(
+      fc.property(readRowsResponseArb, fc.nat(), fc.integer({ min: 0, max: 255 }), (response, at, byte) => {
+        const bytes = referenceBytes(ReadRowsResponse, response);
+        if (bytes.length === 0) return;
+        bytes[at % bytes.length] = byte;
         try {
-          decodeReadRowsResponse(Buffer.from(garbage));
+          decodeReadRowsResponse(bytes);
         } catch (error) {
           expect(error).toBeInstanceOf(ProtoWireError);
         }
