@@ -1,17 +1,29 @@
 import { PassThrough } from 'node:stream';
 import { v2, type Bigtable, type protos } from '@google-cloud/bigtable';
 import { DriverError } from '../errors/errors.js';
-import type { RawEntry, RawMutation } from './client-mutation.js';
+import type {
+  CheckAndMutateRowMessage,
+  MutateRowsMessage,
+  ReadModifyWriteRowMessage,
+  SampleRowKeysMessage,
+  SampleRowKeysResponse,
+} from './data-messages.js';
 import type { ReadRowsMessage } from './read-rows-message.js';
 import type { ReadAttemptStream } from './read-rows-call.js';
 import type { MutateAttemptStream } from './mutate-rows-call.js';
 import type { AbortableRead } from './abort-read.js';
-import type { RowFilterMessage } from './row-filter-message.js';
 import type { ProtoRow } from './client-row.js';
 import type { AttemptListener, GaxCallOptions } from './retry-engine.js';
 import { MUTATE_FEATURE_FLAGS, READ_FEATURE_FLAGS, REVERSED_READ_FEATURE_FLAGS } from './feature-flags.js';
 import type { MutateRowsRateLimiter } from './mutate-rows-limiter.js';
 import { DataChannels, type ChannelLease } from './data-channels.js';
+import { routingHeader, StubCalls, type EncodedStreamingCall, type RelayedStream } from './stub-calls.js';
+import { encodeMutateRowsRequest, encodeReadRowsRequest, encodeSampleRowKeysRequest } from './data-wire-requests.js';
+import {
+  decodeMutateRowsResponse,
+  decodeReadRowsResponse,
+  decodeSampleRowKeysResponse,
+} from './data-wire-responses.js';
 
 /**
  * A table as the data calls address it: its id (in error messages), its full
@@ -29,44 +41,6 @@ export interface DataTable {
 }
 
 /**
- * A `google.bigtable.v2.MutateRowsRequest`.
- * @internal
- */
-export interface MutateRowsMessage {
-  readonly tableName: string;
-  readonly appProfileId?: string;
-  readonly entries: readonly RawEntry[];
-}
-
-/**
- * A `google.bigtable.v2.CheckAndMutateRowRequest`; a `null` predicate matches when the row has any cell.
- * @internal
- */
-export interface CheckAndMutateRowMessage {
-  readonly tableName: string;
-  readonly appProfileId?: string | undefined;
-  readonly rowKey: Buffer;
-  readonly predicateFilter: RowFilterMessage | null;
-  readonly trueMutations: readonly RawMutation[];
-  readonly falseMutations: readonly RawMutation[];
-}
-
-/**
- * A `google.bigtable.v2.ReadModifyWriteRowRequest` of int64 increments (amounts as decimal strings).
- * @internal
- */
-export interface ReadModifyWriteRowMessage {
-  readonly tableName: string;
-  readonly appProfileId?: string | undefined;
-  readonly rowKey: Buffer;
-  readonly rules: readonly {
-    readonly familyName: string;
-    readonly columnQualifier: Buffer;
-    readonly incrementAmount: string;
-  }[];
-}
-
-/**
  * One attempt's SampleRowKeys response stream, as the generated client
  * returns it: messages of `rowKey` and `offsetBytes` (int64, as a string or
  * a number depending on the client's options).
@@ -76,24 +50,6 @@ export interface SampleAttemptStream extends AbortableRead {
   on(event: 'data', listener: (response: SampleRowKeysResponse) => void): unknown;
   on(event: 'end' | 'close', listener: () => void): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
-}
-
-/**
- * One SampleRowKeys response message.
- * @internal
- */
-export interface SampleRowKeysResponse {
-  readonly rowKey?: Uint8Array | string | null;
-  readonly offsetBytes?: number | string | { toString(): string } | null;
-}
-
-/**
- * The SampleRowKeys request message.
- * @internal
- */
-export interface SampleRowKeysMessage {
-  readonly tableName: string;
-  readonly appProfileId?: string | undefined;
 }
 
 /**
@@ -132,7 +88,8 @@ export interface DataRpc {
 export type GeneratedDataClient = Pick<
   v2.BigtableClient,
   'readRows' | 'mutateRows' | 'sampleRowKeys' | 'checkAndMutateRow' | 'readModifyWriteRow' | 'getProjectId' | 'close'
->;
+> &
+  Partial<Pick<v2.BigtableClient, 'initialize'>>;
 
 /**
  * The gRPC channel option that gives a channel subchannels (so TCP
@@ -146,6 +103,7 @@ const OWN_CONNECTIONS = { 'grpc.use_local_subchannel_pool': 1 } as const;
 /** The placeholder the client puts in resource names when it was given no project id. */
 const PROJECT_ID_TOKEN = '{{projectId}}';
 const CLOSED_MESSAGE = 'The client has already been closed.';
+const SERVICE = '/google.bigtable.v2.Bigtable/';
 const ABORTED = 10;
 
 /**
@@ -177,6 +135,10 @@ export class DataClient implements DataRpc {
   readonly #channels: DataChannels<GeneratedDataClient>;
   /** The lease of each call in flight, by its stream (streaming calls) or its gax options (unary calls). */
   readonly #leases = new WeakMap<object, ChannelLease<GeneratedDataClient>>();
+  /** The calls sent as bytes on each generated client's own gRPC stub. */
+  readonly #stubCalls = new WeakMap<GeneratedDataClient, StubCalls>();
+  /** The `x-goog-api-client` header of the streaming calls sent on the stub. */
+  readonly #apiClient: string;
   /** The credentials of the first client, handed to its replacements. */
   #auth: unknown;
   #projectId: string | undefined;
@@ -190,6 +152,9 @@ export class DataClient implements DataRpc {
   ) {
     this.#bigtable = bigtable;
     this.#createClient = createClient;
+    const options = bigtable.options.BigtableClient as { libName?: unknown; libVersion?: unknown } | undefined;
+    const library = typeof options?.libVersion === 'string' ? ` ${String(options.libName)}/${options.libVersion}` : '';
+    this.#apiClient = `gl-node/${process.versions.node}${library}`;
     this.#channels = new DataChannels((generation) => this.#newClient(generation));
   }
 
@@ -239,35 +204,56 @@ export class DataClient implements DataRpc {
   readRows(message: ReadRowsMessage, attempt: number): ReadAttemptStream {
     if (this.#closed) return closedStream();
     const features = message.reversed === true ? REVERSED_READ_FEATURE_FLAGS : READ_FEATURE_FLAGS;
+    const headers = this.#headers(message, attempt, features);
     return this.#streamOnLease(
+      {
+        path: `${SERVICE}ReadRows`,
+        request: () => encodeReadRowsRequest(message),
+        decode: decodeReadRowsResponse,
+        headers,
+      },
       (client) =>
         client.readRows(message as unknown as protos.google.bigtable.v2.IReadRowsRequest, {
-          otherArgs: { headers: { 'bigtable-attempt': attempt, 'bigtable-features': features } },
+          otherArgs: { headers: gaxHeaders(headers) },
           retryRequestOptions: streamRetriesOff(),
-        }) as unknown as ReadAttemptStream,
-    );
+        }),
+    ) as ReadAttemptStream;
   }
 
   mutateRows(message: MutateRowsMessage, attempt: number): MutateAttemptStream {
     if (this.#closed) return closedStream();
+    const headers = this.#headers(message, attempt, MUTATE_FEATURE_FLAGS);
     return this.#streamOnLease(
+      {
+        path: `${SERVICE}MutateRows`,
+        request: () => encodeMutateRowsRequest(message),
+        decode: decodeMutateRowsResponse,
+        headers,
+      },
       (client) =>
         client.mutateRows(message as protos.google.bigtable.v2.IMutateRowsRequest, {
-          otherArgs: { headers: { 'bigtable-attempt': attempt, 'bigtable-features': MUTATE_FEATURE_FLAGS } },
+          otherArgs: { headers: gaxHeaders(headers) },
           retryRequestOptions: streamRetriesOff(),
-        }) as unknown as MutateAttemptStream,
-    );
+        }),
+    ) as MutateAttemptStream;
   }
 
   sampleRowKeys(message: SampleRowKeysMessage, attempt: number): SampleAttemptStream {
     if (this.#closed) return closedStream();
+    const headers = this.#headers(message, attempt, undefined);
     return this.#streamOnLease(
+      {
+        path: `${SERVICE}SampleRowKeys`,
+        request: () => encodeSampleRowKeysRequest(message),
+        decode: decodeSampleRowKeysResponse,
+        headers,
+      },
       (client) =>
         client.sampleRowKeys(message as protos.google.bigtable.v2.ISampleRowKeysRequest, {
-          otherArgs: { headers: { 'bigtable-attempt': attempt } },
+          otherArgs: { headers: gaxHeaders(headers) },
           retryRequestOptions: streamRetriesOff(),
-        }) as unknown as SampleAttemptStream,
-    );
+        }),
+    ) as SampleAttemptStream;
   }
 
   retireChannel(attempt: object): void {
@@ -339,25 +325,56 @@ export class DataClient implements DataRpc {
     return this.#createClient(own as Bigtable['options']['BigtableClient']);
   }
 
-  /** Opens a stream on the current client, held until the stream ends, fails or closes (a cancel destroys it). */
-  #streamOnLease<S extends ReadAttemptStream | MutateAttemptStream | SampleAttemptStream>(
-    open: (client: GeneratedDataClient) => S,
-  ): S {
+  /**
+   * Opens a streaming call on the current client: sent as bytes on its gRPC
+   * stub ({@link StubCalls}), or on its generated method (`generated`) when
+   * the stub is not one this package can send bytes on. The client is held
+   * until the stream ends, fails or closes (a cancel destroys it).
+   */
+  #streamOnLease<R>(call: EncodedStreamingCall<R>, generated: (client: GeneratedDataClient) => unknown): RelayedStream {
     const lease = this.#channels.lease();
-    let stream: S;
+    let stream: RelayedStream;
     try {
-      stream = open(lease.client);
+      const client = lease.client;
+      stream = this.#stubsOf(client).open(call, () => generated(client) as RelayedStream);
     } catch (err) {
       lease.release();
       throw err;
     }
     this.#leases.set(stream, lease);
     const release = (): void => lease.release();
-    const events = stream as unknown as { on(event: string, listener: () => void): unknown };
-    events.on('end', release);
-    events.on('error', release);
-    events.on('close', release);
+    stream.on('end', release);
+    stream.on('error', release);
+    stream.on('close', release);
     return stream;
+  }
+
+  #stubsOf(client: GeneratedDataClient): StubCalls {
+    let calls = this.#stubCalls.get(client);
+    if (calls === undefined) {
+      calls = new StubCalls(client);
+      this.#stubCalls.set(client, calls);
+    }
+    return calls;
+  }
+
+  /**
+   * The headers of a streaming call, as the generated method sends them: the
+   * client's `x-goog-api-client`, the routing parameters, the attempt number
+   * and, when given, the feature flags.
+   */
+  #headers(
+    message: { readonly tableName: string; readonly appProfileId?: string | undefined },
+    attempt: number,
+    features: string | undefined,
+  ): Record<string, string> {
+    const headers: Record<string, string> = {
+      'x-goog-api-client': this.#apiClient,
+      'x-goog-request-params': routingHeader(message.tableName, message.appProfileId),
+      'bigtable-attempt': String(attempt),
+    };
+    if (features !== undefined) headers['bigtable-features'] = features;
+    return headers;
   }
 
   /**
@@ -385,6 +402,18 @@ export class DataClient implements DataRpc {
       reject(err);
     }
   }
+}
+
+/**
+ * The headers the generated methods take in `otherArgs`: the attempt and the
+ * feature flags; the generated client adds its own `x-goog-api-client` and
+ * routing header.
+ */
+function gaxHeaders(headers: Readonly<Record<string, string>>): Record<string, string | number> {
+  const own: Record<string, string | number> = { 'bigtable-attempt': Number(headers['bigtable-attempt']) };
+  const features = headers['bigtable-features'];
+  if (features !== undefined) own['bigtable-features'] = features;
+  return own;
 }
 
 /** The client's own stream retries, off: one RPC per call, `currentRetryAttempt` 0 so the first request is not delayed. */

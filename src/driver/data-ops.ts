@@ -6,7 +6,8 @@ import { driverFailure } from './driver-failure.js';
 import { toRawEntry } from './client-mutation.js';
 import type { RawEntry } from './client-mutation.js';
 import { mutateWithRetries, type EntryFailure, type MutateAttemptStream } from './mutate-rows-call.js';
-import type { DataRpc, DataTable, MutateRowsMessage } from './data-client.js';
+import type { DataRpc, DataTable } from './data-client.js';
+import type { MutateRowsMessage } from './data-messages.js';
 import type { RateLimitInfo } from './mutate-rows-limiter.js';
 
 /**

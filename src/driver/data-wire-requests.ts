@@ -1,5 +1,5 @@
 import type { ReadRowsMessage } from './read-rows-message.js';
-import type { MutateRowsMessage, SampleRowKeysMessage } from './data-client.js';
+import type { MutateRowsMessage, SampleRowKeysMessage } from './data-messages.js';
 import {
   NestedSizes,
   WireWriter,

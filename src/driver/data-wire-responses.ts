@@ -1,4 +1,4 @@
-import type { SampleRowKeysResponse } from './data-client.js';
+import type { SampleRowKeysResponse } from './data-messages.js';
 import type { ReadRowsChunk } from './chunk-merger.js';
 import type { ReadRowsResponse } from './read-rows-call.js';
 import type { RateLimitInfo } from './mutate-rows-limiter.js';

@@ -192,6 +192,12 @@ function nestedSize(tagBytes: number, sizes: NestedSizes, body: () => number): n
   return tagBytes + delimitedSize(size);
 }
 
+/**
+ * The encoded size of a RowFilter's fields (its body, without a tag and
+ * length), reserving the size slot of every nested message in the order
+ * {@link writeFilter} takes them.
+ * @internal
+ */
 export function filterSize(filter: RowFilterMessage, sizes: NestedSizes): number {
   let size = 0;
   const { chain, interleave, condition } = filter;
@@ -242,6 +248,10 @@ function writeNestedFilter(writer: WireWriter, field: number, filter: RowFilterM
   writeFilter(writer, filter, sizes);
 }
 
+/**
+ * Writes a RowFilter's fields with the nested sizes {@link filterSize} recorded.
+ * @internal
+ */
 export function writeFilter(writer: WireWriter, filter: RowFilterMessage, sizes: NestedSizes): void {
   const { chain, interleave, condition } = filter;
   for (const [field, group] of [

@@ -1,6 +1,7 @@
 import type { CallOptions, RowKeySample } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
-import type { DataRpc, DataTable, SampleRowKeysResponse } from './data-client.js';
+import type { DataRpc, DataTable } from './data-client.js';
+import type { SampleRowKeysResponse } from './data-messages.js';
 import { driverFailure } from './driver-failure.js';
 import { isRetryableReadError } from './read-retry.js';
 import { backoffWithServerDelay, serverRetryDelayMs } from './retry-rules.js';

@@ -38,7 +38,7 @@ export interface RelayedStream {
   pause(): unknown;
   resume(): unknown;
   cancel(): unknown;
-  destroy(): unknown;
+  destroy(error?: Error): unknown;
 }
 
 /** The events of a response stream that the driver listens to. */
@@ -83,15 +83,12 @@ export class StubCalls {
 
   /**
    * Opens `call` on the stub, or `fallback()` when calls take the generated
-   * methods; the stream relays the call's events from the start, even while
-   * the stub is still being built.
+   * methods, and returns its stream; while the stub is still being built, a
+   * stream that relays the call's events once it opens.
    */
   open<R>(call: EncodedStreamingCall<R>, fallback: () => RelayedStream): RelayedStream {
+    if (this.#stub !== undefined) return this.#start(call, fallback);
     const relay = new CallRelay();
-    if (this.#stub !== undefined && this.#failure === undefined) {
-      relay.attach(this.#start(call, fallback));
-      return relay;
-    }
     void this.#ready.then(() => {
       if (relay.cancelled) return;
       if (this.#failure !== undefined) {
@@ -189,9 +186,14 @@ class CallRelay extends EventEmitter implements RelayedStream {
     else this.#close();
   }
 
-  destroy(): void {
-    if (this.#stream !== undefined) this.#stream.destroy();
-    else this.cancel();
+  /** Destroys the call's stream (with `error`, heard as its error); before it opened, cancels it, and fails with `error` first. */
+  destroy(error?: Error): void {
+    if (this.#stream !== undefined) {
+      this.#stream.destroy(error);
+      return;
+    }
+    if (error !== undefined && !this.#cancelled) this.emit('error', error);
+    this.cancel();
   }
 
   #relay(event: (typeof RELAYED_EVENTS)[number], args: unknown[]): void {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigtableMapper, Column, Entity, Family, KeyPart, ValidationError } from '../../../src/index.js';
 import { cli } from '../cli/run-cli.js';
+import { MUTATE_FEATURE_FLAGS, READ_FEATURE_FLAGS } from '../../../src/driver/feature-flags.js';
 import {
   startRecordingBigtableServer,
   type RecordedRequest,
@@ -87,6 +88,26 @@ describe('app profiles on the wire (a loopback gRPC server records each request)
       ['SampleRowKeys', 'serving'],
       ['ReadRows', 'serving'],
     ]);
+  });
+
+  it('each data RPC carries the routing, attempt and feature headers the generated client would send', async () => {
+    const items = mapper.getRepository(Item);
+    const from = server.requests.length;
+    await items.save(Object.assign(new Item(), { id: 'h', name: 'x' }));
+    await items.findOne({ id: 'h' });
+    await mapper.planShards(Item, { shards: 2 });
+    const headers = new Map(server.requests.slice(from).map((r) => [r.method, r.headers]));
+    expect([...headers.keys()].sort()).toEqual(['MutateRows', 'ReadRows', 'SampleRowKeys']);
+    for (const sentHeaders of headers.values()) {
+      expect(sentHeaders['x-goog-request-params']).toBe(
+        'table_name=projects%2Femulator-project%2Finstances%2Fi%2Ftables%2Fprofiles&app_profile_id=serving',
+      );
+      expect(sentHeaders['bigtable-attempt']).toBe('0');
+      expect(sentHeaders['x-goog-api-client']).toMatch(/^gl-node\/\d+\.\d+\.\d+ gccl\/\d+\.\d+\.\d+/);
+    }
+    expect(headers.get('ReadRows')?.['bigtable-features']).toBe(READ_FEATURE_FLAGS);
+    expect(headers.get('MutateRows')?.['bigtable-features']).toBe(MUTATE_FEATURE_FLAGS);
+    expect(headers.get('SampleRowKeys')?.['bigtable-features']).toBeUndefined();
   });
 
   it('without any, the request names no profile (the instance default)', async () => {

@@ -26,7 +26,10 @@ async function withFailures(
   const data = driver.data;
   const original = data.readRows.bind(data);
   const readRows = vi.spyOn(data, 'readRows').mockImplementation((message, attempt) => {
-    const stream = original(message, attempt) as ReturnType<typeof original> & { destroy(error: Error): void };
+    const stream = original(message, attempt) as ReturnType<typeof original> & {
+      emit(event: 'error', error: Error): boolean;
+      pause(): void;
+    };
     const failAfter = after[sent.length];
     sent.push(message);
     let responses = 0;
@@ -34,8 +37,13 @@ async function withFailures(
       stream.on('data', () => {
         responses += 1;
         if (responses !== failAfter) return;
-        stream.cancel();
-        stream.destroy(error());
+        // No response after this one; the attempt merges it, then hears the error before the
+        // cancel's own CANCELLED status, which it then ignores.
+        stream.pause();
+        process.nextTick(() => {
+          stream.emit('error', error());
+          stream.cancel();
+        });
       });
     }
     return stream;

@@ -3,7 +3,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { toRawEntry } from '../../../src/driver/client-mutation.js';
 import { mutateManyRows } from '../../../src/driver/data-ops.js';
-import type { DataRpc, DataTable, MutateRowsMessage } from '../../../src/driver/data-client.js';
+import type { DataRpc, DataTable } from '../../../src/driver/data-client.js';
+import type { MutateRowsMessage } from '../../../src/driver/data-messages.js';
 import type { MutateAttemptStream } from '../../../src/driver/mutate-rows-call.js';
 import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
 

@@ -18,7 +18,7 @@ import { retryDelayInDetails } from '../../../src/driver/retry-rules.js';
 import { MutateRowsRateLimiter } from '../../../src/driver/mutate-rows-limiter.js';
 import type { RowData } from '../../../src/model/driver.js';
 import type { RawMutation } from '../../../src/driver/client-mutation.js';
-import type { MutateRowsMessage } from '../../../src/driver/data-client.js';
+import type { MutateRowsMessage } from '../../../src/driver/data-messages.js';
 import type { ReadRowsMessage } from '../../../src/driver/read-rows-message.js';
 import type { RowFilterMessage } from '../../../src/driver/row-filter-message.js';
 import { propertyRuns } from '../../support/property-runs.js';

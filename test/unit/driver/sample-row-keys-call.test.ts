@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { DataRpc, DataTable, SampleAttemptStream, SampleRowKeysMessage } from '../../../src/driver/data-client.js';
+import type { DataRpc, DataTable, SampleAttemptStream } from '../../../src/driver/data-client.js';
+import type { SampleRowKeysMessage } from '../../../src/driver/data-messages.js';
 import { sampleRowKeysCall } from '../../../src/driver/sample-row-keys-call.js';
 import { DriverError, OperationAbortedError, TableNotFoundError } from '../../../src/errors/index.js';
 import { GrpcCode } from '../../support/fake-driver.js';
