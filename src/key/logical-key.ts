@@ -63,7 +63,8 @@ function encodeKey(
 ): { encoded: string[]; next: PropertyComponent | undefined } {
   const { components } = schema.key;
   const encoded: string[] = [];
-  for (const [index, component] of components.entries()) {
+  for (let index = 0; index < components.length; index++) {
+    const component = components[index] as KeyComponentSchema;
     if (component.kind === 'literal') {
       encoded.push(component.literal);
       continue;

@@ -52,7 +52,9 @@ export function compileSave<T>(
   const copyMicros = schema.cellTimestamp !== undefined && schema.denormalized.length > 0 ? now * 1000 : micros;
   const cells: CellMutation[] = [];
   let writes = false;
-  for (const { column, copy } of schema[COMPILED].columns) {
+  const columns = schema[COMPILED].columns;
+  for (let i = 0; i < columns.length; i++) {
+    const { column, copy } = columns[i] as (typeof columns)[number];
     // An aggregate column holds a total the server folds: add() writes it, a save leaves it alone.
     if (column.aggregate !== undefined) continue;
     const value = record[column.property];
