@@ -3,6 +3,9 @@ import type { CompiledMutation } from '../model/mutation.js';
 import { DriverError, extractGrpcCode, TableNotFoundError } from '../errors/errors.js';
 import { DeadlineExceededError, OperationAbortedError, WriteOutcomeUnknownError } from '../errors/operation-errors.js';
 import type { EntityChanges } from '../metadata/compile-key-plan.js';
+import type { EntitySchema } from '../metadata/entity-schema.js';
+import { compileAdd } from '../mutation/compile-add.js';
+import { checkChanges, checkKeyValues } from '../mutation/validate-values.js';
 
 /**
  * The input `repo.add()` takes for a property of type `V`: the int64 to add
@@ -21,6 +24,28 @@ export type AggregateInput<V> =
     : NonNullable<V> extends Uint8Array
       ? number | bigint | Uint8Array
       : never;
+
+/**
+ * Checks and compiles `add(key, inputs, { changes })` at `now` (milliseconds),
+ * as `repo.add()` and a writer's `addTo()` send it: the key's (or the
+ * changes') validators first, then the one atomic, not idempotent row write.
+ * @internal
+ */
+export function compileAggregateAdd<T>(
+  schema: EntitySchema<T>,
+  key: unknown,
+  inputs: unknown,
+  changes: Partial<T> | undefined,
+  now: number,
+): CompiledMutation {
+  if (changes === undefined) checkKeyValues(schema, key);
+  else checkChanges(schema, key, changes);
+  return compileAdd(schema, key as Record<string, unknown>, inputs as Record<string, unknown>, {
+    now,
+    checked: true,
+    changes,
+  });
+}
 
 /**
  * Options of `repo.add()` and `repo.compileAdd()`.

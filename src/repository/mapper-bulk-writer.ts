@@ -4,6 +4,7 @@ import { previousLayout } from '../key/previous-layout.js';
 import type { BigtableDriver, RowMutationFailure } from '../model/driver.js';
 import type { CompiledMutation } from '../model/mutation.js';
 import { compileSave } from '../mutation/compile-save.js';
+import { compileAggregateAdd } from './add.js';
 import {
   checkOperationOptions,
   OPERATION_OPTION_NAMES,
@@ -42,7 +43,8 @@ export function openMapperWriter(
   const [timing, bulk] = splitOperationOptions(options);
   const checkedTiming = checkOperationOptions(NAME, timing);
   const checked = checkBulkWriteOptions('BigtableMapper', bulk, { concurrency: WRITER_CONCURRENCY });
-  const compile = (entity: object): CompiledMutation => {
+  /** The schema of an entity (or, for `addTo`, a key) given as an instance of a registered class the writer can write. */
+  const writableSchema = (entity: object): EntitySchema<object> => {
     const schema = entity === null || typeof entity !== 'object' ? undefined : schemaOf(entity);
     if (schema === undefined)
       throw new ValidationError(
@@ -54,8 +56,12 @@ export function openMapperWriter(
         `${NAME}: ${schema.name} ${schema.denormalized.length > 0 ? 'has @Denormalized copies' : 'is being re-salted'}, which a writer cannot fill or move. Fix: write it with saveMany()`,
         { entity: schema.name },
       );
-    return compileSave(schema as EntitySchema<object>, entity, { now: context.clock(), frozen: false });
+    return schema as EntitySchema<object>;
   };
+  const compile = (entity: object): CompiledMutation =>
+    compileSave(writableSchema(entity), entity, { now: context.clock(), frozen: false });
+  const compileAdd = (key: object, inputs: Readonly<Record<string, unknown>>, changes: object | undefined) =>
+    compileAggregateAdd(writableSchema(key), key, inputs, changes, context.clock());
   const callOne = (table: string, mutations: CompiledMutation[]): Promise<RowMutationFailure[]> =>
     runOperation(
       context,
@@ -96,6 +102,7 @@ export function openMapperWriter(
     entityName: 'BigtableMapper',
     table: 'several tables',
     compile,
+    compileAdd,
     options: checked,
     signals: [checkedTiming.signal, context.closing],
     send,

@@ -20,7 +20,7 @@ import type { EntityData } from '../model/declarations.js';
 import { createEntity } from './create-entity.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
-import { sendNotIdempotent, type AddOptions, type AggregateInput } from './add.js';
+import { compileAggregateAdd, sendNotIdempotent, type AddOptions, type AggregateInput } from './add.js';
 import { compileAdd } from '../mutation/compile-add.js';
 import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
 import {
@@ -383,6 +383,8 @@ export class Repository<T extends object> {
       table,
       // A writer lives long: each row's cells take the time it was added, not the time the writer was made.
       compile: (entity) => compileSave(this.schema, entity as unknown as T, { now: clock(), frozen: false }),
+      compileAdd: (key, inputs, changes) =>
+        compileAggregateAdd(this.schema, key, inputs, changes as Partial<T> | undefined, clock()),
       options: checked,
       signals: [checkedTiming.signal, this.#context.closing],
       send: (mutations) =>
@@ -555,11 +557,7 @@ export class Repository<T extends object> {
       if (changes === undefined) checkKeyValues(this.schema, key);
       else checkChanges(this.schema, key, changes);
       await this.#moveFirst(key as Record<string, unknown>, call);
-      const mutation = compileAdd(this.schema, key as Record<string, unknown>, inputs as Record<string, unknown>, {
-        now: this.#context.clock(),
-        checked: true,
-        changes,
-      });
+      const mutation = compileAggregateAdd(this.schema, key, inputs, changes, this.#context.clock());
       await sendNotIdempotent(this.#driver, mutation, `${this.schema.name}.add`, call);
     });
   }

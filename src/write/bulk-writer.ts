@@ -77,6 +77,29 @@ export type WriteOutcome<T> =
       readonly error: Error;
     };
 
+/**
+ * The aggregate inputs {@link BulkWriter.addTo} takes for an entity `T`: per
+ * property, the int64 to add (a safe integer `number` or a `bigint`), or for
+ * an `hll` column (a `bytes` property) also a sketch to merge; any property
+ * name for a writer of several entities.
+ * @example
+ * ```ts
+ * const inputs: AggregateInputs<SiteTraffic> = { views: 3, bytes: 12_288n };
+ * ```
+ * @inline
+ */
+export type AggregateInputs<T> = object extends T
+  ? Readonly<Record<string, number | bigint | Uint8Array>>
+  : { readonly [K in keyof T]?: AggregateInputOf<T[K]> };
+
+/** The input of one aggregate property of type `V` (see `AggregateInput` of `repo.add()`). */
+type AggregateInputOf<V> =
+  NonNullable<V> extends number | bigint
+    ? number | bigint
+    : NonNullable<V> extends Uint8Array
+      ? number | bigint | Uint8Array
+      : never;
+
 interface Range {
   readonly min: number;
   readonly max: number;
@@ -144,6 +167,12 @@ export interface BulkWriterSetup<T> {
   readonly entityName: string;
   readonly table: string;
   readonly compile: (entity: T) => CompiledMutation;
+  /** Compiles {@link BulkWriter.addTo}: the aggregate inputs of the row `key` names, after its `changes` (`saveMany`'s writer has none). */
+  readonly compileAdd?: (
+    key: T,
+    inputs: Readonly<Record<string, unknown>>,
+    changes: Partial<T> | undefined,
+  ) => CompiledMutation;
   readonly send: (mutations: CompiledMutation[]) => Promise<RowMutationFailure[]>;
   /** The writer stops (refusing adds, failing what it has not sent) when any of them aborts. */
   readonly signals: readonly (AbortSignal | undefined)[];
@@ -378,6 +407,56 @@ export class BulkWriter<T> {
   }
 
   /**
+   * Adds to the aggregate columns (`@Family(name, { aggregate })`) of the row
+   * `key` names, in the writer's batches: each int64 input as `AddToCell`, an
+   * `hll` sketch as `MergeToCell`, after the sets and deletes of `changes` to
+   * its plain columns, in one atomic row write, as `repo.add()` compiles it.
+   * Resolves, like {@link add}, once the row is accepted into a batch. Such a
+   * write is not idempotent, so it is never sent twice: cut in flight (a reset
+   * connection, the deadline, a stop) its outcome is `unknown`, since Bigtable
+   * may or may not have applied it. The outcome's `entity` is `key` as given.
+   * A writer of several entities (`mapper.bulkWriter()`) takes the key as an
+   * instance of the entity's class.
+   * @example
+   * ```ts
+   * const counters = traffic.bulkWriter();
+   * await counters.addTo({ site: 'a.example', day: '2026-11-27' }, { views: 3, bytes: 12_288 });
+   * await counters.addTo({ site: 'b.example', day: '2026-11-27' }, { views: 1 }, { changes: { lastPath: '/' } });
+   * console.log(await counters.close()); // { accepted: 2, persisted: 2, failed: 0, unknown: 0, pending: 0 }
+   * ```
+   */
+  addTo(
+    key: T,
+    inputs: AggregateInputs<T>,
+    options?: { readonly changes?: Partial<T> },
+  ): Promise<{
+    /** Position of the row among those the writer accepted, from 0. */
+    readonly index: number;
+    /** The row key as text. */
+    readonly rowKey: string;
+    /** Settles once the row is persisted, failed or unknown; never rejects. */
+    readonly outcome: Promise<WriteOutcome<T>>;
+  }> {
+    let offered: ReturnType<BulkWriter<T>['offer']>;
+    try {
+      const refused = this.#refusal();
+      if (refused !== undefined) throw refused;
+      checkOptionNames(`${this.#name}.addTo`, options, ['changes']);
+      const { compileAdd } = this.#setup;
+      if (compileAdd === undefined)
+        throw new ValidationError(`${this.#name}.addTo: this writer takes entities only. Fix: use repo.bulkWriter()`, {
+          entity: this.#setup.entityName,
+        });
+      const mutation = compileAdd(key, inputs as Readonly<Record<string, unknown>>, options?.changes);
+      offered = this.#offerCompiled(key, mutation);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (offered.accepted !== undefined) return Promise.resolve(offered.accepted);
+    return this.enqueue(key, offered.mutation, offered.bytes);
+  }
+
+  /**
    * Waits for room for an entity {@link offer} compiled but could not accept.
    * @internal
    */
@@ -403,7 +482,15 @@ export class BulkWriter<T> {
     | { readonly accepted: undefined; readonly mutation: CompiledMutation; readonly bytes: number } {
     const refused = this.#refusal();
     if (refused !== undefined) throw refused;
-    const mutation = this.#setup.compile(entity);
+    return this.#offerCompiled(entity, this.#setup.compile(entity));
+  }
+
+  #offerCompiled(
+    entity: T,
+    mutation: CompiledMutation,
+  ):
+    | { readonly accepted: AcceptedWrite<T>; readonly mutation?: undefined; readonly bytes?: undefined }
+    | { readonly accepted: undefined; readonly mutation: CompiledMutation; readonly bytes: number } {
     const bytes = rowMutationBytes(mutation.rowKey, mutation.mutations);
     if (this.#waiting.length === 0 && this.#fits(heldBytes(bytes, mutation.mutations.length)))
       return { accepted: this.#accept(entity, mutation, bytes) };

@@ -41,6 +41,49 @@ beforeAll(async () => {
 
 afterAll(() => closeMapper(mapper, [table]));
 
+describe('aggregate adds in a BulkWriter', () => {
+  it('batches addTo() rows with entity saves: each sum folds every input, and changes land in the same row write', async () => {
+    const writer = stats.bulkWriter({ batchSize: 7 });
+    const accepted = [];
+    const indexes: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      accepted.push(await writer.addTo({ page: `/bulk/${i % 3}` }, { views: 1, bytes: BigInt(i) }));
+      indexes.push((accepted.at(-1) as { index: number }).index);
+      if (i % 10 === 0)
+        indexes.push(
+          (await writer.add(Object.assign(new PageStats(), { page: `/bulk/saved/${i}`, title: `t${i}` }))).index,
+        );
+    }
+    indexes.push((await writer.addTo({ page: '/bulk/0' }, { views: 100 }, { changes: { title: 'zero' } })).index);
+    expect(indexes).toEqual(Array.from({ length: 34 }, (_, i) => i));
+    const outcome = await accepted[4]?.outcome;
+    expect(outcome).toMatchObject({ status: 'persisted', rowKey: '/bulk/1', entity: { page: '/bulk/1' } });
+    expect(await writer.close()).toEqual({ accepted: 34, persisted: 34, failed: 0, unknown: 0, pending: 0 });
+    const rows = await stats.findMany([{ page: '/bulk/0' }, { page: '/bulk/1' }, { page: '/bulk/2' }]);
+    expect(rows.map((r) => [r?.page, r?.views, r?.bytes, r?.title])).toEqual([
+      ['/bulk/0', 110, 135n, 'zero'],
+      ['/bulk/1', 10, 145n, undefined],
+      ['/bulk/2', 10, 155n, undefined],
+    ]);
+    expect((await stats.findOneOrFail({ page: '/bulk/saved/20' })).title).toBe('t20');
+  });
+
+  it('a writer of several entities takes the key as an instance of its class; bad input is refused before it is accepted', async () => {
+    const writer = mapper.bulkWriter();
+    await writer.addTo(Object.assign(new PageStats(), { page: '/bulk/mapper' }), { views: 2 });
+    await expect(writer.addTo({ page: '/bulk/mapper' }, { views: 2 })).rejects.toThrow(
+      /is not an instance of a registered entity class/,
+    );
+    const own = stats.bulkWriter();
+    await expect(own.addTo({ page: '/x' }, { title: 1 } as never)).rejects.toThrow(ValidationError);
+    await expect(own.addTo({ page: '/x' }, {})).rejects.toThrow(/add has no input/);
+    await expect(own.addTo({ page: '/x' }, { views: 1 }, { change: {} } as never)).rejects.toThrow(ValidationError);
+    expect(await own.close()).toMatchObject({ accepted: 0 });
+    expect(await writer.close()).toMatchObject({ accepted: 1, persisted: 1 });
+    expect((await stats.findOneOrFail({ page: '/bulk/mapper' })).views).toBe(2);
+  });
+});
+
 describe('aggregate families on the emulator', () => {
   it('sync creates each aggregate family with its value type, which getFamilies reads back; a second sync has nothing to do', async () => {
     const families = await mapper.driver.getFamilies({ table });

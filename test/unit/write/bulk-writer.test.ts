@@ -7,6 +7,7 @@ import { compileSave } from '../../../src/mutation/compile-save.js';
 import type { CallOptions, MutateRowsRequest, RowMutationFailure } from '../../../src/model/driver.js';
 import type { CompiledMutation } from '../../../src/model/mutation.js';
 import { Repository } from '../../../src/repository/repository.js';
+import { compileAggregateAdd } from '../../../src/repository/add.js';
 import { BulkWriter, checkBulkWriteOptions, type WriteOutcome } from '../../../src/write/bulk-writer.js';
 import { DEAD_BACKEND_BATCHES } from '../../../src/write/dead-backend-breaker.js';
 import { abortError } from '../../../src/util/operation-signal.js';
@@ -182,6 +183,60 @@ describe('BulkWriter outcomes', { timeout: 10_000 }, () => {
     expect((await a.outcome).status).toBe('failed');
     expect(await b.outcome).toMatchObject({ status: 'unknown', grpcCode: 14 });
     expect(writer.totals).toMatchObject({ failed: 1, unknown: 1 });
+  });
+
+  it('an aggregate add cut in flight is unknown (never idempotent), an entity save in the same batch failed', async () => {
+    @Entity({ table: 'counters' })
+    @Family('stats', { aggregate: 'sum' })
+    @Family('d')
+    class Counter {
+      @KeyPart(0, { type: 'string' }) id!: string;
+      @Column({ family: 'stats', type: 'int' }) hits?: number | bigint;
+      @Column({ family: 'd', type: 'string' }) label?: string;
+    }
+    const counters = compileEntity(Counter);
+    const sent: CompiledMutation[][] = [];
+    const writer = new BulkWriter<Partial<Counter>>({
+      entityName: 'Counter',
+      table: 'counters',
+      compile: (e) => compileSave(counters, e as Counter),
+      compileAdd: (key, inputs, changes) => compileAggregateAdd(counters, key, inputs, changes, 1_000),
+      send: (mutations) => {
+        sent.push(mutations);
+        return Promise.resolve(
+          mutations.map((_, index) => ({
+            index,
+            grpcCode: 14,
+            message: 'Connection reset',
+            cause: new Error('reset'),
+          })),
+        );
+      },
+      signals: [],
+      options: checkBulkWriteOptions('Counter', { flushIntervalMs: 0 }),
+    });
+    const added = await writer.addTo({ id: 'a' }, { hits: 2 }, { changes: { label: 'A' } });
+    const saved = await writer.add({ id: 'b', label: 'B' });
+    await writer.close();
+    expect(await added.outcome).toMatchObject({ status: 'unknown', rowKey: 'a', entity: { id: 'a' }, grpcCode: 14 });
+    expect((await saved.outcome).status).toBe('failed');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.[0]).toMatchObject({ idempotent: false, rowKeyText: 'a' });
+    expect(sent[0]?.[0]?.mutations.map((m) => m.kind)).toEqual(['setCell', 'addToCell']);
+  });
+
+  it('addTo on a writer that takes entities only is a ValidationError, and nothing is accepted', async () => {
+    const writer = new BulkWriter<Item>({
+      entityName: 'Item',
+      table: 'items',
+      compile: (e) => compileSave(schema, e),
+      send: () => Promise.resolve([]),
+      signals: [],
+      options: checkBulkWriteOptions('Item', {}),
+    });
+    await expect(writer.addTo(item(1), {})).rejects.toThrow(/takes entities only/);
+    expect((await writer.close()).accepted).toBe(0);
+    await expect(writer.addTo(item(1), {})).rejects.toThrow(OperationAbortedError);
   });
 
   it('a whole call that failed after sending makes its non-idempotent entries unknown', async () => {
