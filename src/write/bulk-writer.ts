@@ -396,14 +396,7 @@ export class BulkWriter<T> {
     /** Settles once the entity is persisted, failed or unknown; never rejects. */
     readonly outcome: Promise<WriteOutcome<T>>;
   }> {
-    let offered: ReturnType<BulkWriter<T>['offer']>;
-    try {
-      offered = this.offer(entity);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    if (offered.accepted !== undefined) return Promise.resolve(offered.accepted);
-    return this.enqueue(entity, offered.mutation, offered.bytes);
+    return this.#take(entity, () => this.#setup.compile(entity));
   }
 
   /**
@@ -437,23 +430,29 @@ export class BulkWriter<T> {
     /** Settles once the row is persisted, failed or unknown; never rejects. */
     readonly outcome: Promise<WriteOutcome<T>>;
   }> {
-    let offered: ReturnType<BulkWriter<T>['offer']>;
-    try {
-      const refused = this.#refusal();
-      if (refused !== undefined) throw refused;
+    return this.#take(key, () => {
       checkOptionNames(`${this.#name}.addTo`, options, ['changes']);
       const { compileAdd } = this.#setup;
       if (compileAdd === undefined)
         throw new ValidationError(`${this.#name}.addTo: this writer takes entities only. Fix: use repo.bulkWriter()`, {
           entity: this.#setup.entityName,
         });
-      const mutation = compileAdd(key, inputs as Readonly<Record<string, unknown>>, options?.changes);
-      offered = this.#offerCompiled(key, mutation);
+      return compileAdd(key, inputs as Readonly<Record<string, unknown>>, options?.changes);
+    });
+  }
+
+  /** Compiles a row (`compile` throws what the call rejects with), then accepts it or waits for room. */
+  #take(entity: T, compile: () => CompiledMutation): Promise<AcceptedWrite<T>> {
+    let offered: ReturnType<BulkWriter<T>['offer']>;
+    try {
+      const refused = this.#refusal();
+      if (refused !== undefined) throw refused;
+      offered = this.#offerCompiled(entity, compile());
     } catch (err) {
       return Promise.reject(err);
     }
     if (offered.accepted !== undefined) return Promise.resolve(offered.accepted);
-    return this.enqueue(key, offered.mutation, offered.bytes);
+    return this.enqueue(entity, offered.mutation, offered.bytes);
   }
 
   /**
