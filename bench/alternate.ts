@@ -12,7 +12,10 @@ export interface Variant {
 /**
  * Warms every variant up once, then runs them round-robin `repeats` times
  * (mapper, raw, mapper, raw, … in the same process), so drift of the machine
- * or the emulator hits every variant alike.
+ * or the emulator hits every variant alike. Each round starts one variant
+ * later than the one before, so no variant always runs right after the same
+ * other one (and meets, say, the emulator still freeing the table that one
+ * dropped).
  * @example `const results = await alternate(variants, 3, (line) => console.log(line));`
  */
 export async function alternate(
@@ -23,7 +26,8 @@ export async function alternate(
   for (const v of variants) await v.run(true);
   const runs = new Map<string, RunSample[]>(variants.map((v) => [v.id, []]));
   for (let r = 0; r < repeats; r++) {
-    for (const v of variants) {
+    for (let i = 0; i < variants.length; i++) {
+      const v = variants[(r + i) % variants.length] as Variant;
       const sample = await v.run(false);
       runs.get(v.id)?.push(sample);
       log(
