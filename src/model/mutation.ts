@@ -121,3 +121,21 @@ export interface CompiledMutation {
    */
   readonly idempotent: boolean;
 }
+
+/**
+ * The input `repo.add()` and a writer's `addTo()` take for a property of type `V`: the int64 to add
+ * (a safe integer `number` or a `bigint`); for an `hll` column (a `bytes`
+ * property), also a sketch (`Uint8Array`) to merge.
+ *
+ * @example
+ * ```ts
+ * const views: AggregateInput<number | bigint> = 1;
+ * ```
+ * @inline
+ */
+export type AggregateInput<V> =
+  NonNullable<V> extends number | bigint
+    ? number | bigint
+    : NonNullable<V> extends Uint8Array
+      ? number | bigint | Uint8Array
+      : never;

@@ -8,27 +8,10 @@ import { compileAdd } from '../mutation/compile-add.js';
 import { checkChanges, checkKeyValues } from '../mutation/validate-values.js';
 
 /**
- * The input `repo.add()` takes for a property of type `V`: the int64 to add
- * (a safe integer `number` or a `bigint`); for an `hll` column (a `bytes`
- * property), also a sketch (`Uint8Array`) to merge.
- *
- * @example
- * ```ts
- * const views: AggregateInput<number | bigint> = 1;
- * ```
- * @inline
- */
-export type AggregateInput<V> =
-  NonNullable<V> extends number | bigint
-    ? number | bigint
-    : NonNullable<V> extends Uint8Array
-      ? number | bigint | Uint8Array
-      : never;
-
-/**
- * Checks and compiles `add(key, inputs, { changes })` at `now` (milliseconds),
- * as `repo.add()` and a writer's `addTo()` send it: the key's (or the
- * changes') validators first, then the one atomic, not idempotent row write.
+ * Checks and compiles a writer's `addTo(key, inputs, { changes })` at `now`
+ * (milliseconds): the key's (or the changes') validators first, then the one
+ * atomic, not idempotent row write `repo.add()` sends (which checks before it
+ * moves a re-salted row, so it compiles on its own).
  * @internal
  */
 export function compileAggregateAdd<T>(

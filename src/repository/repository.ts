@@ -6,7 +6,7 @@ import { compileCondition, type SaveCondition } from '../mutation/compile-condit
 import { compileSave } from '../mutation/compile-save.js';
 import { compileDelete, compileUpdate } from '../mutation/compile-update.js';
 import { checkChanges, checkKeyValues, checkValues } from '../mutation/validate-values.js';
-import type { CompiledMutation } from '../model/mutation.js';
+import type { AggregateInput, CompiledMutation } from '../model/mutation.js';
 import { encodeRowKey } from '../key/physical-key.js';
 import { previousLayout } from '../key/previous-layout.js';
 import { moveFromPreviousLayout, movedFirst } from '../write/move-row.js';
@@ -20,7 +20,7 @@ import type { EntityData } from '../model/declarations.js';
 import { createEntity } from './create-entity.js';
 import { findByKeys } from './find.js';
 import { incrementColumn } from './increment.js';
-import { compileAggregateAdd, sendNotIdempotent, type AddOptions, type AggregateInput } from './add.js';
+import { compileAggregateAdd, sendNotIdempotent, type AddOptions } from './add.js';
 import { compileAdd } from '../mutation/compile-add.js';
 import { checkBulkInput, writeMany, type BulkWriteOptions, type BulkWriteResult } from './save-many.js';
 import {
@@ -557,7 +557,11 @@ export class Repository<T extends object> {
       if (changes === undefined) checkKeyValues(this.schema, key);
       else checkChanges(this.schema, key, changes);
       await this.#moveFirst(key as Record<string, unknown>, call);
-      const mutation = compileAggregateAdd(this.schema, key, inputs, changes, this.#context.clock());
+      const mutation = compileAdd(this.schema, key as Record<string, unknown>, inputs as Record<string, unknown>, {
+        now: this.#context.clock(),
+        checked: true,
+        changes,
+      });
       await sendNotIdempotent(this.#driver, mutation, `${this.schema.name}.add`, call);
     });
   }

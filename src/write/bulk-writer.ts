@@ -5,7 +5,7 @@ import { DeadlineExceededError, OperationAbortedError } from '../errors/operatio
 import { closesBatch, DEFAULT_BATCH_BYTES, resolveBatchLimits, type ResolvedBatchLimits } from '../mutation/batch.js';
 import { MAX_REQUEST_BYTES, rowMutationBytes } from '../mutation/request-limits.js';
 import type { RowMutationFailure } from '../model/driver.js';
-import type { CompiledMutation } from '../model/mutation.js';
+import type { AggregateInput, CompiledMutation } from '../model/mutation.js';
 import { abortError } from '../util/operation-signal.js';
 import { checkOptionNames } from '../util/option-names.js';
 import { DEAD_BACKEND_BATCHES, DeadBackendBreaker } from './dead-backend-breaker.js';
@@ -90,15 +90,7 @@ export type WriteOutcome<T> =
  */
 export type AggregateInputs<T> = object extends T
   ? Readonly<Record<string, number | bigint | Uint8Array>>
-  : { readonly [K in keyof T]?: AggregateInputOf<T[K]> };
-
-/** The input of one aggregate property of type `V` (see `AggregateInput` of `repo.add()`). */
-type AggregateInputOf<V> =
-  NonNullable<V> extends number | bigint
-    ? number | bigint
-    : NonNullable<V> extends Uint8Array
-      ? number | bigint | Uint8Array
-      : never;
+  : { readonly [K in keyof T]?: AggregateInput<T[K]> };
 
 interface Range {
   readonly min: number;
