@@ -1,6 +1,8 @@
 import type { ReadRowsMessage } from './read-rows-message.js';
 import type { MutateRowsMessage, SampleRowKeysMessage } from './data-messages.js';
 import {
+  LENGTH_DELIMITED,
+  tag,
   NestedSizes,
   WireWriter,
   delimitedSize,
@@ -38,10 +40,6 @@ const LEN3 = 0x1a;
 const LEN4 = 0x22;
 const LEN5 = 0x2a;
 const LEN8 = 0x42;
-const LENGTH_DELIMITED = 2;
-
-/** The tag of a field below 16 of wire type `wireType`. */
-const tag = (field: number, wireType: number): number => (field << 3) | wireType;
 
 /** The sizes of the nested messages of the request being encoded (calls are synchronous: one at a time). */
 const sizes = new NestedSizes();

@@ -9,13 +9,23 @@
  * the value is a safe integer, else as its exact decimal string.
  */
 
-/** The wire types: varint, 8 bytes, length-delimited, group start and end, 4 bytes. */
-const VARINT = 0;
+/**
+ * The wire types: varint, 8 bytes, length-delimited, group start and end, 4 bytes.
+ * @internal
+ */
+export const VARINT = 0;
 const FIXED64 = 1;
-const LENGTH_DELIMITED = 2;
+/** @internal */
+export const LENGTH_DELIMITED = 2;
 const START_GROUP = 3;
 const END_GROUP = 4;
 const FIXED32 = 5;
+
+/**
+ * The tag of a field below 16 of wire type `wireType`.
+ * @internal
+ */
+export const tag = (field: number, wireType: number): number => (field << 3) | wireType;
 
 const TWO_32 = 4_294_967_296;
 const TWO_63 = 9_223_372_036_854_775_808;

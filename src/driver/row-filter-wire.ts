@@ -1,6 +1,9 @@
 import type { RowFilterMessage } from './row-filter-message.js';
 import type { ReadRowsMessage, RowRangeMessage } from './read-rows-message.js';
 import {
+  LENGTH_DELIMITED,
+  VARINT,
+  tag,
   bytesOf,
   delimitedSize,
   int32Size,
@@ -39,11 +42,6 @@ const LEN7 = 0x3a;
 const LEN8 = 0x42;
 const LEN9 = 0x4a;
 const LEN15 = 0x7a;
-const VARINT = 0;
-const LENGTH_DELIMITED = 2;
-
-/** The tag of a field below 16 of wire type `wireType`. */
-const tag = (field: number, wireType: number): number => (field << 3) | wireType;
 
 type RowSetMessage = ReadRowsMessage['rows'];
 
