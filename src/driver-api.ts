@@ -42,7 +42,8 @@ export type {
   RowKeySample,
 } from './model/driver.js';
 export type { RowFilter } from './model/row-filter.js';
-export type { CompiledMutation, CellMutation } from './model/mutation.js';
+export type { CompiledMutation, CellMutation, PreparedMutation } from './model/mutation.js';
+export { isPreparedMutation } from './model/mutation.js';
 export type { ScanPlan, ScanSource } from './scan/scan-plan.js';
 export type { PropagationPlan } from './denormalize/plan-propagation.js';
 export type { OperationKind } from './model/timeouts.js';

@@ -19,6 +19,7 @@ import type { MutateRowsRateLimiter } from './mutate-rows-limiter.js';
 import { DataChannels, type ChannelLease } from './data-channels.js';
 import { routingHeader, StubCalls, type EncodedStreamingCall, type RelayedStream } from './stub-calls.js';
 import { encodeMutateRowsRequest, encodeReadRowsRequest, encodeSampleRowKeysRequest } from './data-wire-requests.js';
+import { EncodedEntry } from './encoded-entry.js';
 import {
   decodeMutateRowsResponse,
   decodeReadRowsResponse,
@@ -231,7 +232,7 @@ export class DataClient implements DataRpc {
         headers,
       },
       (client) =>
-        client.mutateRows(message as protos.google.bigtable.v2.IMutateRowsRequest, {
+        client.mutateRows(withDecodedEntries(message), {
           otherArgs: { headers: gaxHeaders(headers) },
           retryRequestOptions: streamRetriesOff(),
         }),
@@ -437,4 +438,18 @@ function closedStream(): ReadAttemptStream & MutateAttemptStream & SampleAttempt
   const closed = Object.assign(stream, { cancel: () => undefined });
   setImmediate(() => stream.destroy(closedError()));
   return closed as unknown as ReadAttemptStream & MutateAttemptStream & SampleAttemptStream;
+}
+
+/**
+ * The request as the generated method takes it: entries encoded once (a
+ * bulk writer's prepared rows) decoded back into messages.
+ */
+function withDecodedEntries(message: MutateRowsMessage): protos.google.bigtable.v2.IMutateRowsRequest {
+  const { entries } = message;
+  if (!entries.some((entry) => entry instanceof EncodedEntry))
+    return message as protos.google.bigtable.v2.IMutateRowsRequest;
+  return {
+    ...message,
+    entries: entries.map((entry) => (entry instanceof EncodedEntry ? entry.toRawEntry() : entry)),
+  } as protos.google.bigtable.v2.IMutateRowsRequest;
 }

@@ -1,5 +1,6 @@
 import type { RawEntry, RawMutation } from './client-mutation.js';
 import type { RowFilterMessage } from './row-filter-message.js';
+import type { EncodedEntry } from './encoded-entry.js';
 
 /**
  * A `google.bigtable.v2.MutateRowsRequest`.
@@ -8,7 +9,7 @@ import type { RowFilterMessage } from './row-filter-message.js';
 export interface MutateRowsMessage {
   readonly tableName: string;
   readonly appProfileId?: string;
-  readonly entries: readonly RawEntry[];
+  readonly entries: readonly (RawEntry | EncodedEntry)[];
 }
 
 /**

@@ -1,10 +1,17 @@
-import type { CompiledMutation } from '../model/mutation.js';
+import {
+  isPreparedMutation,
+  preparedElsewhere,
+  type CompiledMutation,
+  type PreparedMutation,
+} from '../model/mutation.js';
 import type { CallOptions, RowMutationFailure } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { extractGrpcCode, ValidationError } from '../errors/errors.js';
 import { driverFailure } from './driver-failure.js';
 import { toRawEntry } from './client-mutation.js';
 import type { RawEntry } from './client-mutation.js';
+import { EncodedEntry } from './encoded-entry.js';
+import { encodeMutateEntry } from './data-wire-requests.js';
 import { mutateWithRetries, type EntryFailure, type MutateAttemptStream } from './mutate-rows-call.js';
 import type { DataRpc, DataTable } from './data-client.js';
 import type { MutateRowsMessage } from './data-messages.js';
@@ -76,30 +83,46 @@ export async function mutateOneRow(
 export async function mutateManyRows(
   rpc: DataRpc,
   table: DataTable,
-  mutations: readonly CompiledMutation[],
+  mutations: readonly (CompiledMutation | PreparedMutation)[],
   call?: CallOptions,
 ): Promise<WriteFailure[]> {
-  const entries: RawEntry[] = [];
+  const entries: (RawEntry | EncodedEntry)[] = [];
   const positions: number[] = [];
   const idempotent: boolean[] = [];
   // Only a listener counts the bytes written: a pass over the cells that a call without one skips.
   const entryBytes: number[] | undefined = table.listener === undefined ? undefined : [];
   for (let index = 0; index < mutations.length; index++) {
-    const mutation = mutations[index] as CompiledMutation;
+    const mutation = mutations[index] as CompiledMutation | PreparedMutation;
     if (mutation.table !== table.id) {
       throw new ValidationError(
         `mutateRows ${JSON.stringify(table.id)}: mutation #${index} targets table ${JSON.stringify(mutation.table)}. Fix: send one table's mutations per call.`,
         { table: table.id, index, mutationTable: mutation.table },
       );
     }
-    if (mutation.mutations.length === 0) continue;
-    entries.push(toRawEntry(mutation));
+    if (isPreparedMutation(mutation)) {
+      if (!(mutation instanceof EncodedEntry)) throw preparedElsewhere(table.id, index);
+      if (mutation.cellCount === 0) continue;
+      entries.push(mutation);
+      entryBytes?.push(mutation.dataBytes);
+    } else {
+      if (mutation.mutations.length === 0) continue;
+      entries.push(toRawEntry(mutation));
+      entryBytes?.push(dataBytes(mutation));
+    }
     positions.push(index);
     idempotent.push(mutation.idempotent);
-    entryBytes?.push(dataBytes(mutation));
   }
-  const rowKey = entryBytes === undefined ? undefined : mutations.find((m) => m.mutations.length > 0)?.rowKey;
+  const rowKey = entryBytes === undefined ? undefined : mutations[positions[0] ?? -1]?.rowKey;
   return sendEntries(rpc, table, entries, positions, idempotent, call, entryBytes, rowKey);
+}
+
+/**
+ * A row write encoded once, when a bulk writer accepts it: what the writer
+ * holds until the row is confirmed is its request bytes.
+ * @internal
+ */
+export function prepareMutation(mutation: CompiledMutation): EncodedEntry {
+  return encodeMutateEntry(mutation, toRawEntry(mutation), dataBytes(mutation));
 }
 
 /**
@@ -110,7 +133,7 @@ export async function mutateManyRows(
 async function sendEntries(
   rpc: DataRpc,
   table: DataTable,
-  entries: RawEntry[],
+  entries: (RawEntry | EncodedEntry)[],
   positions: readonly number[],
   idempotent: readonly boolean[],
   call: CallOptions | undefined,
@@ -161,7 +184,7 @@ function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {
 function attemptOpener(
   rpc: DataRpc,
   table: DataTable,
-): (entries: readonly RawEntry[], attempt: number) => MutateAttemptStream {
+): (entries: readonly (RawEntry | EncodedEntry)[], attempt: number) => MutateAttemptStream {
   const base: { tableName: string; appProfileId?: string } = { tableName: table.name };
   if (table.appProfileId !== undefined) base.appProfileId = table.appProfileId;
   const limiter = table.mutateLimiter;

@@ -1,5 +1,8 @@
 import type { ReadRowsMessage } from './read-rows-message.js';
 import type { MutateRowsMessage, SampleRowKeysMessage } from './data-messages.js';
+import type { RawEntry } from './client-mutation.js';
+import type { CompiledMutation } from '../model/mutation.js';
+import { EncodedEntry } from './encoded-entry.js';
 import {
   LENGTH_DELIMITED,
   tag,
@@ -180,35 +183,67 @@ export function encodeMutateRowsRequest(message: MutateRowsMessage): Buffer {
   let size = stringFieldSize(message.tableName) + stringFieldSize(message.appProfileId);
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i] as MutateRowsMessage['entries'][number];
-    const slot = sizes.reserve();
-    const keyLength = entry.rowKey.length;
-    let body = keyLength === 0 ? 0 : 1 + delimitedSize(keyLength);
-    const mutations = entry.mutations as readonly AnyMutation[];
-    for (let j = 0; j < mutations.length; j++) {
-      const mutationSlot = sizes.reserve();
-      const mutationBody = mutationSize(mutations[j] as AnyMutation);
-      sizes.set(mutationSlot, mutationBody);
-      body += 1 + delimitedSize(mutationBody);
-    }
-    sizes.set(slot, body);
-    size += 1 + delimitedSize(body);
+    size += entry instanceof EncodedEntry ? entry.bytes.length : entryFieldSize(entry);
   }
-
   const writer = new WireWriter(size);
   writeStringField(writer, LEN1, message.tableName);
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i] as MutateRowsMessage['entries'][number];
-    writer.byte(LEN2);
-    writer.varint(sizes.take());
-    if (entry.rowKey.length > 0) {
-      writer.byte(LEN1);
-      writer.bytes(entry.rowKey);
-    }
-    const mutations = entry.mutations as readonly AnyMutation[];
-    for (let j = 0; j < mutations.length; j++) writeMutation(writer, mutations[j] as AnyMutation);
+    if (entry instanceof EncodedEntry) writer.raw(entry.bytes);
+    else writeEntryField(writer, entry);
   }
   writeStringField(writer, LEN3, message.appProfileId);
   return writer.finish();
+}
+
+/**
+ * Encodes one row's mutations as a MutateRows entry (see {@link EncodedEntry}).
+ * @internal
+ * @example
+ * ```ts
+ * const entry = encodeMutateEntry(repo.compileSave(reading), toRawEntry(repo.compileSave(reading)), 42);
+ * ```
+ */
+export function encodeMutateEntry(mutation: CompiledMutation, raw: RawEntry, dataBytes: number): EncodedEntry {
+  sizes.reset();
+  const writer = new WireWriter(entryFieldSize(raw));
+  writeEntryField(writer, raw);
+  return new EncodedEntry(
+    mutation.table,
+    mutation.rowKey,
+    mutation.rowKeyText,
+    mutation.idempotent,
+    raw.mutations.length,
+    dataBytes,
+    writer.finish(),
+  );
+}
+
+/** An entry as field 2 of the request, sized: its tag, length and body; reserves the slots its writer takes. */
+function entryFieldSize(entry: RawEntry): number {
+  const slot = sizes.reserve();
+  const keyLength = entry.rowKey.length;
+  let body = keyLength === 0 ? 0 : 1 + delimitedSize(keyLength);
+  const mutations = entry.mutations as readonly AnyMutation[];
+  for (let j = 0; j < mutations.length; j++) {
+    const mutationSlot = sizes.reserve();
+    const mutationBody = mutationSize(mutations[j] as AnyMutation);
+    sizes.set(mutationSlot, mutationBody);
+    body += 1 + delimitedSize(mutationBody);
+  }
+  sizes.set(slot, body);
+  return 1 + delimitedSize(body);
+}
+
+function writeEntryField(writer: WireWriter, entry: RawEntry): void {
+  writer.byte(LEN2);
+  writer.varint(sizes.take());
+  if (entry.rowKey.length > 0) {
+    writer.byte(LEN1);
+    writer.bytes(entry.rowKey);
+  }
+  const mutations = entry.mutations as readonly AnyMutation[];
+  for (let j = 0; j < mutations.length; j++) writeMutation(writer, mutations[j] as AnyMutation);
 }
 
 /** The body of a `Mutation`: one size slot for each member set, in field order, and theirs. */

@@ -18,7 +18,7 @@ import type {
   SetFamilyGcRequest,
   TableRequest,
 } from '../model/driver.js';
-import type { CompiledMutation } from '../model/mutation.js';
+import type { CompiledMutation, PreparedMutation } from '../model/mutation.js';
 import type { BatchStream } from '../stream/batch-stream.js';
 import { checkAndMutateRow, incrementCells } from './atomic-ops.js';
 import { planRead } from './read-plan.js';
@@ -26,7 +26,7 @@ import { ReadRowsCall } from './read-rows-call.js';
 import { sampleRowKeysCall } from './sample-row-keys-call.js';
 import { toReadRowsMessage } from './read-rows-message.js';
 import { clientReadRetryPolicy } from './read-retry.js';
-import { mutateManyRows, mutateOneRow } from './data-ops.js';
+import { mutateManyRows, mutateOneRow, prepareMutation } from './data-ops.js';
 import { openReadRows, OpenReads } from './read-stream.js';
 import { ValidationError } from '../errors/errors.js';
 import { checkEmulatorHost } from './emulator-host.js';
@@ -270,6 +270,15 @@ export class GoogleCloudDriver implements BigtableDriver {
   async mutateRow(mutation: CompiledMutation, call?: CallOptions): Promise<void> {
     await this.#dataProbe.ready(call, 'mutateRow');
     return mutateOneRow(this.#data, this.#dataTable(mutation.table, call), mutation, call);
+  }
+
+  /**
+   * Encodes the row's mutations into the bytes of their MutateRows entry
+   * once, for a later `mutateRows` of this driver (what a bulk writer holds
+   * for each row it accepted).
+   */
+  prepareMutation(mutation: CompiledMutation): PreparedMutation {
+    return prepareMutation(mutation);
   }
 
   async mutateRows({ table, mutations }: MutateRowsRequest, call?: CallOptions): Promise<RowMutationFailure[]> {

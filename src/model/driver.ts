@@ -1,4 +1,4 @@
-import type { CompiledMutation, CellMutation } from './mutation.js';
+import type { CompiledMutation, CellMutation, PreparedMutation } from './mutation.js';
 import type { BatchStream } from '../stream/batch-stream.js';
 import type { GcRule } from './gc-rule.js';
 import type { AggregateKind } from './declarations.js';
@@ -125,6 +125,15 @@ export interface BigtableDriver {
   mutateRow(mutation: CompiledMutation, options?: CallOptions): Promise<void>;
   /** One MutateRows call; resolves with the entries that failed (empty when all succeeded). */
   mutateRows(request: MutateRowsRequest, options?: CallOptions): Promise<RowMutationFailure[]>;
+  /**
+   * Optional: the row write in the form this driver sends it (e.g. already
+   * encoded), for a later `mutateRows` of this driver, or the mutation
+   * itself when it has no other form. A bulk writer prepares each row it
+   * accepts, so that it holds the bytes it will send rather than the
+   * compiled mutation's objects. A driver without it sends compiled
+   * mutations as they are.
+   */
+  prepareMutation?(mutation: CompiledMutation): CompiledMutation | PreparedMutation;
   /**
    * Streams rows in key order (descending when `request.reversed`), in
    * batches of the rows the read has ready; pull-based: nothing is read until
@@ -264,8 +273,11 @@ export interface DeleteFamilyRequest {
 export interface MutateRowsRequest {
   /** Table id: every mutation must be of this table. */
   readonly table: string;
-  /** One entry per row; `RowMutationFailure.index` points into it. */
-  readonly mutations: readonly CompiledMutation[];
+  /**
+   * One entry per row; `RowMutationFailure.index` points into it. A
+   * {@link PreparedMutation} must come from this driver's `prepareMutation()`.
+   */
+  readonly mutations: readonly (CompiledMutation | PreparedMutation)[];
 }
 
 /**

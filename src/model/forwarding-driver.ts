@@ -17,7 +17,7 @@ import type {
   SetFamilyGcRequest,
   TableRequest,
 } from './driver.js';
-import type { CompiledMutation } from './mutation.js';
+import { isPreparedMutation, type CompiledMutation, type PreparedMutation } from './mutation.js';
 
 /**
  * The request of each {@link BigtableDriver} method that takes one (every
@@ -177,6 +177,21 @@ export abstract class ForwardingDriver implements BigtableDriver {
     return this.inner.mutateRows(passed, options);
   }
 
+  /**
+   * The inner driver's `prepareMutation()`, given the mutation with its table
+   * mapped (and handed back under the caller's table id, which `mutateRows`
+   * maps back); the mutation itself when the inner driver has none (it is
+   * then mapped when sent, like any compiled mutation).
+   */
+  prepareMutation(mutation: CompiledMutation): CompiledMutation | PreparedMutation {
+    const inner = this.inner;
+    if (inner.prepareMutation === undefined) return mutation;
+    const passed = this.#withTable(mutation);
+    const prepared = inner.prepareMutation(passed);
+    if (passed === mutation || !isPreparedMutation(prepared)) return prepared;
+    return new ForwardedMutation(this, mutation.table, prepared);
+  }
+
   readRows(request: ReadRowsRequest, options?: CallOptions): BatchStream<RowData> {
     const passed = this.#withTable(request);
     this.beforeCall({ method: 'readRows', request: passed });
@@ -207,17 +222,45 @@ export abstract class ForwardingDriver implements BigtableDriver {
     return table === request.table ? request : { ...request, table };
   }
 
-  /** A MutateRows request with its table and every mutation's mapped; itself when none changes. */
+  /**
+   * A MutateRows request with its table and every compiled mutation's mapped,
+   * and the inner driver's own form of each mutation this driver prepared;
+   * itself when none changes.
+   */
   #withTables(request: MutateRowsRequest): MutateRowsRequest {
     const passed = this.#withTable(request);
     const { mutations } = request;
-    let mapped: CompiledMutation[] | undefined;
+    let mapped: (CompiledMutation | PreparedMutation)[] | undefined;
     for (let i = 0; i < mutations.length; i++) {
-      const mutation = mutations[i] as CompiledMutation;
-      const moved = this.#withTable(mutation);
+      const mutation = mutations[i] as CompiledMutation | PreparedMutation;
+      const moved = !isPreparedMutation(mutation)
+        ? this.#withTable(mutation)
+        : mutation instanceof ForwardedMutation && mutation.forwarder === this
+          ? mutation.inner
+          : mutation;
       if (mapped === undefined && moved !== mutation) mapped = mutations.slice(0, i);
       mapped?.push(moved);
     }
     return mapped === undefined ? passed : { ...passed, mutations: mapped };
+  }
+}
+
+/** A mutation the inner driver prepared, under the table id of the forwarding driver's caller. */
+class ForwardedMutation implements PreparedMutation {
+  readonly kind = 'prepared';
+  readonly rowKey: Buffer;
+  readonly rowKeyText: string;
+  readonly idempotent: boolean;
+  readonly cellCount: number;
+
+  constructor(
+    readonly forwarder: ForwardingDriver,
+    readonly table: string,
+    readonly inner: PreparedMutation,
+  ) {
+    this.rowKey = inner.rowKey;
+    this.rowKeyText = inner.rowKeyText;
+    this.idempotent = inner.idempotent;
+    this.cellCount = inner.cellCount;
   }
 }

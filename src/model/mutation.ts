@@ -1,3 +1,5 @@
+import { ValidationError } from '../errors/errors.js';
+
 /**
  * One change to one row, in Bigtable's terms. Plain data: unit tests assert on
  * it and `repo.compileSave()` returns it without sending anything.
@@ -120,6 +122,58 @@ export interface CompiledMutation {
    * False for a write that adds to aggregate cells (`addToCell`, `mergeToCell`): the driver never sends it again.
    */
   readonly idempotent: boolean;
+}
+
+/**
+ * A row write already in the form one driver sends it, made by that driver's
+ * `prepareMutation()` (e.g. the request bytes of its MutateRows entry). A
+ * bulk writer prepares each row when it accepts it, so that what it holds
+ * until the batch is confirmed is those bytes rather than the compiled
+ * mutation's objects. Only the driver that made it (through any forwarding
+ * drivers in front of it) can send it, in `mutateRows`; its cells are not
+ * readable. Use `repo.compileSave()` to see what a write sends.
+ *
+ * @example
+ * ```ts
+ * const prepared = driver.prepareMutation?.(repo.compileSave(reading)) ?? repo.compileSave(reading);
+ * await driver.mutateRows({ table: 'readings', mutations: [prepared] });
+ * ```
+ */
+export interface PreparedMutation {
+  /** Tells it from a {@link CompiledMutation}. */
+  readonly kind: 'prepared';
+  /** Table id, as the driver that made it got it. */
+  readonly table: string;
+  /** Physical row key bytes (salt segment included). */
+  readonly rowKey: Buffer;
+  /** The same key as text, for messages and logs. */
+  readonly rowKeyText: string;
+  /** Whether it may be sent again: as {@link CompiledMutation.idempotent}. */
+  readonly idempotent: boolean;
+  /** How many cell mutations it holds (0: a no-op, which is not sent). */
+  readonly cellCount: number;
+}
+
+/**
+ * Whether a row write is a {@link PreparedMutation} rather than a {@link CompiledMutation}.
+ * @example
+ * ```ts
+ * const cells = isPreparedMutation(m) ? m.cellCount : m.mutations.length;
+ * ```
+ */
+export function isPreparedMutation(mutation: CompiledMutation | PreparedMutation): mutation is PreparedMutation {
+  return (mutation as Partial<PreparedMutation>).kind === 'prepared';
+}
+
+/**
+ * The error of a driver given a {@link PreparedMutation} it did not make (mutation `#index` of a `mutateRows`).
+ * @internal
+ */
+export function preparedElsewhere(table: string, index: number): ValidationError {
+  return new ValidationError(
+    `mutateRows ${JSON.stringify(table)}: mutation #${index} was prepared by another kind of driver, so this one cannot send it. Fix: prepare mutations with the prepareMutation() of the driver that sends them, or send the compiled mutation`,
+    { table, index },
+  );
 }
 
 /**

@@ -2,7 +2,10 @@ import { DriverError, ValidationError } from '../errors/errors.js';
 import type { EntitySchema } from '../metadata/entity-schema.js';
 import { previousLayout } from '../key/previous-layout.js';
 import type { BigtableDriver, RowMutationFailure } from '../model/driver.js';
-import type { CompiledMutation } from '../model/mutation.js';
+import type { CompiledMutation, PreparedMutation } from '../model/mutation.js';
+
+/** A row as the writer sends it: compiled, or prepared by the driver. */
+type RowWrite = CompiledMutation | PreparedMutation;
 import { compileSave } from '../mutation/compile-save.js';
 import { compileAggregateAdd } from './add.js';
 import {
@@ -62,7 +65,7 @@ export function openMapperWriter(
     compileSave(writableSchema(entity), entity, { now: context.clock(), frozen: false });
   const compileAdd = (key: object, inputs: Readonly<Record<string, unknown>>, changes: object | undefined) =>
     compileAggregateAdd(writableSchema(key), key, inputs, changes, context.clock());
-  const callOne = (table: string, mutations: CompiledMutation[]): Promise<RowMutationFailure[]> =>
+  const callOne = (table: string, mutations: RowWrite[]): Promise<RowMutationFailure[]> =>
     runOperation(
       context,
       'bulkWrite',
@@ -71,8 +74,8 @@ export function openMapperWriter(
       (call) => driver.mutateRows({ table, mutations }, call),
       { settleFirst: true },
     );
-  const send = async (mutations: CompiledMutation[]): Promise<RowMutationFailure[]> => {
-    const groups = new Map<string, { positions: number[]; mutations: CompiledMutation[] }>();
+  const send = async (mutations: RowWrite[]): Promise<RowMutationFailure[]> => {
+    const groups = new Map<string, { positions: number[]; mutations: RowWrite[] }>();
     for (const [position, mutation] of mutations.entries()) {
       let group = groups.get(mutation.table);
       if (group === undefined) groups.set(mutation.table, (group = { positions: [], mutations: [] }));
@@ -105,6 +108,7 @@ export function openMapperWriter(
     compileAdd,
     options: checked,
     signals: [checkedTiming.signal, context.closing],
+    prepare: driver.prepareMutation?.bind(driver),
     send,
   });
 }

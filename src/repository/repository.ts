@@ -387,6 +387,7 @@ export class Repository<T extends object> {
         compileAggregateAdd(this.schema, key, inputs, changes as Partial<T> | undefined, clock()),
       options: checked,
       signals: [checkedTiming.signal, this.#context.closing],
+      prepare: this.#driver.prepareMutation?.bind(this.#driver),
       send: (mutations) =>
         runOperation(
           this.#context,

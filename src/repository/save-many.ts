@@ -82,6 +82,7 @@ export async function writeMany<T>(
     compile,
     options: checked,
     signals: [signal, inputFailed.signal],
+    prepare: driver.prepareMutation?.bind(driver),
     send: (mutations) => driver.mutateRows({ table, mutations }, call),
     cut: () =>
       deadline !== undefined && Date.now() >= deadline

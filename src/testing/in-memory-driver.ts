@@ -17,7 +17,7 @@ import type {
   SetFamilyGcRequest,
   TableRequest,
 } from '../model/driver.js';
-import type { CompiledMutation } from '../model/mutation.js';
+import { isPreparedMutation, preparedElsewhere, type CompiledMutation } from '../model/mutation.js';
 import { ValidationError } from '../errors/errors.js';
 import { OperationAbortedError } from '../errors/operation-errors.js';
 import type { BatchStream } from '../stream/batch-stream.js';
@@ -417,8 +417,12 @@ export class InMemoryBigtable implements BigtableDriver {
    * ```
    */
   async mutateRows({ table, mutations }: MutateRowsRequest, call?: CallOptions): Promise<RowMutationFailure[]> {
-    return this.#dataCall({ method: 'mutateRows', table, mutations }, call, () =>
-      this.#instance.mutateRows(table, mutations),
+    // It prepares nothing (a bulk writer gives it compiled mutations), so a prepared one came from another driver.
+    const prepared = mutations.findIndex(isPreparedMutation);
+    if (prepared >= 0) throw preparedElsewhere(table, prepared);
+    const compiled = mutations as readonly CompiledMutation[];
+    return this.#dataCall({ method: 'mutateRows', table, mutations: compiled }, call, () =>
+      this.#instance.mutateRows(table, compiled),
     );
   }
 

@@ -5,7 +5,7 @@ import { DeadlineExceededError, OperationAbortedError } from '../errors/operatio
 import { closesBatch, DEFAULT_BATCH_BYTES, resolveBatchLimits, type ResolvedBatchLimits } from '../mutation/batch.js';
 import { MAX_REQUEST_BYTES, rowMutationBytes } from '../mutation/request-limits.js';
 import type { RowMutationFailure } from '../model/driver.js';
-import type { AggregateInput, CompiledMutation } from '../model/mutation.js';
+import type { AggregateInput, CompiledMutation, PreparedMutation } from '../model/mutation.js';
 import { abortError } from '../util/operation-signal.js';
 import { checkOptionNames } from '../util/option-names.js';
 import { DEAD_BACKEND_BATCHES, DeadBackendBreaker } from './dead-backend-breaker.js';
@@ -165,7 +165,13 @@ export interface BulkWriterSetup<T> {
     inputs: Readonly<Record<string, unknown>>,
     changes: Partial<T> | undefined,
   ) => CompiledMutation;
-  readonly send: (mutations: CompiledMutation[]) => Promise<RowMutationFailure[]>;
+  /**
+   * The driver's `prepareMutation()`: each accepted row is held, until it
+   * settles, in the form the driver sends (its request bytes), not as the
+   * compiled mutation's objects.
+   */
+  readonly prepare?: ((mutation: CompiledMutation) => CompiledMutation | PreparedMutation) | undefined;
+  readonly send: (mutations: (CompiledMutation | PreparedMutation)[]) => Promise<RowMutationFailure[]>;
   /** The writer stops (refusing adds, failing what it has not sent) when any of them aborts. */
   readonly signals: readonly (AbortSignal | undefined)[];
   readonly options: Required<BulkWriteOptions>;
@@ -193,8 +199,8 @@ interface Entry<T> {
   readonly held: number;
   readonly cells: number;
   readonly idempotent: boolean;
-  /** Dropped once the batch's request is made. */
-  mutation: CompiledMutation | undefined;
+  /** Dropped once the batch is handed to the driver. */
+  mutation: CompiledMutation | PreparedMutation | undefined;
   /** Set once settled; a `persisted` outcome nobody listened for is made only if asked for ({@link outcomeOf}). */
   outcome: WriteOutcome<T> | undefined;
   persisted: boolean;
@@ -224,10 +230,11 @@ const DEADLINE_EXCEEDED = 4;
 
 /**
  * What an accepted row holds in the heap beyond its request bytes, until it
- * settles: the entity, the compiled mutation and its cell objects, the
- * request entry the driver builds, the writer's own record. Measured on the
- * bench's ten-cell rows (bench/workloads/bulk-writer.ts): about 2.5 KiB per
- * row of 500 request bytes.
+ * settles: the entity, the writer's own record, and the compiled mutation
+ * with its cell objects and the request entry the driver builds (about 2.5
+ * KiB per row of 500 request bytes on the bench's ten-cell rows,
+ * bench/workloads/bulk-writer.ts), or, when the driver prepares mutations,
+ * only their encoded entry: the count stays an upper bound either way.
  */
 const ROW_HEAP_BYTES = 768;
 const CELL_HEAP_BYTES = 160;
@@ -628,7 +635,7 @@ export class BulkWriter<T> {
       held: heldBytes(bytes, mutation.mutations.length),
       cells: mutation.mutations.length,
       idempotent: mutation.idempotent,
-      mutation,
+      mutation: this.#setup.prepare?.(mutation) ?? mutation,
       outcome: undefined,
       persisted: false,
       listeners: undefined,
@@ -691,7 +698,7 @@ export class BulkWriter<T> {
   }
 
   async #send(batch: Entry<T>[]): Promise<void> {
-    const mutations = batch.map((entry) => entry.mutation as CompiledMutation);
+    const mutations = batch.map((entry) => entry.mutation as CompiledMutation | PreparedMutation);
     for (const entry of batch) entry.mutation = undefined;
     let failures: RowMutationFailure[];
     try {

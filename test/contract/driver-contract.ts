@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BigtableDriver, CallOptions, ReadRowsRequest, RowData } from '../../src/model/driver.js';
-import type { CellMutation, CompiledMutation } from '../../src/model/mutation.js';
+import type { CellMutation, CompiledMutation, PreparedMutation } from '../../src/model/mutation.js';
 import type { GcRule } from '../../src/model/gc-rule.js';
 import type { RowFilter } from '../../src/model/row-filter.js';
 import type { BatchStream } from '../../src/stream/batch-stream.js';
@@ -480,6 +480,46 @@ export function describeDriverContract(name: string, subject: DriverContractSubj
             }),
           ),
         ).toBeInstanceOf(ValidationError);
+        expect(await readAll(driver, { table })).toEqual([]);
+      });
+
+      it('writes the mutations its prepareMutation() made (when it has one) as the compiled ones, mixed with compiled ones', async () => {
+        const table = await newTable();
+        const prepare = (m: CompiledMutation): CompiledMutation | PreparedMutation => driver.prepareMutation?.(m) ?? m;
+        const batch = [
+          prepare(mutation(table, 'p1', set('f', 'a', '1'), set('f', 'a', '1b', T2), set('g', 'b', BIN))),
+          mutation(table, 'c2', set('f', 'a', '2')),
+          prepare(mutation(table, 'p3', set('nope', 'a', '3'))),
+          prepare(mutation(table, 'p4')),
+          prepare({ ...mutation(table, 'p5', { kind: 'deleteFromRow' }, set('f', 'a', '5')), idempotent: false }),
+        ];
+        for (const m of batch) expect(m.rowKeyText).toMatch(/^[pc]\d$/);
+        const failures = await driver.mutateRows({ table, mutations: batch });
+        expect(failures.map((f) => f.index)).toEqual([2]);
+        expect(failures[0]?.message).toContain('nope');
+        expect(view(await readAll(driver, { table }))).toEqual({
+          'p1 f:a': ['1b@T2', '1@T1'],
+          'p1 g:b': [`${BIN.toString('latin1')}@T1`],
+          'c2 f:a': ['2@T1'],
+          'p5 f:a': ['5@T1'],
+        });
+      });
+
+      it('rejects a prepared mutation it did not make with ValidationError, writing nothing', async () => {
+        const table = await newTable();
+        const foreign: PreparedMutation = {
+          kind: 'prepared',
+          table,
+          rowKey: Buffer.from('x'),
+          rowKeyText: 'x',
+          idempotent: true,
+          cellCount: 1,
+        };
+        const error = await failure(
+          driver.mutateRows({ table, mutations: [mutation(table, 'a', set('f', 'a', 'x')), foreign] }),
+        );
+        expect(error).toBeInstanceOf(ValidationError);
+        expect((error as Error).message).toContain('mutation #1 was prepared by another kind of driver');
         expect(await readAll(driver, { table })).toEqual([]);
       });
 

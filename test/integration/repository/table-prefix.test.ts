@@ -102,6 +102,27 @@ describe('tablePrefix', () => {
     expect((await tenant.getRepository(Reading).findOne({ sensorId: 's9', seq: 1 }))?.location).toBe('tenant-lab');
   });
 
+  it('bulk writers of a repository and of the mapper write into the mapper’s own prefix', async () => {
+    const sensor = (id: string, location: string): Sensor => Object.assign(new Sensor(), { id, location });
+    const writer = staging.getRepository(Sensor).bulkWriter({ batchSize: 3 });
+    for (let i = 0; i < 7; i++) await writer.add(sensor(`w${i}`, `repo-${i}`));
+    expect(await writer.close()).toMatchObject({ accepted: 7, persisted: 7 });
+    const several = tenant.bulkWriter({ batchSize: 2 });
+    for (let i = 0; i < 5; i++) await several.add(sensor(`w${i}`, `mapper-${i}`));
+    expect(await several.close()).toMatchObject({ accepted: 5, persisted: 5 });
+    const locations = async (mapper: BigtableMapper): Promise<string[]> =>
+      (await mapper.getRepository(Sensor).findMany(['w0', 'w4', 'w6'].map((id) => ({ id })))).map(
+        (s) => s?.location ?? '-',
+      );
+    expect(await locations(staging)).toEqual(['repo-0', 'repo-4', 'repo-6']);
+    expect(await locations(tenant)).toEqual(['mapper-0', 'mapper-4', '-']);
+    const bare = await raw
+      .readRows({ table: sensors })
+      .next()
+      .catch((error: unknown) => error);
+    expect(bare).toBeInstanceOf(TableNotFoundError);
+  });
+
   it('a missing prefixed table is named with its prefix', async () => {
     const other = open('never_synced_');
     try {

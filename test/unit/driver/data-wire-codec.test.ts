@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import {
+  encodeMutateEntry,
   encodeMutateRowsRequest,
   encodeReadRowsRequest,
   encodeSampleRowKeysRequest,
@@ -17,7 +18,8 @@ import { ChunkMerger } from '../../../src/driver/chunk-merger.js';
 import { retryDelayInDetails } from '../../../src/driver/retry-rules.js';
 import { MutateRowsRateLimiter } from '../../../src/driver/mutate-rows-limiter.js';
 import type { RowData } from '../../../src/model/driver.js';
-import type { RawMutation } from '../../../src/driver/client-mutation.js';
+import type { RawEntry, RawMutation } from '../../../src/driver/client-mutation.js';
+import type { EncodedEntry } from '../../../src/driver/encoded-entry.js';
 import type { MutateRowsMessage } from '../../../src/driver/data-messages.js';
 import type { ReadRowsMessage } from '../../../src/driver/read-rows-message.js';
 import type { RowFilterMessage } from '../../../src/driver/row-filter-message.js';
@@ -319,6 +321,56 @@ describe('encodeMutateRowsRequest', () => {
     }));
     const message = { tableName: 'projects/p/instances/i/tables/t', appProfileId: 'profile', entries };
     expectEncodedLikeReference(MutateRowsRequest, message, encodeMutateRowsRequest(message));
+  });
+});
+
+describe('encodeMutateEntry', () => {
+  const Entry = type('google.bigtable.v2.MutateRowsRequest.Entry');
+  const prepared = (entry: RawEntry, index: number): EncodedEntry =>
+    encodeMutateEntry(
+      {
+        table: 't',
+        rowKey: entry.rowKey,
+        rowKeyText: `row ${index}`,
+        mutations: [],
+        idempotent: index % 2 === 0,
+      },
+      entry,
+      index,
+    );
+
+  it('makes a request of entries encoded once the same bytes as of the entries, whichever are encoded', () => {
+    fc.assert(
+      fc.property(mutateRowsMessageArb, fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }), (message, which) => {
+        const mixed = message.entries.map((entry, i) => (which[i] === true ? prepared(entry as RawEntry, i) : entry));
+        expect(encodeMutateRowsRequest({ ...message, entries: mixed })).toEqual(encodeMutateRowsRequest(message));
+      }),
+      { numRuns: propertyRuns(1000) },
+    );
+  });
+
+  it('keeps what the driver reports beside the bytes, which protobufjs reads as the entry, and reads back as the entry', () => {
+    fc.assert(
+      fc.property(mutateRowsMessageArb, (message) => {
+        message.entries.forEach((raw, i) => {
+          const entry = prepared(raw as RawEntry, i);
+          expect(entry).toMatchObject({
+            kind: 'prepared',
+            table: 't',
+            rowKeyText: `row ${i}`,
+            idempotent: i % 2 === 0,
+            cellCount: (raw as RawEntry).mutations.length,
+            dataBytes: i,
+          });
+          const reference = Entry.toObject(Entry.fromObject(raw), VIEW);
+          expect(MutateRowsRequest.toObject(MutateRowsRequest.decode(entry.bytes), VIEW)['entries']).toEqual([
+            reference,
+          ]);
+          expect(Entry.toObject(Entry.fromObject(entry.toRawEntry()), VIEW)).toEqual(reference);
+        });
+      }),
+      { numRuns: propertyRuns(500) },
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { BigtableDriver, CallOptions, ReadRowsRequest } from '../../../src/model/driver.js';
+import type { BigtableDriver, CallOptions, MutateRowsRequest, ReadRowsRequest } from '../../../src/model/driver.js';
 import { ForwardingDriver, type DriverCall, type DriverRequests } from '../../../src/model/forwarding-driver.js';
-import type { CompiledMutation } from '../../../src/model/mutation.js';
+import type { CompiledMutation, PreparedMutation } from '../../../src/model/mutation.js';
 import { batchOf } from '../../../src/stream/batch-stream.js';
 
 const call: CallOptions = { attemptTimeoutMs: 1_234 };
@@ -103,6 +103,53 @@ describe('ForwardingDriver', () => {
     }
     await renaming.close();
     expect(renaming.seen).toHaveLength(methods.length);
+  });
+
+  describe('prepareMutation', () => {
+    /** An inner driver that prepares: its prepared form keeps the mutation it got. */
+    function preparingDriver() {
+      const stub = stubDriver();
+      const prepared: CompiledMutation[] = [];
+      const driver: BigtableDriver = {
+        ...stub.driver,
+        prepareMutation: (m: CompiledMutation): PreparedMutation & { readonly of: CompiledMutation } => {
+          prepared.push(m);
+          return {
+            kind: 'prepared',
+            table: m.table,
+            rowKey: m.rowKey,
+            rowKeyText: m.rowKeyText,
+            idempotent: m.idempotent,
+            cellCount: 0,
+            of: m,
+          };
+        },
+      };
+      return { ...stub, driver, prepared };
+    }
+
+    it('hands back the compiled mutation when the inner driver prepares nothing', () => {
+      const { driver } = stubDriver();
+      const m = mutation('t', 'a');
+      expect(new RenamingDriver(driver).prepareMutation(m)).toBe(m);
+    });
+
+    it("prepares with the table mapped, hands it back under the caller's table, and sends the inner driver its own form", () => {
+      const { driver, calls, prepared } = preparingDriver();
+      const renaming = new RenamingDriver(driver);
+      const compiled = mutation('t', 'a');
+      const own = renaming.prepareMutation(compiled);
+      expect(prepared).toEqual([{ ...compiled, table: 'x_t' }]);
+      expect(own).toMatchObject({ kind: 'prepared', table: 't', rowKeyText: 'a', idempotent: true, cellCount: 0 });
+      void renaming.mutateRows({ table: 't', mutations: [own, mutation('t', 'b')] });
+      const sent = calls.at(-1)?.request as MutateRowsRequest;
+      expect(sent.table).toBe('x_t');
+      expect((sent.mutations[0] as { of?: CompiledMutation }).of).toBe(prepared[0]);
+      expect(sent.mutations[1]).toEqual({ ...mutation('t', 'b'), table: 'x_t' });
+      // Without a table to map, the inner driver's own form is handed back as it is.
+      const plain = new PlainDriver(driver).prepareMutation(compiled);
+      expect((plain as { of?: CompiledMutation }).of).toBe(compiled);
+    });
   });
 
   it("an error thrown by beforeCall is the call's, and the inner driver is not called", () => {

@@ -202,7 +202,7 @@ describe('BulkWriter outcomes', { timeout: 10_000 }, () => {
       compile: (e) => compileSave(counters, e as Counter),
       compileAdd: (key, inputs, changes) => compileAggregateAdd(counters, key, inputs, changes, 1_000),
       send: (mutations) => {
-        sent.push(mutations);
+        sent.push(mutations as CompiledMutation[]);
         return Promise.resolve(
           mutations.map((_, index) => ({
             index,
