@@ -134,7 +134,8 @@ function createFloatValueCodec(ctx: ValueCodecContext): ValueCodec {
           value,
           'is not a valid float value: expected a number. Fix: convert the value with Number(...)',
         );
-      const bytes = Buffer.alloc(8);
+      // Pooled: every byte is written.
+      const bytes = Buffer.allocUnsafe(8);
       bytes.writeDoubleBE(value);
       return bytes;
     },
@@ -201,7 +202,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 const MAX_DATE_MS = 8_640_000_000_000_000;
 
 function int64(value: bigint): Buffer {
-  const bytes = Buffer.alloc(8);
+  const bytes = Buffer.allocUnsafe(8);
   bytes.writeBigInt64BE(value);
   return bytes;
 }

@@ -1,4 +1,4 @@
-import type { CellMutation, CompiledMutation, SendableSetCell } from '../model/mutation.js';
+import type { CellMutation, SendableSetCell } from '../model/mutation.js';
 
 /**
  * A `google.bigtable.v2.Mutation` as the client sends it with `rawMutation: true`
@@ -94,30 +94,4 @@ export function toRawMutation(mutation: CellMutation): RawMutation {
 /** Whether a cell is its own wire `Mutation` ({@link SendableSetCell}), to be sent without a copy. */
 function isSendable(mutation: CellMutation): mutation is CellMutation & SendableSetCell {
   return (mutation as Partial<SendableSetCell>).setCell === (mutation as unknown);
-}
-
-/**
- * A raw entry as a class instance rather than an object literal. The client
- * deep-copies every request with `extend(true, {}, reqOpts)`, which recreates
- * plain objects and arrays but passes class instances by reference, so this
- * entry reaches protobufjs' `fromObject` as is instead of as 2 + 2n fresh
- * objects for n cells. Same fields, same bytes on the wire.
- */
-class ClientEntry implements RawEntry {
-  constructor(
-    readonly rowKey: Buffer,
-    readonly mutations: readonly RawMutation[],
-  ) {}
-}
-
-/**
- * Builds a fresh raw MutateRows entry (a new object on every call, so the
- * client's per-entry bookkeeping can map results back by identity).
- * @internal
- */
-export function toRawEntry(mutation: CompiledMutation): RawEntry {
-  const cells = mutation.mutations;
-  const raw: RawMutation[] = [];
-  for (let i = 0; i < cells.length; i++) raw.push(toRawMutation(cells[i] as CellMutation));
-  return new ClientEntry(mutation.rowKey, raw);
 }

@@ -19,7 +19,6 @@ import type { MutateRowsRateLimiter } from './mutate-rows-limiter.js';
 import { DataChannels, type ChannelLease } from './data-channels.js';
 import { routingHeader, StubCalls, type EncodedStreamingCall, type RelayedStream } from './stub-calls.js';
 import { encodeMutateRowsRequest, encodeReadRowsRequest, encodeSampleRowKeysRequest } from './data-wire-requests.js';
-import { EncodedEntry } from './encoded-entry.js';
 import {
   decodeMutateRowsResponse,
   decodeReadRowsResponse,
@@ -440,16 +439,10 @@ function closedStream(): ReadAttemptStream & MutateAttemptStream & SampleAttempt
   return closed as unknown as ReadAttemptStream & MutateAttemptStream & SampleAttemptStream;
 }
 
-/**
- * The request as the generated method takes it: entries encoded once (a
- * bulk writer's prepared rows) decoded back into messages.
- */
+/** The request as the generated method takes it: its entries, encoded once, read back into messages. */
 function withDecodedEntries(message: MutateRowsMessage): protos.google.bigtable.v2.IMutateRowsRequest {
-  const { entries } = message;
-  if (!entries.some((entry) => entry instanceof EncodedEntry))
-    return message as protos.google.bigtable.v2.IMutateRowsRequest;
   return {
     ...message,
-    entries: entries.map((entry) => (entry instanceof EncodedEntry ? entry.toRawEntry() : entry)),
-  } as protos.google.bigtable.v2.IMutateRowsRequest;
+    entries: message.entries.map((entry) => entry.toRawEntry()),
+  } as unknown as protos.google.bigtable.v2.IMutateRowsRequest;
 }

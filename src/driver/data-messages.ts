@@ -1,4 +1,4 @@
-import type { RawEntry, RawMutation } from './client-mutation.js';
+import type { RawMutation } from './client-mutation.js';
 import type { RowFilterMessage } from './row-filter-message.js';
 import type { EncodedEntry } from './encoded-entry.js';
 
@@ -9,7 +9,7 @@ import type { EncodedEntry } from './encoded-entry.js';
 export interface MutateRowsMessage {
   readonly tableName: string;
   readonly appProfileId?: string;
-  readonly entries: readonly (RawEntry | EncodedEntry)[];
+  readonly entries: readonly EncodedEntry[];
 }
 
 /**

@@ -8,8 +8,6 @@ import type { CallOptions, RowMutationFailure } from '../model/driver.js';
 import { BigtableMapperError } from '../errors/bigtable-mapper-error.js';
 import { extractGrpcCode, ValidationError } from '../errors/errors.js';
 import { driverFailure } from './driver-failure.js';
-import { toRawEntry } from './client-mutation.js';
-import type { RawEntry } from './client-mutation.js';
 import { EncodedEntry } from './encoded-entry.js';
 import { encodeMutateEntry } from './data-wire-requests.js';
 import { mutateWithRetries, type EntryFailure, type MutateAttemptStream } from './mutate-rows-call.js';
@@ -45,8 +43,9 @@ export async function mutateOneRow(
 ): Promise<void> {
   if (mutation.mutations.length === 0) return;
   const operation = `mutateRow ${JSON.stringify(table.id)} row ${JSON.stringify(mutation.rowKeyText)}`;
-  const entries = [toRawEntry(mutation)];
-  const measured = table.listener === undefined ? {} : { entryBytes: [dataBytes(mutation)], rowKey: mutation.rowKey };
+  const entry = encodeMutateEntry(mutation);
+  const entries = [entry];
+  const measured = table.listener === undefined ? {} : { entryBytes: [entry.dataBytes], rowKey: mutation.rowKey };
   const failure = (
     await mutateWithRetries({
       operation,
@@ -86,7 +85,7 @@ export async function mutateManyRows(
   mutations: readonly (CompiledMutation | PreparedMutation)[],
   call?: CallOptions,
 ): Promise<WriteFailure[]> {
-  const entries: (RawEntry | EncodedEntry)[] = [];
+  const entries: EncodedEntry[] = [];
   const positions: number[] = [];
   const idempotent: boolean[] = [];
   // Only a listener counts the bytes written: a pass over the cells that a call without one skips.
@@ -99,30 +98,18 @@ export async function mutateManyRows(
         { table: table.id, index, mutationTable: mutation.table },
       );
     }
-    if (isPreparedMutation(mutation)) {
-      if (!(mutation instanceof EncodedEntry)) throw preparedElsewhere(table.id, index);
-      if (mutation.cellCount === 0) continue;
-      entries.push(mutation);
-      entryBytes?.push(mutation.dataBytes);
-    } else {
-      if (mutation.mutations.length === 0) continue;
-      entries.push(toRawEntry(mutation));
-      entryBytes?.push(dataBytes(mutation));
-    }
+    let entry: EncodedEntry;
+    if (!isPreparedMutation(mutation)) entry = encodeMutateEntry(mutation);
+    else if (mutation instanceof EncodedEntry) entry = mutation;
+    else throw preparedElsewhere(table.id, index);
+    if (entry.cellCount === 0) continue;
+    entries.push(entry);
+    entryBytes?.push(entry.dataBytes);
     positions.push(index);
     idempotent.push(mutation.idempotent);
   }
   const rowKey = entryBytes === undefined ? undefined : mutations[positions[0] ?? -1]?.rowKey;
   return sendEntries(rpc, table, entries, positions, idempotent, call, entryBytes, rowKey);
-}
-
-/**
- * A row write encoded once, when a bulk writer accepts it: what the writer
- * holds until the row is confirmed is its request bytes.
- * @internal
- */
-export function prepareMutation(mutation: CompiledMutation): EncodedEntry {
-  return encodeMutateEntry(mutation, toRawEntry(mutation), dataBytes(mutation));
 }
 
 /**
@@ -133,7 +120,7 @@ export function prepareMutation(mutation: CompiledMutation): EncodedEntry {
 async function sendEntries(
   rpc: DataRpc,
   table: DataTable,
-  entries: (RawEntry | EncodedEntry)[],
+  entries: EncodedEntry[],
   positions: readonly number[],
   idempotent: readonly boolean[],
   call: CallOptions | undefined,
@@ -159,17 +146,6 @@ async function sendEntries(
   return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));
 }
 
-/** The bytes of a row's key and of the values it sets or adds: what a write counts as written, as a read counts what it read. */
-function dataBytes(mutation: CompiledMutation): number {
-  let bytes = mutation.rowKey.length;
-  for (const cell of mutation.mutations) {
-    if (cell.kind === 'setCell') bytes += cell.value.length;
-    else if (cell.kind === 'addToCell') bytes += 8;
-    else if (cell.kind === 'mergeToCell') bytes += cell.state.length;
-  }
-  return bytes;
-}
-
 function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {
   const out: { -readonly [K in keyof WriteFailure]: WriteFailure[K] } = {
     index,
@@ -184,7 +160,7 @@ function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {
 function attemptOpener(
   rpc: DataRpc,
   table: DataTable,
-): (entries: readonly (RawEntry | EncodedEntry)[], attempt: number) => MutateAttemptStream {
+): (entries: readonly EncodedEntry[], attempt: number) => MutateAttemptStream {
   const base: { tableName: string; appProfileId?: string } = { tableName: table.name };
   if (table.appProfileId !== undefined) base.appProfileId = table.appProfileId;
   const limiter = table.mutateLimiter;

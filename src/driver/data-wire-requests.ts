@@ -1,11 +1,8 @@
 import type { ReadRowsMessage } from './read-rows-message.js';
 import type { MutateRowsMessage, SampleRowKeysMessage } from './data-messages.js';
-import type { RawEntry } from './client-mutation.js';
-import type { CompiledMutation } from '../model/mutation.js';
+import type { CellMutation, CompiledMutation } from '../model/mutation.js';
 import { EncodedEntry } from './encoded-entry.js';
 import {
-  LENGTH_DELIMITED,
-  tag,
   NestedSizes,
   WireWriter,
   delimitedSize,
@@ -14,7 +11,6 @@ import {
   stringFieldSize,
   utf8Size,
   writeStringField,
-  type Int64Input,
 } from './proto-wire.js';
 import { filterSize, rowSetSize, writeFilter, writeRowSet } from './row-filter-wire.js';
 
@@ -42,6 +38,7 @@ const LEN2 = 0x12;
 const LEN3 = 0x1a;
 const LEN4 = 0x22;
 const LEN5 = 0x2a;
+const LEN6 = 0x32;
 const LEN8 = 0x42;
 
 /** The sizes of the nested messages of the request being encoded (calls are synchronous: one at a time). */
@@ -110,37 +107,31 @@ export function encodeReadRowsRequest(message: ReadRowsMessage): Buffer {
 // ---------------------------------------------------------------------------
 // MutateRowsRequest
 
-/** A `Mutation` with any of its oneof members set (a `RawMutation` sets one). */
-interface AnyMutation {
-  readonly setCell?: {
-    readonly familyName: string;
-    readonly columnQualifier: Buffer;
-    readonly timestampMicros: number;
-    readonly value: Buffer;
-  };
-  readonly deleteFromColumn?: { readonly familyName: string; readonly columnQualifier: Buffer };
-  readonly deleteFromFamily?: { readonly familyName: string };
-  readonly deleteFromRow?: object;
-  readonly addToCell?: AggregateCell<{ readonly intValue?: Int64Input }>;
-  readonly mergeToCell?: AggregateCell<{ readonly rawValue?: Buffer }>;
+/**
+ * Encodes a `google.bigtable.v2.MutateRowsRequest`: `table_name` (1),
+ * `entries` (2, each encoded once by {@link encodeMutateEntry}),
+ * `app_profile_id` (3).
+ * @internal
+ * @example
+ * ```ts
+ * const bytes = encodeMutateRowsRequest({
+ *   tableName: 'projects/p/instances/i/tables/t',
+ *   entries: [encodeMutateEntry(repo.compileSave(reading))],
+ * });
+ * ```
+ */
+export function encodeMutateRowsRequest(message: MutateRowsMessage): Buffer {
+  const entries = message.entries;
+  let size = stringFieldSize(message.tableName) + stringFieldSize(message.appProfileId);
+  for (let i = 0; i < entries.length; i++) size += (entries[i] as EncodedEntry).bytes.length;
+  const writer = new WireWriter(size);
+  writeStringField(writer, LEN1, message.tableName);
+  for (let i = 0; i < entries.length; i++) writer.raw((entries[i] as EncodedEntry).bytes);
+  writeStringField(writer, LEN3, message.appProfileId);
+  return writer.finish();
 }
 
-/** The fields of `AddToCell` and `MergeToCell`. */
-interface AggregateCell<I> {
-  readonly familyName: string;
-  readonly columnQualifier?: ValueMessage | null;
-  readonly timestamp?: ValueMessage | null;
-  readonly input?: (I & ValueMessage) | null;
-}
-
-/** The `Value` members a mutation uses: raw_value 8, raw_timestamp_micros 9, int_value 6 (a oneof). */
-interface ValueMessage {
-  readonly rawValue?: Buffer | null;
-  readonly rawTimestampMicros?: Int64Input | null;
-  readonly intValue?: Int64Input | null;
-}
-
-/** The family name whose UTF-8 length was measured last: a request names a few families many times. */
+/** The family name whose UTF-8 length was measured last: a row names a few families many times. */
 let lastFamily = '';
 let lastFamilyLength = 0;
 
@@ -152,236 +143,221 @@ function familyLength(name: string): number {
   return lastFamilyLength;
 }
 
-function familyFieldSize(name: string | null | undefined): number {
-  if (name == null || name === '') return 0;
-  return 1 + delimitedSize(familyLength(name));
+/** `family_name` (1) of any cell mutation: left out when empty. */
+function familyFieldSize(name: string): number {
+  return name === '' ? 0 : 1 + delimitedSize(familyLength(name));
 }
 
-function writeFamily(writer: WireWriter, name: string | null | undefined): void {
-  if (name == null || name === '') return;
+function writeFamily(writer: WireWriter, name: string): void {
+  if (name === '') return;
   writer.byte(LEN1);
   writer.string(name, familyLength(name));
 }
 
-/**
- * Encodes a `google.bigtable.v2.MutateRowsRequest`: `table_name` (1),
- * `entries` (2: `row_key` 1, `mutations` 2 of `SetCell`, `DeleteFromColumn`,
- * `DeleteFromFamily`, `DeleteFromRow`, `AddToCell` or `MergeToCell`),
- * `app_profile_id` (3). Sized first, then written into one buffer.
- * @internal
- * @example
- * ```ts
- * const bytes = encodeMutateRowsRequest({
- *   tableName: 'projects/p/instances/i/tables/t',
- *   entries: [{ rowKey: Buffer.from('k'), mutations: [{ deleteFromRow: {} }] }],
- * });
- * ```
- */
-export function encodeMutateRowsRequest(message: MutateRowsMessage): Buffer {
-  sizes.reset();
-  const entries = message.entries;
-  let size = stringFieldSize(message.tableName) + stringFieldSize(message.appProfileId);
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] as MutateRowsMessage['entries'][number];
-    size += entry instanceof EncodedEntry ? entry.bytes.length : entryFieldSize(entry);
-  }
-  const writer = new WireWriter(size);
-  writeStringField(writer, LEN1, message.tableName);
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] as MutateRowsMessage['entries'][number];
-    if (entry instanceof EncodedEntry) writer.raw(entry.bytes);
-    else writeEntryField(writer, entry);
-  }
-  writeStringField(writer, LEN3, message.appProfileId);
-  return writer.finish();
+/** The qualifier's UTF-8 length: that of the compiled bytes when the mutation carries them. */
+function qualifierLength(cell: { readonly qualifier: string; readonly qualifierBytes?: Buffer }): number {
+  const bytes = cell.qualifierBytes;
+  return bytes === undefined ? utf8Size(cell.qualifier) : bytes.length;
 }
 
+function writeQualifier(
+  writer: WireWriter,
+  cell: { readonly qualifier: string; readonly qualifierBytes?: Buffer },
+  length: number,
+): void {
+  const bytes = cell.qualifierBytes;
+  if (bytes === undefined) writer.string(cell.qualifier, length);
+  else writer.bytes(bytes);
+}
+
+/** The body sizes of the cells of the entry being encoded (encoding is synchronous: one entry at a time). */
+let cellSizes = new Float64Array(64);
+
 /**
- * Encodes one row's mutations as a MutateRows entry (see {@link EncodedEntry}).
+ * Encodes one row's mutations as a MutateRows `Entry`, once (see
+ * {@link EncodedEntry}): `row_key` (1) and `mutations` (2), each a
+ * `SetCell`, `DeleteFromColumn`, `DeleteFromFamily`, `DeleteFromRow`,
+ * `AddToCell` or `MergeToCell` of `google/bigtable/v2/data.proto`. The bytes
+ * are those protobufjs writes for the mutation's raw entry (`toRawMutation`
+ * of each cell): implicit-presence fields left out at their default, the
+ * `Value`s of an aggregate written whenever set.
  * @internal
  * @example
  * ```ts
- * const entry = encodeMutateEntry(repo.compileSave(reading), toRawEntry(repo.compileSave(reading)), 42);
+ * const entry = encodeMutateEntry(repo.compileSave(reading));
+ * entry.bytes; // field 2 of a MutateRowsRequest: tag, length, Entry
  * ```
  */
-export function encodeMutateEntry(mutation: CompiledMutation, raw: RawEntry, dataBytes: number): EncodedEntry {
-  sizes.reset();
-  const writer = new WireWriter(entryFieldSize(raw));
-  writeEntryField(writer, raw);
+export function encodeMutateEntry(mutation: CompiledMutation): EncodedEntry {
+  const { rowKey, mutations: cells } = mutation;
+  const count = cells.length;
+  if (cellSizes.length < count) cellSizes = new Float64Array(Math.max(count, cellSizes.length * 2));
+  const sizes = cellSizes;
+  const keyLength = rowKey.length;
+  let body = keyLength === 0 ? 0 : 1 + delimitedSize(keyLength);
+  let dataBytes = keyLength;
+  for (let i = 0; i < count; i++) {
+    const cell = cells[i] as CellMutation;
+    let size: number;
+    switch (cell.kind) {
+      case 'setCell': {
+        const qualifier = qualifierLength(cell);
+        const value = cell.value.length;
+        size = familyFieldSize(cell.family) + (qualifier === 0 ? 0 : 1 + delimitedSize(qualifier));
+        if (cell.timestampMicros !== 0) size += 1 + int64Size(cell.timestampMicros);
+        if (value > 0) size += 1 + delimitedSize(value);
+        dataBytes += value;
+        break;
+      }
+      case 'deleteFromColumn': {
+        const qualifier = qualifierLength(cell);
+        size = familyFieldSize(cell.family) + (qualifier === 0 ? 0 : 1 + delimitedSize(qualifier));
+        break;
+      }
+      case 'deleteFromFamily':
+        size = familyFieldSize(cell.family);
+        break;
+      case 'deleteFromRow':
+        size = 0;
+        break;
+      case 'addToCell':
+        size = aggregateSize(cell, 1 + int64Size(cell.input));
+        dataBytes += 8;
+        break;
+      case 'mergeToCell':
+        size = aggregateSize(cell, 1 + delimitedSize(cell.state.length));
+        dataBytes += cell.state.length;
+        break;
+    }
+    sizes[i] = size;
+    // The Mutation: one oneof member, its tag, its length, its body.
+    body += 1 + delimitedSize(1 + delimitedSize(size));
+  }
+
+  const writer = new WireWriter(1 + delimitedSize(body));
+  writer.byte(LEN2); // MutateRowsRequest.entries
+  writer.varint(body);
+  if (keyLength > 0) {
+    writer.byte(LEN1);
+    writer.bytes(rowKey);
+  }
+  for (let i = 0; i < count; i++) {
+    const cell = cells[i] as CellMutation;
+    const size = sizes[i] as number;
+    writer.byte(LEN2); // Entry.mutations
+    writer.varint(1 + delimitedSize(size));
+    switch (cell.kind) {
+      case 'setCell': {
+        writer.byte(LEN1);
+        writer.varint(size);
+        writeFamily(writer, cell.family);
+        const qualifier = qualifierLength(cell);
+        if (qualifier > 0) {
+          writer.byte(LEN2);
+          writeQualifier(writer, cell, qualifier);
+        }
+        if (cell.timestampMicros !== 0) {
+          writer.byte(VAR3);
+          writer.int64(cell.timestampMicros);
+        }
+        if (cell.value.length > 0) {
+          writer.byte(LEN4);
+          writer.bytes(cell.value);
+        }
+        break;
+      }
+      case 'deleteFromColumn': {
+        writer.byte(LEN2);
+        writer.varint(size);
+        writeFamily(writer, cell.family);
+        const qualifier = qualifierLength(cell);
+        if (qualifier > 0) {
+          writer.byte(LEN2);
+          writeQualifier(writer, cell, qualifier);
+        }
+        break;
+      }
+      case 'deleteFromFamily':
+        writer.byte(LEN3);
+        writer.varint(size);
+        writeFamily(writer, cell.family);
+        break;
+      case 'deleteFromRow':
+        writer.byte(LEN4);
+        writer.byte(0);
+        break;
+      case 'addToCell':
+        writer.byte(LEN5);
+        writer.varint(size);
+        writeAggregateHead(writer, cell);
+        writer.byte(LEN4); // input: Value { int_value }
+        writer.varint(1 + int64Size(cell.input));
+        writer.byte(VAR6);
+        writer.int64(cell.input);
+        break;
+      case 'mergeToCell':
+        writer.byte(LEN6);
+        writer.varint(size);
+        writeAggregateHead(writer, cell);
+        writer.byte(LEN4); // input: Value { raw_value }
+        writer.varint(1 + delimitedSize(cell.state.length));
+        writer.byte(LEN8);
+        writer.bytes(cell.state);
+        break;
+    }
+  }
   return new EncodedEntry(
     mutation.table,
-    mutation.rowKey,
+    rowKey,
     mutation.rowKeyText,
     mutation.idempotent,
-    raw.mutations.length,
+    count,
     dataBytes,
     writer.finish(),
   );
 }
 
-/** An entry as field 2 of the request, sized: its tag, length and body; reserves the slots its writer takes. */
-function entryFieldSize(entry: RawEntry): number {
-  const slot = sizes.reserve();
-  const keyLength = entry.rowKey.length;
-  let body = keyLength === 0 ? 0 : 1 + delimitedSize(keyLength);
-  const mutations = entry.mutations as readonly AnyMutation[];
-  for (let j = 0; j < mutations.length; j++) {
-    const mutationSlot = sizes.reserve();
-    const mutationBody = mutationSize(mutations[j] as AnyMutation);
-    sizes.set(mutationSlot, mutationBody);
-    body += 1 + delimitedSize(mutationBody);
-  }
-  sizes.set(slot, body);
-  return 1 + delimitedSize(body);
+/** An aggregate cell as `AddToCell`/`MergeToCell` (family, qualifier and timestamp `Value`s), its input's `Value` body `input` bytes. */
+function aggregateSize(
+  cell: {
+    readonly family: string;
+    readonly qualifier: string;
+    readonly qualifierBytes?: Buffer;
+    readonly timestampMicros: number;
+  },
+  input: number,
+): number {
+  return (
+    familyFieldSize(cell.family) +
+    1 +
+    delimitedSize(1 + delimitedSize(qualifierLength(cell))) +
+    1 +
+    delimitedSize(1 + int64Size(cell.timestampMicros)) +
+    1 +
+    delimitedSize(input)
+  );
 }
 
-function writeEntryField(writer: WireWriter, entry: RawEntry): void {
+/** The family, and the qualifier (`raw_value`) and timestamp (`raw_timestamp_micros`) `Value`s of an aggregate cell. */
+function writeAggregateHead(
+  writer: WireWriter,
+  cell: {
+    readonly family: string;
+    readonly qualifier: string;
+    readonly qualifierBytes?: Buffer;
+    readonly timestampMicros: number;
+  },
+): void {
+  writeFamily(writer, cell.family);
+  const qualifier = qualifierLength(cell);
   writer.byte(LEN2);
-  writer.varint(sizes.take());
-  if (entry.rowKey.length > 0) {
-    writer.byte(LEN1);
-    writer.bytes(entry.rowKey);
-  }
-  const mutations = entry.mutations as readonly AnyMutation[];
-  for (let j = 0; j < mutations.length; j++) writeMutation(writer, mutations[j] as AnyMutation);
-}
-
-/** The body of a `Mutation`: one size slot for each member set, in field order, and theirs. */
-function mutationSize(mutation: AnyMutation): number {
-  let size = 0;
-  const setCell = mutation.setCell;
-  if (setCell != null) {
-    const slot = sizes.reserve();
-    const body = setCellSize(setCell);
-    sizes.set(slot, body);
-    size += 1 + delimitedSize(body);
-  }
-  const { deleteFromColumn, deleteFromFamily, deleteFromRow, addToCell, mergeToCell } = mutation;
-  if (deleteFromColumn != null) {
-    const slot = sizes.reserve();
-    let body = familyFieldSize(deleteFromColumn.familyName);
-    const qualifier = deleteFromColumn.columnQualifier;
-    if (qualifier != null && qualifier.length > 0) body += 1 + delimitedSize(qualifier.length);
-    sizes.set(slot, body);
-    size += 1 + delimitedSize(body);
-  }
-  if (deleteFromFamily != null) {
-    const slot = sizes.reserve();
-    const body = familyFieldSize(deleteFromFamily.familyName);
-    sizes.set(slot, body);
-    size += 1 + delimitedSize(body);
-  }
-  if (deleteFromRow != null) size += 2;
-  if (addToCell != null) size += aggregateSize(addToCell);
-  if (mergeToCell != null) size += aggregateSize(mergeToCell);
-  return size;
-}
-
-function setCellSize(cell: NonNullable<AnyMutation['setCell']>): number {
-  let size = familyFieldSize(cell.familyName);
-  const qualifier = cell.columnQualifier.length;
-  if (qualifier > 0) size += 1 + delimitedSize(qualifier);
-  const timestamp = cell.timestampMicros;
-  if (!int64IsZero(timestamp)) size += 1 + int64Size(timestamp);
-  const value = cell.value.length;
-  if (value > 0) size += 1 + delimitedSize(value);
-  return size;
-}
-
-/** An `AddToCell` or `MergeToCell` with its tag and length; one slot for it, one per `Value`. */
-function aggregateSize(cell: AggregateCell<ValueMessage>): number {
-  const slot = sizes.reserve();
-  let body = familyFieldSize(cell.familyName);
-  for (const value of [cell.columnQualifier, cell.timestamp, cell.input]) {
-    if (value == null) continue;
-    const valueSlot = sizes.reserve();
-    const valueBody = valueSize(value);
-    sizes.set(valueSlot, valueBody);
-    body += 1 + delimitedSize(valueBody);
-  }
-  sizes.set(slot, body);
-  return 1 + delimitedSize(body);
-}
-
-function valueSize(value: ValueMessage): number {
-  let size = 0;
-  if (value.intValue != null) size += 1 + int64Size(value.intValue);
-  if (value.rawValue != null) size += 1 + delimitedSize(value.rawValue.length);
-  if (value.rawTimestampMicros != null) size += 1 + int64Size(value.rawTimestampMicros);
-  return size;
-}
-
-function writeMutation(writer: WireWriter, mutation: AnyMutation): void {
-  writer.byte(LEN2); // Entry.mutations
-  writer.varint(sizes.take());
-  const setCell = mutation.setCell;
-  if (setCell != null) {
-    writer.byte(LEN1);
-    writer.varint(sizes.take());
-    writeFamily(writer, setCell.familyName);
-    const qualifier = setCell.columnQualifier;
-    if (qualifier.length > 0) {
-      writer.byte(LEN2);
-      writer.bytes(qualifier);
-    }
-    const timestamp = setCell.timestampMicros;
-    if (!int64IsZero(timestamp)) {
-      writer.byte(VAR3);
-      writer.int64(timestamp);
-    }
-    const value = setCell.value;
-    if (value.length > 0) {
-      writer.byte(LEN4);
-      writer.bytes(value);
-    }
-  }
-  const { deleteFromColumn, deleteFromFamily, deleteFromRow, addToCell, mergeToCell } = mutation;
-  if (deleteFromColumn != null) {
-    writer.byte(LEN2);
-    writer.varint(sizes.take());
-    writeFamily(writer, deleteFromColumn.familyName);
-    const qualifier = deleteFromColumn.columnQualifier;
-    if (qualifier != null && qualifier.length > 0) {
-      writer.byte(LEN2);
-      writer.bytes(qualifier);
-    }
-  }
-  if (deleteFromFamily != null) {
-    writer.byte(LEN3);
-    writer.varint(sizes.take());
-    writeFamily(writer, deleteFromFamily.familyName);
-  }
-  if (deleteFromRow != null) {
-    writer.byte(LEN4);
-    writer.byte(0);
-  }
-  if (addToCell != null) writeAggregate(writer, 5, addToCell);
-  if (mergeToCell != null) writeAggregate(writer, 6, mergeToCell);
-}
-
-function writeAggregate(writer: WireWriter, field: number, cell: AggregateCell<ValueMessage>): void {
-  writer.byte(tag(field, LENGTH_DELIMITED));
-  writer.varint(sizes.take());
-  writeFamily(writer, cell.familyName);
-  const values = [cell.columnQualifier, cell.timestamp, cell.input];
-  for (let i = 0; i < 3; i++) {
-    const value = values[i];
-    if (value == null) continue;
-    writer.byte(tag(i + 2, LENGTH_DELIMITED));
-    writer.varint(sizes.take());
-    if (value.intValue != null) {
-      writer.byte(VAR6);
-      writer.int64(value.intValue);
-    }
-    if (value.rawValue != null) {
-      writer.byte(LEN8);
-      writer.bytes(value.rawValue);
-    }
-    if (value.rawTimestampMicros != null) {
-      writer.byte(VAR9);
-      writer.int64(value.rawTimestampMicros);
-    }
-  }
+  writer.varint(1 + delimitedSize(qualifier));
+  writer.byte(LEN8);
+  writeQualifier(writer, cell, qualifier);
+  writer.byte(LEN3);
+  writer.varint(1 + int64Size(cell.timestampMicros));
+  writer.byte(VAR9);
+  writer.int64(cell.timestampMicros);
 }
 
 // ---------------------------------------------------------------------------

@@ -26,7 +26,8 @@ import { ReadRowsCall } from './read-rows-call.js';
 import { sampleRowKeysCall } from './sample-row-keys-call.js';
 import { toReadRowsMessage } from './read-rows-message.js';
 import { clientReadRetryPolicy } from './read-retry.js';
-import { mutateManyRows, mutateOneRow, prepareMutation } from './data-ops.js';
+import { mutateManyRows, mutateOneRow } from './data-ops.js';
+import { encodeMutateEntry } from './data-wire-requests.js';
 import { openReadRows, OpenReads } from './read-stream.js';
 import { ValidationError } from '../errors/errors.js';
 import { checkEmulatorHost } from './emulator-host.js';
@@ -278,7 +279,7 @@ export class GoogleCloudDriver implements BigtableDriver {
    * for each row it accepted).
    */
   prepareMutation(mutation: CompiledMutation): PreparedMutation {
-    return prepareMutation(mutation);
+    return encodeMutateEntry(mutation);
   }
 
   async mutateRows({ table, mutations }: MutateRowsRequest, call?: CallOptions): Promise<RowMutationFailure[]> {

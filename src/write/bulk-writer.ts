@@ -650,7 +650,7 @@ export class BulkWriter<T> {
     fill.bytes += bytes;
     if (fill.entries >= this.#limits.maxEntries && this.#setup.holdFullBatches !== true) this.#sendOpen();
     else if (fill.entries === 1) this.#startTimer();
-    return accepted(entry);
+    return new AcceptedHandle(entry);
   }
 
   #startTimer(): void {
@@ -889,22 +889,33 @@ function codeOf(error: Error): number | undefined {
   return extractGrpcCode(error);
 }
 
-/** The accepted handle of an entry; its `outcome` promise is made only when asked for. */
-function accepted<T>(entry: Entry<T>): AcceptedWrite<T> {
-  let promise: Promise<WriteOutcome<T>> | undefined;
-  return {
-    index: entry.index,
-    rowKey: entry.rowKey,
-    get outcome(): Promise<WriteOutcome<T>> {
-      if (entry.persisted && entry.outcome === undefined)
-        entry.outcome = { status: 'persisted', index: entry.index, entity: entry.entity, rowKey: entry.rowKey };
-      promise ??=
-        entry.outcome === undefined
-          ? new Promise<WriteOutcome<T>>((resolve) => (entry.listeners ??= []).push(resolve))
-          : Promise.resolve(entry.outcome);
-      return promise;
-    },
-  };
+/**
+ * The handle `add()` resolves with: the entry's index and key, and its
+ * `outcome` promise, made only when asked for (a writer of a million rows
+ * whose outcomes nobody awaits makes none).
+ */
+class AcceptedHandle<T> {
+  readonly index: number;
+  readonly rowKey: string;
+  readonly #entry: Entry<T>;
+  #promise: Promise<WriteOutcome<T>> | undefined;
+
+  constructor(entry: Entry<T>) {
+    this.index = entry.index;
+    this.rowKey = entry.rowKey;
+    this.#entry = entry;
+  }
+
+  get outcome(): Promise<WriteOutcome<T>> {
+    const entry = this.#entry;
+    if (entry.persisted && entry.outcome === undefined)
+      entry.outcome = { status: 'persisted', index: entry.index, entity: entry.entity, rowKey: entry.rowKey };
+    this.#promise ??=
+      entry.outcome === undefined
+        ? new Promise<WriteOutcome<T>>((resolve) => (entry.listeners ??= []).push(resolve))
+        : Promise.resolve(entry.outcome);
+    return this.#promise;
+  }
 }
 
 function withResolvers(): { promise: Promise<void>; resolve: () => void } {

@@ -18,9 +18,8 @@ import { ChunkMerger } from '../../../src/driver/chunk-merger.js';
 import { retryDelayInDetails } from '../../../src/driver/retry-rules.js';
 import { MutateRowsRateLimiter } from '../../../src/driver/mutate-rows-limiter.js';
 import type { RowData } from '../../../src/model/driver.js';
-import type { RawEntry, RawMutation } from '../../../src/driver/client-mutation.js';
-import type { EncodedEntry } from '../../../src/driver/encoded-entry.js';
-import type { MutateRowsMessage } from '../../../src/driver/data-messages.js';
+import type { CellMutation, CompiledMutation } from '../../../src/model/mutation.js';
+import { toRawMutation, type RawEntry } from '../../../src/driver/client-mutation.js';
 import type { ReadRowsMessage } from '../../../src/driver/read-rows-message.js';
 import type { RowFilterMessage } from '../../../src/driver/row-filter-message.js';
 import { propertyRuns } from '../../support/property-runs.js';
@@ -154,46 +153,73 @@ const readRowsMessageArb: fc.Arbitrary<ReadRowsMessage> = fc.record(
   { requiredKeys: ['tableName', 'rows'] },
 );
 
-const setCellArb = fc.record({
-  familyName: nameArb,
-  columnQualifier: bytesArb,
-  timestampMicros: safeIntArb,
-  value: bytesArb,
+/** A qualifier, with the compiled UTF-8 bytes a schema's cells carry, or without (the driver encodes the text). */
+const qualified = <T extends object>(cell: T & { qualifier: string }, withBytes: boolean) =>
+  withBytes ? { ...cell, qualifierBytes: Buffer.from(cell.qualifier, 'utf8') } : cell;
+
+const cellMutationArb: fc.Arbitrary<CellMutation> = fc.oneof(
+  fc
+    .tuple(
+      fc.record({ family: nameArb, qualifier: nameArb, timestampMicros: safeIntArb, value: bytesArb }),
+      fc.boolean(),
+    )
+    .map(([cell, withBytes]) => qualified({ kind: 'setCell' as const, ...cell }, withBytes)),
+  fc
+    .tuple(fc.record({ family: nameArb, qualifier: nameArb }), fc.boolean())
+    .map(([cell, withBytes]) => qualified({ kind: 'deleteFromColumn' as const, ...cell }, withBytes)),
+  fc.record({ family: nameArb }).map((cell) => ({ kind: 'deleteFromFamily' as const, ...cell })),
+  fc.constant({ kind: 'deleteFromRow' as const }),
+  fc
+    .tuple(
+      fc.record({
+        family: nameArb,
+        qualifier: nameArb,
+        timestampMicros: safeIntArb,
+        input: fc.oneof(
+          fc.constantFrom(INT64_MIN, INT64_MAX, 0n, -1n, 2n ** 53n + 1n),
+          fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
+        ),
+      }),
+      fc.boolean(),
+    )
+    .map(([cell, withBytes]) => qualified({ kind: 'addToCell' as const, ...cell }, withBytes)),
+  fc
+    .tuple(
+      fc.record({ family: nameArb, qualifier: nameArb, timestampMicros: safeIntArb, state: bytesArb }),
+      fc.boolean(),
+    )
+    .map(([cell, withBytes]) => qualified({ kind: 'mergeToCell' as const, ...cell }, withBytes)),
+);
+
+const compiledArb: fc.Arbitrary<CompiledMutation> = fc.record({
+  table: fc.constant('t'),
+  rowKey: bytesArb,
+  rowKeyText: fc.constant('k'),
+  mutations: fc.array(cellMutationArb, { maxLength: 4 }),
+  idempotent: fc.boolean(),
 });
 
-const mutationArb: fc.Arbitrary<RawMutation> = fc.oneof(
-  fc.record({ setCell: setCellArb }),
-  fc.record({ deleteFromColumn: fc.record({ familyName: nameArb, columnQualifier: bytesArb }) }),
-  fc.record({ deleteFromFamily: fc.record({ familyName: nameArb }) }),
-  fc.constant({ deleteFromRow: {} }),
-  fc.record({
-    addToCell: fc.record({
-      familyName: nameArb,
-      columnQualifier: fc.record({ rawValue: bytesArb }),
-      timestamp: fc.record({ rawTimestampMicros: safeIntArb }),
-      input: fc.record({ intValue: int64TextArb }),
-    }),
-  }),
-  fc.record({
-    mergeToCell: fc.record({
-      familyName: nameArb,
-      columnQualifier: fc.record({ rawValue: bytesArb }),
-      timestamp: fc.record({ rawTimestampMicros: safeIntArb }),
-      input: fc.record({ rawValue: bytesArb }),
-    }),
-  }),
-);
+/** The entry as protobufjs encodes it: each cell converted as the driver converts the cells of a unary call. */
+const rawEntryOf = (mutation: CompiledMutation): RawEntry => ({
+  rowKey: mutation.rowKey,
+  mutations: mutation.mutations.map(toRawMutation),
+});
 
-const mutateRowsMessageArb: fc.Arbitrary<MutateRowsMessage> = fc.record(
-  {
-    tableName: nameArb,
-    appProfileId: nameArb,
-    entries: fc.array(fc.record({ rowKey: bytesArb, mutations: fc.array(mutationArb, { maxLength: 4 }) }), {
-      maxLength: 5,
-    }),
-  },
+const mutateRowsArb = fc.record(
+  { tableName: nameArb, appProfileId: nameArb, entries: fc.array(compiledArb, { maxLength: 5 }) },
   { requiredKeys: ['tableName', 'entries'] },
 );
+
+/** Our request of these compiled mutations, and protobufjs's message of their raw entries. */
+function mutateRows(message: { tableName: string; appProfileId?: string; entries: readonly CompiledMutation[] }): {
+  ours: Buffer;
+  reference: object;
+} {
+  return {
+    ours: encodeMutateRowsRequest({ ...message, entries: message.entries.map(encodeMutateEntry) }),
+    reference: { ...message, entries: message.entries.map(rawEntryOf) },
+  };
+}
 
 describe('encodeReadRowsRequest', () => {
   it('writes what protobufjs reads back as the message, byte for byte as protobufjs writes it', () => {
@@ -236,41 +262,35 @@ describe('encodeReadRowsRequest', () => {
   });
 });
 
-describe('encodeMutateRowsRequest', () => {
-  it('writes what protobufjs reads back as the message, byte for byte as protobufjs writes it', () => {
+describe('encodeMutateRowsRequest and encodeMutateEntry', () => {
+  it('write what protobufjs reads back as the raw entries, byte for byte as protobufjs writes them', () => {
     fc.assert(
-      fc.property(mutateRowsMessageArb, (message) => {
-        expectEncodedLikeReference(MutateRowsRequest, message, encodeMutateRowsRequest(message));
+      fc.property(mutateRowsArb, (message) => {
+        const { ours, reference } = mutateRows(message);
+        expectEncodedLikeReference(MutateRowsRequest, reference, ours);
       }),
       { numRuns: propertyRuns(2000) },
     );
   });
 
-  it('writes server time (-1) as a 10-byte varint and AddToCell inputs over the whole int64 range', () => {
-    const entries: MutateRowsMessage['entries'] = [
-      {
-        rowKey: Buffer.from('r'),
-        mutations: [
-          {
-            setCell: {
-              familyName: 'cf',
-              columnQualifier: Buffer.from('q'),
-              timestampMicros: -1,
-              value: Buffer.from('v'),
-            },
-          },
-          ...['9223372036854775807', '-9223372036854775808', '9007199254740993'].map((intValue) => ({
-            addToCell: {
-              familyName: 'agg',
-              columnQualifier: { rawValue: Buffer.from('n') },
-              timestamp: { rawTimestampMicros: 0 },
-              input: { intValue },
-            },
-          })),
-        ],
-      },
-    ];
-    const bytes = encodeMutateRowsRequest({ tableName: 't', entries });
+  it('write server time (-1) as a 10-byte varint and AddToCell inputs over the whole int64 range', () => {
+    const entry: CompiledMutation = {
+      table: 't',
+      rowKey: Buffer.from('r'),
+      rowKeyText: 'r',
+      mutations: [
+        { kind: 'setCell', family: 'cf', qualifier: 'q', timestampMicros: -1, value: Buffer.from('v') },
+        ...[INT64_MAX, INT64_MIN, 2n ** 53n + 1n].map((input) => ({
+          kind: 'addToCell' as const,
+          family: 'agg',
+          qualifier: 'n',
+          timestampMicros: 0,
+          input,
+        })),
+      ],
+      idempotent: false,
+    };
+    const bytes = encodeMutateRowsRequest({ tableName: 't', entries: [encodeMutateEntry(entry)] });
     expect(bytes.includes(Buffer.from('18ffffffffffffffffff01', 'hex'))).toBe(true);
     const decoded = MutateRowsRequest.toObject(MutateRowsRequest.decode(bytes), { longs: String }) as {
       entries: {
@@ -287,89 +307,71 @@ describe('encodeMutateRowsRequest', () => {
   });
 
   it('rejects an AddToCell input that is not an int64', () => {
-    for (const intValue of ['9223372036854775808', '-9223372036854775809', '1e3', '']) {
-      const entries = [
-        {
-          rowKey: Buffer.from('r'),
-          mutations: [
-            {
-              addToCell: {
-                familyName: 'agg',
-                columnQualifier: { rawValue: Buffer.from('n') },
-                timestamp: { rawTimestampMicros: 0 },
-                input: { intValue },
-              },
-            },
-          ],
-        },
-      ];
-      expect(() => encodeMutateRowsRequest({ tableName: 't', entries })).toThrow(ProtoWireError);
+    for (const input of [INT64_MAX + 1n, INT64_MIN - 1n]) {
+      const entry: CompiledMutation = {
+        table: 't',
+        rowKey: Buffer.from('r'),
+        rowKeyText: 'r',
+        mutations: [{ kind: 'addToCell', family: 'agg', qualifier: 'n', timestampMicros: 0, input }],
+        idempotent: false,
+      };
+      expect(() => encodeMutateEntry(entry)).toThrow(ProtoWireError);
     }
   });
 
-  it('writes a bulk request of many cells over few families as protobufjs does', () => {
-    const entries = Array.from({ length: 50 }, (_, row) => ({
+  it('write a bulk request of many cells over few families as protobufjs does', () => {
+    const entries = Array.from({ length: 50 }, (_, row): CompiledMutation => ({
+      table: 't',
       rowKey: Buffer.from(`row#${row}`),
+      rowKeyText: `row#${row}`,
       mutations: Array.from({ length: 10 }, (_, cell) => ({
-        setCell: {
-          familyName: ['cf', 'é', 'cf'][cell % 3] as string,
-          columnQualifier: Buffer.from(`q${cell}`),
-          timestampMicros: 1_700_000_000_000_000 + row,
-          value: Buffer.alloc(cell * 20, row),
-        },
+        kind: 'setCell' as const,
+        family: ['cf', 'é', 'cf'][cell % 3] as string,
+        qualifier: `q${cell}`,
+        timestampMicros: 1_700_000_000_000_000 + row,
+        value: Buffer.alloc(cell * 20, row),
       })),
+      idempotent: true,
     }));
-    const message = { tableName: 'projects/p/instances/i/tables/t', appProfileId: 'profile', entries };
-    expectEncodedLikeReference(MutateRowsRequest, message, encodeMutateRowsRequest(message));
+    const { ours, reference } = mutateRows({
+      tableName: 'projects/p/instances/i/tables/t',
+      appProfileId: 'p',
+      entries,
+    });
+    expectEncodedLikeReference(MutateRowsRequest, reference, ours);
   });
-});
 
-describe('encodeMutateEntry', () => {
-  const Entry = type('google.bigtable.v2.MutateRowsRequest.Entry');
-  const prepared = (entry: RawEntry, index: number): EncodedEntry =>
-    encodeMutateEntry(
-      {
-        table: 't',
-        rowKey: entry.rowKey,
-        rowKeyText: `row ${index}`,
-        mutations: [],
-        idempotent: index % 2 === 0,
-      },
-      entry,
-      index,
-    );
-
-  it('makes a request of entries encoded once the same bytes as of the entries, whichever are encoded', () => {
+  it('keep what the driver reports beside the bytes of an entry, which read back as the raw entry', () => {
     fc.assert(
-      fc.property(mutateRowsMessageArb, fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }), (message, which) => {
-        const mixed = message.entries.map((entry, i) => (which[i] === true ? prepared(entry as RawEntry, i) : entry));
-        expect(encodeMutateRowsRequest({ ...message, entries: mixed })).toEqual(encodeMutateRowsRequest(message));
+      fc.property(compiledArb, (mutation) => {
+        const entry = encodeMutateEntry(mutation);
+        const values = mutation.mutations.reduce(
+          (sum, cell) =>
+            sum +
+            (cell.kind === 'setCell'
+              ? cell.value.length
+              : cell.kind === 'addToCell'
+                ? 8
+                : cell.kind === 'mergeToCell'
+                  ? cell.state.length
+                  : 0),
+          0,
+        );
+        expect(entry).toMatchObject({
+          kind: 'prepared',
+          table: 't',
+          rowKeyText: 'k',
+          idempotent: mutation.idempotent,
+          cellCount: mutation.mutations.length,
+          dataBytes: mutation.rowKey.length + values,
+        });
+        expect(entry.rowKey).toBe(mutation.rowKey);
+        const Entry = type('google.bigtable.v2.MutateRowsRequest.Entry');
+        expect(Entry.toObject(Entry.fromObject(entry.toRawEntry()), VIEW)).toEqual(
+          Entry.toObject(Entry.fromObject(rawEntryOf(mutation)), VIEW),
+        );
       }),
       { numRuns: propertyRuns(1000) },
-    );
-  });
-
-  it('keeps what the driver reports beside the bytes, which protobufjs reads as the entry, and reads back as the entry', () => {
-    fc.assert(
-      fc.property(mutateRowsMessageArb, (message) => {
-        message.entries.forEach((raw, i) => {
-          const entry = prepared(raw as RawEntry, i);
-          expect(entry).toMatchObject({
-            kind: 'prepared',
-            table: 't',
-            rowKeyText: `row ${i}`,
-            idempotent: i % 2 === 0,
-            cellCount: (raw as RawEntry).mutations.length,
-            dataBytes: i,
-          });
-          const reference = Entry.toObject(Entry.fromObject(raw), VIEW);
-          expect(MutateRowsRequest.toObject(MutateRowsRequest.decode(entry.bytes), VIEW)['entries']).toEqual([
-            reference,
-          ]);
-          expect(Entry.toObject(Entry.fromObject(entry.toRawEntry()), VIEW)).toEqual(reference);
-        });
-      }),
-      { numRuns: propertyRuns(500) },
     );
   });
 });

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import protobuf from 'protobufjs';
-import { toRawEntry, toRawMutation } from '../../../src/driver/client-mutation.js';
+import { toRawMutation } from '../../../src/driver/client-mutation.js';
 import type { CellMutation } from '../../../src/model/mutation.js';
 import { decodeRowKey } from '../../../src/key/physical-key.js';
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
@@ -113,7 +113,7 @@ function wireMutationType(): protobuf.Type {
 }
 
 describe('cell mutations from a compiled schema', () => {
-  it('carry the qualifier bytes of their column, which the raw entry sends as they are', () => {
+  it('carry the qualifier bytes of their column, which the raw mutation sends as they are', () => {
     const schema = compileEntity(Event);
     const m = compileSave(schema, Object.assign(new Event(), { seq: 1, at: new Date(0), note: 'n', location: null }), {
       now: 0,
@@ -124,7 +124,7 @@ describe('cell mutations from a compiled schema', () => {
     expect(deletes.map((d) => (d.kind === 'deleteFromColumn' ? d.qualifierBytes : undefined))).toEqual([
       Buffer.from('location'),
     ]);
-    const raw = toRawEntry(m).mutations[0];
+    const raw = toRawMutation(m.mutations[0] as CellMutation);
     expect(raw !== undefined && 'setCell' in raw ? raw.setCell.columnQualifier : undefined).toBe(noteBytes);
   });
 

@@ -5,7 +5,8 @@ import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileAdd } from '../../../src/mutation/compile-add.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import { compileUpdate } from '../../../src/mutation/compile-update.js';
-import { toRawEntry } from '../../../src/driver/client-mutation.js';
+import { toRawMutation } from '../../../src/driver/client-mutation.js';
+import type { CellMutation } from '../../../src/model/mutation.js';
 import { expectMetadataError } from '../../support/expect-metadata-error.js';
 
 const NOW = 1_700_000_000_000;
@@ -211,9 +212,8 @@ describe('the request the driver builds', () => {
       { views: -(2n ** 63n), visitors: Buffer.from('abc') },
       { now: NOW, changes: { title: 'x' } },
     );
-    const entry = toRawEntry(m);
-    expect(entry.rowKey).toEqual(Buffer.from('/home'));
-    expect(entry.mutations.slice(1)).toEqual([
+    expect(m.rowKey).toEqual(Buffer.from('/home'));
+    expect(m.mutations.slice(1).map(toRawMutation)).toEqual([
       {
         addToCell: {
           familyName: 's',
@@ -231,6 +231,8 @@ describe('the request the driver builds', () => {
         },
       },
     ]);
-    expect(entry.mutations[0]).toMatchObject({ setCell: { familyName: 'p', timestampMicros: NOW * 1000 } });
+    expect(toRawMutation(m.mutations[0] as CellMutation)).toMatchObject({
+      setCell: { familyName: 'p', timestampMicros: NOW * 1000 },
+    });
   });
 });
