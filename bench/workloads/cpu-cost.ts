@@ -4,7 +4,7 @@ import { compileEntity } from '../../src/metadata/compile-entity.js';
 import { encodeRowKey } from '../../src/tools.js';
 import { ChunkMerger } from '../../src/driver/chunk-merger.js';
 import type { RowData } from '../../src/model/driver.js';
-import { toRawEntry } from '../../src/driver/client-mutation.js';
+import { encodeMutateEntry } from '../../src/driver/data-wire-requests.js';
 import { compileSave } from '../../src/mutation/compile-save.js';
 import { hydrate } from '../../src/read/hydrate.js';
 import { resolveRead } from '../../src/read/read-options.js';
@@ -22,8 +22,8 @@ const DISTINCT = 1_000;
 
 /**
  * Workload 5, CPU only (no database): nanoseconds per entity of each step the
- * mapper adds (key encoding, salting, `compileSave`, the driver's conversion
- * to a raw entry, `compileSave` again with a zod or a valibot validator
+ * mapper adds (key encoding, salting, `compileSave`, the driver's encoding
+ * of the MutateRows entry, `compileSave` again with a zod or a valibot validator
  * on every column (their cost per entity is the difference), the driver's merge of ReadRows chunks into a row, `hydrate`)
  * next to the raw client's own per-row work (building an object entry and its
  * `Mutation.parse`, building a pre-built entry, its `ChunkTransformer` merging
@@ -96,9 +96,9 @@ export function cpuCost(ctx: BenchContext): CpuResult {
         },
       ),
     ),
-    measure('to-raw-entry', 'mapper driver: CompiledMutation -> raw entry', 'mapper', () => {
+    measure('encode-entry', 'mapper driver: CompiledMutation -> MutateRows entry bytes', 'mapper', () => {
       const compiled = wideInputs().map((e) => compileSave(wide, e, { now }));
-      return (i) => toRawEntry(at(compiled, i));
+      return (i) => encodeMutateEntry(at(compiled, i));
     }),
     measure('merge-chunks', 'mapper driver: ReadRows chunks -> RowData', 'mapper', () => {
       const list = responses();
@@ -159,7 +159,7 @@ export function cpuCost(ctx: BenchContext): CpuResult {
     label,
     value: Math.round((raw / mapper) * 1000) / 1000,
   });
-  const mapperWrite = ns('compile-save') + ns('to-raw-entry');
+  const mapperWrite = ns('compile-save') + ns('encode-entry');
   const mapperRead = ns('merge-chunks') + ns('hydrate');
   return {
     kind: 'cpu',
@@ -170,13 +170,13 @@ export function cpuCost(ctx: BenchContext): CpuResult {
     ratios: [
       speed(
         'write-vs-object-entry',
-        'write path speed: raw (object entry + Mutation.parse) ns / mapper (compileSave + raw entry) ns',
+        'write path speed: raw (object entry + Mutation.parse) ns / mapper (compileSave + entry bytes) ns',
         ns('raw-mutation-parse'),
         mapperWrite,
       ),
       speed(
         'write-vs-prebuilt',
-        'write path speed: raw pre-built entry ns / mapper (compileSave + raw entry) ns',
+        'write path speed: raw pre-built entry ns / mapper (compileSave + entry bytes) ns',
         ns('raw-prebuilt-entry'),
         mapperWrite,
       ),
