@@ -62,6 +62,13 @@ export interface ValueCodec {
   readonly type: ColumnScalarType | 'class';
   /** Value → cell bytes. */
   encode(value: unknown): Buffer;
+  /**
+   * For a codec whose cell bytes are the UTF-8 of a string (`string`): the
+   * string, checked as `encode` checks the value, so that a writer that
+   * encodes rows itself writes it without a buffer of its own.
+   * @internal
+   */
+  encodeText?(value: unknown): string;
   /** Cell bytes → value. */
   decode(bytes: Buffer): unknown;
 }

@@ -1,3 +1,4 @@
+import { utf8Length } from '../util/utf8-length.js';
 import type { ColumnScalarType, Constructor } from '../model/declarations.js';
 import type { ValueCodec } from './codec-contracts.js';
 import { MetadataError, ValueEncodingError } from '../errors/errors.js';
@@ -88,24 +89,35 @@ function expectLength(ctx: ValueCodecContext, bytes: Buffer, length: number, typ
  * @internal
  */
 function createStringValueCodec(ctx: ValueCodecContext): ValueCodec {
+  const text = (value: unknown, byteLength: number): string => {
+    // As many bytes as UTF-16 units: ASCII, so no surrogate to look for.
+    if (byteLength !== (value as string).length && hasLoneSurrogate(value as string))
+      throw valueError(
+        ctx,
+        value,
+        'is not a valid string value: it has a lone UTF-16 surrogate, which UTF-8 cannot store. Fix: remove the broken character',
+      );
+    return value as string;
+  };
+  const checkType = (value: unknown): void => {
+    if (typeof value !== 'string')
+      throw valueError(
+        ctx,
+        value,
+        'is not a valid string value: expected a string. Fix: pass a string, or declare another column type',
+      );
+  };
   return Object.freeze({
     type: 'string',
     encode(value: unknown): Buffer {
-      if (typeof value !== 'string')
-        throw valueError(
-          ctx,
-          value,
-          'is not a valid string value: expected a string. Fix: pass a string, or declare another column type',
-        );
-      const bytes = Buffer.from(value, 'utf8');
-      // As many bytes as UTF-16 units: ASCII, so no surrogate to look for.
-      if (bytes.length !== value.length && hasLoneSurrogate(value))
-        throw valueError(
-          ctx,
-          value,
-          'is not a valid string value: it has a lone UTF-16 surrogate, which UTF-8 cannot store. Fix: remove the broken character',
-        );
+      checkType(value);
+      const bytes = Buffer.from(value as string, 'utf8');
+      text(value, bytes.length);
       return bytes;
+    },
+    encodeText(value: unknown): string {
+      checkType(value);
+      return text(value, utf8Length(value as string));
     },
     decode(bytes: Buffer): unknown {
       const text = decodeUtf8Strict(bytes);

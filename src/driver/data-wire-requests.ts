@@ -1,6 +1,7 @@
+import { utf8Length } from '../util/utf8-length.js';
 import type { ReadRowsMessage } from './read-rows-message.js';
 import type { MutateRowsMessage, SampleRowKeysMessage } from './data-messages.js';
-import type { CellMutation, CompiledMutation } from '../model/mutation.js';
+import { setCellValueLength, type CellMutation, type CompiledMutation, type TextValue } from '../model/mutation.js';
 import { EncodedEntry } from './encoded-entry.js';
 import {
   NestedSizes,
@@ -9,7 +10,6 @@ import {
   int64IsZero,
   int64Size,
   stringFieldSize,
-  utf8Size,
   writeStringField,
 } from './proto-wire.js';
 import { filterSize, rowSetSize, writeFilter, writeRowSet } from './row-filter-wire.js';
@@ -137,7 +137,7 @@ let lastFamilyLength = 0;
 
 function familyLength(name: string): number {
   if (name !== lastFamily) {
-    lastFamilyLength = utf8Size(name);
+    lastFamilyLength = utf8Length(name);
     lastFamily = name;
   }
   return lastFamilyLength;
@@ -157,7 +157,7 @@ function writeFamily(writer: WireWriter, name: string): void {
 /** The qualifier's UTF-8 length: that of the compiled bytes when the mutation carries them. */
 function qualifierLength(cell: { readonly qualifier: string; readonly qualifierBytes?: Buffer }): number {
   const bytes = cell.qualifierBytes;
-  return bytes === undefined ? utf8Size(cell.qualifier) : bytes.length;
+  return bytes === undefined ? utf8Length(cell.qualifier) : bytes.length;
 }
 
 function writeQualifier(
@@ -202,7 +202,7 @@ export function encodeMutateEntry(mutation: CompiledMutation): EncodedEntry {
     switch (cell.kind) {
       case 'setCell': {
         const qualifier = qualifierLength(cell);
-        const value = cell.value.length;
+        const value = setCellValueLength(cell);
         size = familyFieldSize(cell.family) + (qualifier === 0 ? 0 : 1 + delimitedSize(qualifier));
         if (cell.timestampMicros !== 0) size += 1 + int64Size(cell.timestampMicros);
         if (value > 0) size += 1 + delimitedSize(value);
@@ -260,7 +260,13 @@ export function encodeMutateEntry(mutation: CompiledMutation): EncodedEntry {
           writer.byte(VAR3);
           writer.int64(cell.timestampMicros);
         }
-        if (cell.value.length > 0) {
+        const { valueText: text, valueLength } = cell as Partial<TextValue>;
+        if (text !== undefined) {
+          if (text.length > 0) {
+            writer.byte(LEN4);
+            writer.string(text, valueLength as number);
+          }
+        } else if (cell.value.length > 0) {
           writer.byte(LEN4);
           writer.bytes(cell.value);
         }

@@ -9,6 +9,8 @@
  * the value is a safe integer, else as its exact decimal string.
  */
 
+import { utf8Length } from '../util/utf8-length.js';
+
 /**
  * The wire types: varint, 8 bytes, length-delimited, group start and end, 4 bytes.
  * @internal
@@ -198,22 +200,6 @@ export function int64Size(value: Int64Input): number {
 }
 
 /**
- * The UTF-8 length of `text` (what `Buffer.byteLength` answers), counted
- * in JavaScript for the short ASCII strings of names.
- * @internal
- * @example
- * ```ts
- * utf8Size('é'); // 2
- * ```
- */
-export function utf8Size(text: string): number {
-  const length = text.length;
-  if (length > 64) return Buffer.byteLength(text, 'utf8');
-  for (let i = 0; i < length; i++) if (text.charCodeAt(i) >= 0x80) return Buffer.byteLength(text, 'utf8');
-  return length;
-}
-
-/**
  * A bytes field's value as protobufjs's `fromObject` takes it: bytes, or their base64 text.
  * @internal
  */
@@ -261,7 +247,7 @@ export function int64IsZero(value: Int64Input): boolean {
  */
 export function stringFieldSize(value: string | null | undefined): number {
   if (value == null || value === '') return 0;
-  return 1 + delimitedSize(utf8Size(String(value)));
+  return 1 + delimitedSize(utf8Length(String(value)));
 }
 
 /**
@@ -276,7 +262,7 @@ export function writeStringField(writer: WireWriter, tag: number, value: string 
   if (value == null || value === '') return;
   const text = String(value);
   writer.byte(tag);
-  writer.string(text, utf8Size(text));
+  writer.string(text, utf8Length(text));
 }
 
 /**
@@ -418,7 +404,7 @@ export class WireWriter {
     this.pos = pos;
   }
 
-  /** A string field's value, its UTF-8 length (from {@link utf8Size}) given. */
+  /** A string field's value, its UTF-8 length (from `utf8Length`) given. */
   string(value: string, byteLength: number): void {
     this.varint(byteLength);
     if (byteLength === value.length && byteLength <= 32) {

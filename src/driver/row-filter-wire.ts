@@ -1,3 +1,4 @@
+import { utf8Length } from '../util/utf8-length.js';
 import type { RowFilterMessage } from './row-filter-message.js';
 import type { ReadRowsMessage, RowRangeMessage } from './read-rows-message.js';
 import {
@@ -10,7 +11,6 @@ import {
   int64IsZero,
   int64Size,
   stringFieldSize,
-  utf8Size,
   writeStringField,
   type BytesInput,
   type NestedSizes,
@@ -210,7 +210,7 @@ export function filterSize(filter: RowFilterMessage, sizes: NestedSizes): number
       return body;
     });
   if (filter.rowKeyRegexFilter != null) size += bytesFieldSize(filter.rowKeyRegexFilter);
-  if (filter.familyNameRegexFilter != null) size += 1 + delimitedSize(utf8Size(String(filter.familyNameRegexFilter)));
+  if (filter.familyNameRegexFilter != null) size += 1 + delimitedSize(utf8Length(String(filter.familyNameRegexFilter)));
   if (filter.columnQualifierRegexFilter != null) size += bytesFieldSize(filter.columnQualifierRegexFilter);
   const columnRange = filter.columnRangeFilter;
   if (columnRange != null) size += nestedSize(1, sizes, () => columnRangeSize(columnRange));
@@ -227,7 +227,7 @@ export function filterSize(filter: RowFilterMessage, sizes: NestedSizes): number
   if (filter.sink != null) size += 3;
   if (filter.passAllFilter != null) size += 3;
   if (filter.blockAllFilter != null) size += 3;
-  if (filter.applyLabelTransformer != null) size += 2 + delimitedSize(utf8Size(String(filter.applyLabelTransformer)));
+  if (filter.applyLabelTransformer != null) size += 2 + delimitedSize(utf8Length(String(filter.applyLabelTransformer)));
   const bitmask = filter.valueBitmaskFilter;
   if (bitmask != null) size += nestedSize(2, sizes, () => maskSize(bitmask.mask));
   return size;
@@ -275,7 +275,7 @@ export function writeFilter(writer: WireWriter, filter: RowFilterMessage, sizes:
   if (filter.familyNameRegexFilter != null) {
     const text = String(filter.familyNameRegexFilter);
     writer.byte(LEN5);
-    writer.string(text, utf8Size(text));
+    writer.string(text, utf8Length(text));
   }
   if (filter.columnQualifierRegexFilter != null) {
     writer.byte(LEN6);
@@ -333,7 +333,7 @@ export function writeFilter(writer: WireWriter, filter: RowFilterMessage, sizes:
   if (filter.applyLabelTransformer != null) {
     const text = String(filter.applyLabelTransformer);
     wideTag(writer, 19, LENGTH_DELIMITED);
-    writer.string(text, utf8Size(text));
+    writer.string(text, utf8Length(text));
   }
   const bitmask = filter.valueBitmaskFilter;
   if (bitmask != null) {

@@ -110,6 +110,7 @@ export abstract class ForwardingDriver implements BigtableDriver {
    */
   constructor(inner: BigtableDriver) {
     this.inner = inner;
+    if (inner.prepareMutation !== undefined) this.prepareMutation = (mutation) => this.#prepare(mutation);
   }
 
   /** The table id the inner driver gets for `table`: `table` itself unless overridden. */
@@ -178,16 +179,15 @@ export abstract class ForwardingDriver implements BigtableDriver {
   }
 
   /**
-   * The inner driver's `prepareMutation()`, given the mutation with its table
-   * mapped (and handed back under the caller's table id, which `mutateRows`
-   * maps back); the mutation itself when the inner driver has none (it is
-   * then mapped when sent, like any compiled mutation).
+   * Present when the inner driver has one: its `prepareMutation()`, given
+   * the mutation with its table mapped, and handed back under the caller's
+   * table id (which `mutateRows` maps back).
    */
-  prepareMutation(mutation: CompiledMutation): CompiledMutation | PreparedMutation {
-    const inner = this.inner;
-    if (inner.prepareMutation === undefined) return mutation;
+  readonly prepareMutation?: (mutation: CompiledMutation) => CompiledMutation | PreparedMutation;
+
+  #prepare(mutation: CompiledMutation): CompiledMutation | PreparedMutation {
     const passed = this.#withTable(mutation);
-    const prepared = inner.prepareMutation(passed);
+    const prepared = (this.inner.prepareMutation as NonNullable<BigtableDriver['prepareMutation']>)(passed);
     if (passed === mutation || !isPreparedMutation(prepared)) return prepared;
     return new ForwardedMutation(this, mutation.table, prepared);
   }

@@ -99,6 +99,26 @@ export interface SendableSetCell {
 }
 
 /**
+ * A `setCell` of a string column compiled for a driver that encodes rows as a
+ * bulk writer accepts them: it carries its value as the text and the UTF-8
+ * length, and makes `value` only if something reads it.
+ * @internal
+ */
+export interface TextValue {
+  readonly valueText: string;
+  readonly valueLength: number;
+}
+
+/**
+ * The UTF-8 length of a `setCell`'s value: its {@link TextValue} length, or its bytes'.
+ * @internal
+ */
+export function setCellValueLength(cell: { readonly value: Buffer }): number {
+  const length = (cell as Partial<TextValue>).valueLength;
+  return length === undefined ? cell.value.length : length;
+}
+
+/**
  * An atomic MutateRow: every mutation applies to `rowKey` together, in order.
  *
  * @example

@@ -1,9 +1,10 @@
 import { preview } from '../errors/bigtable-mapper-error.js';
 import { ValidationError } from '../errors/errors.js';
 import { COMPILED, type ColumnSchema, type EntitySchema } from '../metadata/entity-schema.js';
-import type { CellMutation, SendableSetCell } from '../model/mutation.js';
+import type { CellMutation, SendableSetCell, TextValue } from '../model/mutation.js';
+import { utf8Length } from '../util/utf8-length.js';
 import { encodeEmbedded } from '../codec/embedded-codec.js';
-import { checkCellSize } from './request-limits.js';
+import { checkCellSize, MAX_CELL_BYTES } from './request-limits.js';
 
 /**
  * Turns one column's value into cell mutations: `undefined` writes nothing,
@@ -35,6 +36,7 @@ export function pushColumnCells(
   value: unknown,
   timestampMicros: number,
   out: CellMutation[],
+  textValues = false,
 ): boolean {
   if (value === undefined) return false;
   const { family, qualifier } = column;
@@ -71,7 +73,15 @@ export function pushColumnCells(
     }
     return value.length > 0;
   }
-  const encoded = column.codec.encode(value);
+  const codec = column.codec;
+  if (textValues && codec.encodeText !== undefined) {
+    const text = codec.encodeText(value);
+    const length = utf8Length(text);
+    if (length > MAX_CELL_BYTES) checkCellSize(schema.name, column.property, Buffer.from(text, 'utf8'));
+    out.push(new TextSetCell(family, qualifier, bytes, timestampMicros, text, length));
+    return true;
+  }
+  const encoded = codec.encode(value);
   checkCellSize(schema.name, column.property, encoded);
   out.push(new SetCell(family, qualifier, bytes, timestampMicros, encoded));
   return true;
@@ -121,6 +131,60 @@ class SetCell implements SendableSetCell {
     this.timestampMicros = timestampMicros;
     this.value = value;
     this.#qualifierBytes = qualifierBytes;
+  }
+
+  get qualifierBytes(): Buffer {
+    return this.#qualifierBytes;
+  }
+
+  get setCell(): this {
+    return this;
+  }
+
+  get familyName(): string {
+    return this.family;
+  }
+
+  get columnQualifier(): Buffer {
+    return this.#qualifierBytes;
+  }
+}
+
+/**
+ * A {@link SetCell} of a string column that keeps its value as text
+ * ({@link TextValue}) for a driver that encodes the row at once (a bulk
+ * writer's): the value's bytes are made only if something reads `value`.
+ */
+class TextSetCell implements SendableSetCell, TextValue {
+  readonly kind: 'setCell';
+  readonly family: string;
+  readonly qualifier: string;
+  readonly timestampMicros: number;
+  readonly valueText: string;
+  readonly valueLength: number;
+  readonly #qualifierBytes: Buffer;
+  #value: Buffer | undefined;
+
+  constructor(
+    family: string,
+    qualifier: string,
+    qualifierBytes: Buffer,
+    timestampMicros: number,
+    text: string,
+    length: number,
+  ) {
+    this.kind = 'setCell';
+    this.family = family;
+    this.qualifier = qualifier;
+    this.timestampMicros = timestampMicros;
+    this.valueText = text;
+    this.valueLength = length;
+    this.#qualifierBytes = qualifierBytes;
+  }
+
+  get value(): Buffer {
+    this.#value ??= Buffer.from(this.valueText, 'utf8');
+    return this.#value;
   }
 
   get qualifierBytes(): Buffer {

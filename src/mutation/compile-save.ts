@@ -25,6 +25,12 @@ export interface CompileWriteOptions {
    * not run again. Default false: the validators run first.
    */
   checked?: boolean;
+  /**
+   * String cells keep their value as text and make its bytes only when read
+   * (`TextValue`): for a bulk writer whose driver encodes each row as
+   * it accepts it, writing the text into the request. Default false.
+   */
+  textValues?: boolean;
 }
 
 /**
@@ -61,7 +67,7 @@ export function compileSave<T>(
     if (
       copy
         ? pushCopyCells(schema, column, value, copyMicros, cells)
-        : pushColumnCells(schema, column, value, micros, cells)
+        : pushColumnCells(schema, column, value, micros, cells, options.textValues)
     )
       writes = true;
   }

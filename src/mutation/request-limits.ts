@@ -1,5 +1,5 @@
 import { ValidationError, ValueEncodingError } from '../errors/errors.js';
-import type { CellMutation } from '../model/mutation.js';
+import { setCellValueLength, type CellMutation } from '../model/mutation.js';
 
 const MiB = 1024 * 1024;
 
@@ -28,7 +28,7 @@ export function rowMutationBytes(rowKey: Buffer, mutations: readonly CellMutatio
   let bytes = rowKey.length + ENTRY_OVERHEAD;
   for (const m of mutations) {
     bytes += MUTATION_OVERHEAD;
-    if (m.kind === 'setCell') bytes += m.family.length + m.qualifier.length + m.value.length;
+    if (m.kind === 'setCell') bytes += m.family.length + m.qualifier.length + setCellValueLength(m);
     else if (m.kind === 'deleteFromColumn') bytes += m.family.length + m.qualifier.length;
     else if (m.kind === 'deleteFromFamily') bytes += m.family.length;
     else if (m.kind === 'addToCell') bytes += m.family.length + m.qualifier.length + 8;

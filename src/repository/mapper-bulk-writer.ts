@@ -61,8 +61,9 @@ export function openMapperWriter(
       );
     return schema as EntitySchema<object>;
   };
+  const textValues = driver.prepareMutation !== undefined;
   const compile = (entity: object): CompiledMutation =>
-    compileSave(writableSchema(entity), entity, { now: context.clock(), frozen: false });
+    compileSave(writableSchema(entity), entity, { now: context.clock(), frozen: false, textValues });
   const compileAdd = (key: object, inputs: Readonly<Record<string, unknown>>, changes: object | undefined) =>
     compileAggregateAdd(writableSchema(key), key, inputs, changes, context.clock());
   const callOne = (table: string, mutations: RowWrite[]): Promise<RowMutationFailure[]> =>

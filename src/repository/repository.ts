@@ -378,11 +378,14 @@ export class Repository<T extends object> {
     const clock = this.#context.clock;
     const table = this.schema.table;
     const batchName = `${this.schema.name}.bulkWriter batch`;
+    // A driver that encodes each row as the writer accepts it writes string values as they are.
+    const textValues = this.#driver.prepareMutation !== undefined;
     return new BulkWriter<EntityInput<T>>({
       entityName: this.schema.name,
       table,
       // A writer lives long: each row's cells take the time it was added, not the time the writer was made.
-      compile: (entity) => compileSave(this.schema, entity as unknown as T, { now: clock(), frozen: false }),
+      compile: (entity) =>
+        compileSave(this.schema, entity as unknown as T, { now: clock(), frozen: false, textValues }),
       compileAdd: (key, inputs, changes) =>
         compileAggregateAdd(this.schema, key, inputs, changes as Partial<T> | undefined, clock()),
       options: checked,
@@ -466,7 +469,11 @@ export class Repository<T extends object> {
     } catch (err) {
       return Promise.reject(err);
     }
-    const compileOptions = { now: this.#context.clock(), frozen: false };
+    const compileOptions = {
+      now: this.#context.clock(),
+      frozen: false,
+      textValues: this.#driver.prepareMutation !== undefined,
+    };
     let input: ReturnType<typeof bulkWithCopies<T>> | undefined;
     return this.#bulk(
       'saveMany',

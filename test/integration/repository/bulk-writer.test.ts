@@ -49,6 +49,15 @@ describe('BulkWriter on the emulator', () => {
     await expect(writer.add(item('life', 9_999))).rejects.toBeInstanceOf(OperationAbortedError);
   });
 
+  it('writes string values as given: empty, non-ASCII, astral and long ones read back equal', async () => {
+    const labels = ['', 'été', '🌍 and more', 'é'.repeat(40), 'x'.repeat(5_000), 'plain'];
+    const writer = items.bulkWriter();
+    for (const [i, label] of labels.entries()) await writer.add(Object.assign(item('text', i), { label }));
+    expect((await writer.close()).persisted).toBe(labels.length);
+    const read = await items.findMany(labels.map((_, i) => ({ id: id('text', i) })));
+    expect(read.map((r) => r?.label)).toEqual(labels);
+  });
+
   it('flush() writes what was added so far; the writer stays open', async () => {
     const writer = items.bulkWriter({ flushIntervalMs: 0 });
     const first = await writer.add(item('flush', 0));

@@ -7,10 +7,10 @@ import {
   WireWriter,
   int32Size,
   int64Size,
-  utf8Size,
   varintSize,
   type Int64Input,
 } from '../../../src/driver/proto-wire.js';
+import { utf8Length } from '../../../src/util/utf8-length.js';
 import { propertyRuns } from '../../support/property-runs.js';
 
 /** The `long` package protobufjs converts int64 values with (`fromObject` calls `Long.fromValue`). */
@@ -96,7 +96,7 @@ describe('varints, int32, doubles and strings', () => {
       fc.property(
         fc.string({ unit: fc.oneof(fc.constant('\ud800'), fc.string({ unit: 'binary', maxLength: 1 })) }),
         (text) => {
-          const length = utf8Size(text);
+          const length = utf8Length(text);
           expect(length).toBe(Buffer.byteLength(text, 'utf8'));
           const writer = new WireWriter(varintSize(length) + length);
           writer.string(text, length);

@@ -5,6 +5,8 @@ import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import type { Versioned } from '../../../src/metadata/compile-columns.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import type { CompiledMutation } from '../../../src/model/mutation.js';
+import { rowMutationBytes } from '../../../src/mutation/request-limits.js';
+import { encodeMutateEntry } from '../../../src/driver/data-wire-requests.js';
 
 const NOW = 1_700_000_000_000; // 2023-11-14T22:13:20.000Z
 const NOW_MICROS = 1_700_000_000_000_000;
@@ -361,5 +363,46 @@ describe('compileSave: errors', () => {
     const schema = compileEntity(Reading);
     expect(caught(() => compileSave(schema, null as unknown as Reading))).toBeInstanceOf(ValidationError);
     expect(caught(() => compileSave(schema, [] as unknown as Reading)).message).toContain('an array');
+  });
+});
+
+describe('compileSave: textValues (a bulk writer whose driver encodes rows as it accepts them)', () => {
+  const reading = (note: unknown): Reading =>
+    Object.assign(new Reading(), { sensorId: 's1', ts: TS, temperature: 21.5, count: 3, ok: true, note });
+  const compile = (entity: Reading, textValues: boolean): CompiledMutation =>
+    compileSave(compileEntity(Reading), entity, { now: NOW, frozen: false, textValues });
+
+  it('keeps string values as text with their UTF-8 length, and makes the same bytes when the value is read', () => {
+    for (const note of ['plain ascii', 'été 🌍', '', 'x'.repeat(70) + 'é']) {
+      const asText = compile(reading(note), true);
+      const asBytes = compile(reading(note), false);
+      const cell = asText.mutations.find((m) => m.kind === 'setCell' && m.qualifier === 'note');
+      expect(cell).toMatchObject({ valueText: note, valueLength: Buffer.byteLength(note, 'utf8') });
+      expect(asText.mutations.map((m) => (m.kind === 'setCell' ? m.value : m.kind))).toEqual(
+        asBytes.mutations.map((m) => (m.kind === 'setCell' ? m.value : m.kind)),
+      );
+      // The other columns' cells are the usual ones.
+      for (const other of asText.mutations.filter((m) => m.kind === 'setCell' && m.qualifier !== 'note'))
+        expect(other).not.toHaveProperty('valueText');
+      expect(encodeMutateEntry(asText).bytes).toEqual(encodeMutateEntry(asBytes).bytes);
+      expect(rowMutationBytes(asText.rowKey, asText.mutations)).toBe(
+        rowMutationBytes(asBytes.rowKey, asBytes.mutations),
+      );
+    }
+  });
+
+  it('refuses what encode refuses, with the same error', () => {
+    for (const note of ['\ud800 lone', 42]) {
+      const error = (textValues: boolean): unknown => {
+        try {
+          compile(reading(note), textValues);
+        } catch (err) {
+          return err;
+        }
+        return undefined;
+      };
+      expect(error(true)).toBeInstanceOf(ValueEncodingError);
+      expect((error(true) as Error).message).toBe((error(false) as Error).message);
+    }
   });
 });

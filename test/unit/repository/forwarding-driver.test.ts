@@ -128,17 +128,17 @@ describe('ForwardingDriver', () => {
       return { ...stub, driver, prepared };
     }
 
-    it('hands back the compiled mutation when the inner driver prepares nothing', () => {
+    it('has none when the inner driver has none', () => {
       const { driver } = stubDriver();
-      const m = mutation('t', 'a');
-      expect(new RenamingDriver(driver).prepareMutation(m)).toBe(m);
+      expect(new RenamingDriver(driver).prepareMutation).toBeUndefined();
+      expect(new RenamingDriver(preparingDriver().driver).prepareMutation).toBeTypeOf('function');
     });
 
     it("prepares with the table mapped, hands it back under the caller's table, and sends the inner driver its own form", () => {
       const { driver, calls, prepared } = preparingDriver();
       const renaming = new RenamingDriver(driver);
       const compiled = mutation('t', 'a');
-      const own = renaming.prepareMutation(compiled);
+      const own = renaming.prepareMutation?.(compiled) as PreparedMutation;
       expect(prepared).toEqual([{ ...compiled, table: 'x_t' }]);
       expect(own).toMatchObject({ kind: 'prepared', table: 't', rowKeyText: 'a', idempotent: true, cellCount: 0 });
       void renaming.mutateRows({ table: 't', mutations: [own, mutation('t', 'b')] });
@@ -147,7 +147,7 @@ describe('ForwardingDriver', () => {
       expect((sent.mutations[0] as { of?: CompiledMutation }).of).toBe(prepared[0]);
       expect(sent.mutations[1]).toEqual({ ...mutation('t', 'b'), table: 'x_t' });
       // Without a table to map, the inner driver's own form is handed back as it is.
-      const plain = new PlainDriver(driver).prepareMutation(compiled);
+      const plain = new PlainDriver(driver).prepareMutation?.(compiled);
       expect((plain as { of?: CompiledMutation }).of).toBe(compiled);
     });
   });
