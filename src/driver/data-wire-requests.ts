@@ -13,6 +13,7 @@ import {
   writeStringField,
 } from './proto-wire.js';
 import { filterSize, rowSetSize, writeFilter, writeRowSet } from './row-filter-wire.js';
+import { VAR3, VAR4, VAR6, VAR7, VAR9, LEN1, LEN2, LEN3, LEN4, LEN5, LEN6, LEN8 } from './wire-tags.js';
 
 /*
  * The requests of the hot data RPCs (ReadRows, MutateRows, SampleRowKeys)
@@ -23,23 +24,6 @@ import { filterSize, rowSetSize, writeFilter, writeRowSet } from './row-filter-w
  * implicit presence (proto3 scalars outside a oneof) are left out at their
  * default, message and oneof fields are written whenever set.
  */
-
-/*
- * Tags, `(field << 3) | wire type`, as constants (the hot loops compare them):
- * `LENn` is field n length-delimited, `VARn` field n varint, `F64_n` field n fixed64.
- */
-const VAR3 = 0x18;
-const VAR4 = 0x20;
-const VAR6 = 0x30;
-const VAR7 = 0x38;
-const VAR9 = 0x48;
-const LEN1 = 0x0a;
-const LEN2 = 0x12;
-const LEN3 = 0x1a;
-const LEN4 = 0x22;
-const LEN5 = 0x2a;
-const LEN6 = 0x32;
-const LEN8 = 0x42;
 
 /** The sizes of the nested messages of the request being encoded (calls are synchronous: one at a time). */
 const sizes = new NestedSizes();
@@ -155,19 +139,36 @@ function writeFamily(writer: WireWriter, name: string): void {
 }
 
 /** The qualifier's UTF-8 length: that of the compiled bytes when the mutation carries them. */
-function qualifierLength(cell: { readonly qualifier: string; readonly qualifierBytes?: Buffer }): number {
+function qualifierLength(cell: ColumnCell): number {
   const bytes = cell.qualifierBytes;
   return bytes === undefined ? utf8Length(cell.qualifier) : bytes.length;
 }
 
-function writeQualifier(
-  writer: WireWriter,
-  cell: { readonly qualifier: string; readonly qualifierBytes?: Buffer },
-  length: number,
-): void {
+function writeQualifier(writer: WireWriter, cell: ColumnCell, length: number): void {
   const bytes = cell.qualifierBytes;
   if (bytes === undefined) writer.string(cell.qualifier, length);
   else writer.bytes(bytes);
+}
+
+/** A cell's column as a `SetCell` or `DeleteFromColumn` names it: `family_name` (1), `column_qualifier` (2). */
+interface ColumnCell {
+  readonly family: string;
+  readonly qualifier: string;
+  readonly qualifierBytes?: Buffer;
+}
+
+function columnFieldsSize(cell: ColumnCell): number {
+  const qualifier = qualifierLength(cell);
+  return familyFieldSize(cell.family) + (qualifier === 0 ? 0 : 1 + delimitedSize(qualifier));
+}
+
+function writeColumnFields(writer: WireWriter, cell: ColumnCell): void {
+  writeFamily(writer, cell.family);
+  const qualifier = qualifierLength(cell);
+  if (qualifier > 0) {
+    writer.byte(LEN2);
+    writeQualifier(writer, cell, qualifier);
+  }
 }
 
 /** The body sizes of the cells of the entry being encoded (encoding is synchronous: one entry at a time). */
@@ -201,19 +202,16 @@ export function encodeMutateEntry(mutation: CompiledMutation): EncodedEntry {
     let size: number;
     switch (cell.kind) {
       case 'setCell': {
-        const qualifier = qualifierLength(cell);
         const value = setCellValueLength(cell);
-        size = familyFieldSize(cell.family) + (qualifier === 0 ? 0 : 1 + delimitedSize(qualifier));
+        size = columnFieldsSize(cell);
         if (cell.timestampMicros !== 0) size += 1 + int64Size(cell.timestampMicros);
         if (value > 0) size += 1 + delimitedSize(value);
         dataBytes += value;
         break;
       }
-      case 'deleteFromColumn': {
-        const qualifier = qualifierLength(cell);
-        size = familyFieldSize(cell.family) + (qualifier === 0 ? 0 : 1 + delimitedSize(qualifier));
+      case 'deleteFromColumn':
+        size = columnFieldsSize(cell);
         break;
-      }
       case 'deleteFromFamily':
         size = familyFieldSize(cell.family);
         break;
@@ -250,12 +248,7 @@ export function encodeMutateEntry(mutation: CompiledMutation): EncodedEntry {
       case 'setCell': {
         writer.byte(LEN1);
         writer.varint(size);
-        writeFamily(writer, cell.family);
-        const qualifier = qualifierLength(cell);
-        if (qualifier > 0) {
-          writer.byte(LEN2);
-          writeQualifier(writer, cell, qualifier);
-        }
+        writeColumnFields(writer, cell);
         if (cell.timestampMicros !== 0) {
           writer.byte(VAR3);
           writer.int64(cell.timestampMicros);
@@ -272,17 +265,11 @@ export function encodeMutateEntry(mutation: CompiledMutation): EncodedEntry {
         }
         break;
       }
-      case 'deleteFromColumn': {
+      case 'deleteFromColumn':
         writer.byte(LEN2);
         writer.varint(size);
-        writeFamily(writer, cell.family);
-        const qualifier = qualifierLength(cell);
-        if (qualifier > 0) {
-          writer.byte(LEN2);
-          writeQualifier(writer, cell, qualifier);
-        }
+        writeColumnFields(writer, cell);
         break;
-      }
       case 'deleteFromFamily':
         writer.byte(LEN3);
         writer.varint(size);
@@ -324,15 +311,7 @@ export function encodeMutateEntry(mutation: CompiledMutation): EncodedEntry {
 }
 
 /** An aggregate cell as `AddToCell`/`MergeToCell` (family, qualifier and timestamp `Value`s), its input's `Value` body `input` bytes. */
-function aggregateSize(
-  cell: {
-    readonly family: string;
-    readonly qualifier: string;
-    readonly qualifierBytes?: Buffer;
-    readonly timestampMicros: number;
-  },
-  input: number,
-): number {
+function aggregateSize(cell: ColumnCell & { readonly timestampMicros: number }, input: number): number {
   return (
     familyFieldSize(cell.family) +
     1 +
@@ -345,15 +324,7 @@ function aggregateSize(
 }
 
 /** The family, and the qualifier (`raw_value`) and timestamp (`raw_timestamp_micros`) `Value`s of an aggregate cell. */
-function writeAggregateHead(
-  writer: WireWriter,
-  cell: {
-    readonly family: string;
-    readonly qualifier: string;
-    readonly qualifierBytes?: Buffer;
-    readonly timestampMicros: number;
-  },
-): void {
+function writeAggregateHead(writer: WireWriter, cell: ColumnCell & { readonly timestampMicros: number }): void {
   writeFamily(writer, cell.family);
   const qualifier = qualifierLength(cell);
   writer.byte(LEN2);

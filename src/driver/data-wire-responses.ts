@@ -3,6 +3,7 @@ import type { ReadRowsChunk } from './chunk-merger.js';
 import type { ReadRowsResponse } from './read-rows-call.js';
 import type { RateLimitInfo } from './mutate-rows-limiter.js';
 import { WireReader } from './proto-wire.js';
+import { VAR1, VAR2, VAR4, VAR7, VAR8, VAR9, F64_2, LEN1, LEN2, LEN3, LEN5, LEN6 } from './wire-tags.js';
 
 /*
  * The responses of the hot data RPCs (ReadRows, MutateRows, SampleRowKeys)
@@ -14,23 +15,6 @@ import { WireReader } from './proto-wire.js';
  */
 
 const EMPTY: Buffer = Buffer.alloc(0);
-
-/*
- * Tags, `(field << 3) | wire type`, as constants (the hot loops compare them):
- * `LENn` is field n length-delimited, `VARn` field n varint, `F64_n` field n fixed64.
- */
-const VAR1 = 0x08;
-const VAR2 = 0x10;
-const VAR4 = 0x20;
-const VAR7 = 0x38;
-const VAR8 = 0x40;
-const VAR9 = 0x48;
-const F64_2 = 0x11;
-const LEN1 = 0x0a;
-const LEN2 = 0x12;
-const LEN3 = 0x1a;
-const LEN5 = 0x2a;
-const LEN6 = 0x32;
 
 // ---------------------------------------------------------------------------
 // ReadRowsResponse

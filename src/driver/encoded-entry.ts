@@ -1,6 +1,7 @@
 import type { PreparedMutation } from '../model/mutation.js';
 import type { RawEntry, RawMutation } from './client-mutation.js';
 import { LENGTH_DELIMITED, WireReader } from './proto-wire.js';
+import { VAR3, VAR6, VAR9, LEN1, LEN2, LEN3, LEN4, LEN5, LEN6, LEN8 } from './wire-tags.js';
 
 /**
  * One MutateRows entry encoded once, as field 2 of the request (its tag and
@@ -46,21 +47,6 @@ export class EncodedEntry implements PreparedMutation {
     return { rowKey, mutations };
   }
 }
-
-/*
- * Tags of the `Entry`, `Mutation` and `Value` fields read back, `(field << 3) | wire type`:
- * `LENn` is field n length-delimited, `VARn` field n varint.
- */
-const LEN1 = 0x0a;
-const LEN2 = 0x12;
-const LEN3 = 0x1a;
-const LEN4 = 0x22;
-const LEN5 = 0x2a;
-const LEN6 = 0x32;
-const VAR3 = 0x18;
-const VAR6 = 0x30;
-const LEN8 = 0x42;
-const VAR9 = 0x48;
 
 /** One `Mutation`: the member it sets (the last one, as protobuf reads a oneof). */
 function readMutation(reader: WireReader): RawMutation {

@@ -16,6 +16,7 @@ import {
   type NestedSizes,
   type WireWriter,
 } from './proto-wire.js';
+import { VAR1, VAR2, VAR13, F64_14, LEN1, LEN2, LEN3, LEN4, LEN5, LEN6, LEN7, LEN8, LEN9, LEN15 } from './wire-tags.js';
 
 /*
  * The row set and row filter of a ReadRows request on the wire (googleapis
@@ -23,25 +24,6 @@ import {
  * each nested message, then written in field-number order. Every field of a
  * `RowFilter` is a member of its `filter` oneof, so it is written whenever set.
  */
-
-/*
- * Tags, `(field << 3) | wire type`, as constants (the hot loops compare them):
- * `LENn` is field n length-delimited, `VARn` field n varint, `F64_n` field n fixed64.
- */
-const VAR1 = 0x08;
-const VAR2 = 0x10;
-const VAR13 = 0x68;
-const F64_14 = 0x71;
-const LEN1 = 0x0a;
-const LEN2 = 0x12;
-const LEN3 = 0x1a;
-const LEN4 = 0x22;
-const LEN5 = 0x2a;
-const LEN6 = 0x32;
-const LEN7 = 0x3a;
-const LEN8 = 0x42;
-const LEN9 = 0x4a;
-const LEN15 = 0x7a;
 
 type RowSetMessage = ReadRowsMessage['rows'];
 

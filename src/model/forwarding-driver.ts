@@ -87,6 +87,11 @@ export type DriverCall = {
  *   thrown by the call.
  * - any method itself, e.g. `listTables` to change what it resolves.
  *
+ * When the inner driver has `prepareMutation()`, so does the wrapper, and a
+ * bulk writer's `mutateRows` requests then hold prepared mutations
+ * (`kind: 'prepared'`: the row key, no cells) that `beforeCall` sees as the
+ * inner driver will get them.
+ *
  * `close()` closes the inner driver.
  *
  * @example

@@ -114,22 +114,22 @@ export function pushCopyCells(
  * driver does not encode the qualifier of every cell, and sendable as it is
  * ({@link SendableSetCell}). The bytes sit in a private field and the wire
  * names are getters: the mutation prints, compares and serializes as the
- * plain {@link CellMutation} it is.
+ * plain {@link CellMutation} it is. {@link SetCell} holds its value's bytes,
+ * {@link TextSetCell} its text.
  */
-class SetCell implements SendableSetCell {
+abstract class ColumnSetCell implements SendableSetCell {
   readonly kind: 'setCell';
   readonly family: string;
   readonly qualifier: string;
   readonly timestampMicros: number;
-  readonly value: Buffer;
   readonly #qualifierBytes: Buffer;
+  abstract readonly value: Buffer;
 
-  constructor(family: string, qualifier: string, qualifierBytes: Buffer, timestampMicros: number, value: Buffer) {
+  constructor(family: string, qualifier: string, qualifierBytes: Buffer, timestampMicros: number) {
     this.kind = 'setCell';
     this.family = family;
     this.qualifier = qualifier;
     this.timestampMicros = timestampMicros;
-    this.value = value;
     this.#qualifierBytes = qualifierBytes;
   }
 
@@ -150,19 +150,24 @@ class SetCell implements SendableSetCell {
   }
 }
 
+/** A {@link ColumnSetCell} with its value's bytes. */
+class SetCell extends ColumnSetCell {
+  readonly value: Buffer;
+
+  constructor(family: string, qualifier: string, qualifierBytes: Buffer, timestampMicros: number, value: Buffer) {
+    super(family, qualifier, qualifierBytes, timestampMicros);
+    this.value = value;
+  }
+}
+
 /**
- * A {@link SetCell} of a string column that keeps its value as text
+ * A {@link ColumnSetCell} of a string column that keeps its value as text
  * ({@link TextValue}) for a driver that encodes the row at once (a bulk
  * writer's): the value's bytes are made only if something reads `value`.
  */
-class TextSetCell implements SendableSetCell, TextValue {
-  readonly kind: 'setCell';
-  readonly family: string;
-  readonly qualifier: string;
-  readonly timestampMicros: number;
+class TextSetCell extends ColumnSetCell implements TextValue {
   readonly valueText: string;
   readonly valueLength: number;
-  readonly #qualifierBytes: Buffer;
   #value: Buffer | undefined;
 
   constructor(
@@ -173,34 +178,14 @@ class TextSetCell implements SendableSetCell, TextValue {
     text: string,
     length: number,
   ) {
-    this.kind = 'setCell';
-    this.family = family;
-    this.qualifier = qualifier;
-    this.timestampMicros = timestampMicros;
+    super(family, qualifier, qualifierBytes, timestampMicros);
     this.valueText = text;
     this.valueLength = length;
-    this.#qualifierBytes = qualifierBytes;
   }
 
   get value(): Buffer {
     this.#value ??= Buffer.from(this.valueText, 'utf8');
     return this.#value;
-  }
-
-  get qualifierBytes(): Buffer {
-    return this.#qualifierBytes;
-  }
-
-  get setCell(): this {
-    return this;
-  }
-
-  get familyName(): string {
-    return this.family;
-  }
-
-  get columnQualifier(): Buffer {
-    return this.#qualifierBytes;
   }
 }
 

@@ -133,6 +133,7 @@ describe('the entry points of the packed package', () => {
       'createGoogleCloudDriver',
       'deadlineSignal',
       'fromAsyncIterable',
+      'isPreparedMutation',
     ]);
     expect(tools?.names).toEqual(expect.arrayContaining(['lintEntity', 'simulateHotspots', 'captureWorkload']));
     expect(express?.names).toEqual(['bigtableMapperErrorHandler', 'httpStatusOf', 'toHttpError']);
