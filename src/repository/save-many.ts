@@ -7,7 +7,7 @@ import {
 } from '../errors/operation-errors.js';
 import { TableNotFoundError, ValidationError } from '../errors/errors.js';
 import type { CompiledMutation } from '../model/mutation.js';
-import { BulkWriter, checkBulkWriteOptions, type BulkWriteOptions } from '../write/bulk-writer.js';
+import { BulkWriter, checkBulkWriteOptions, type BulkWriteOptions, type HeldRow } from '../write/bulk-writer.js';
 import { deadlineError, deadlineOf } from '../util/operation-signal.js';
 
 export type { BulkWriteOptions } from '../write/bulk-writer.js';
@@ -132,7 +132,7 @@ export async function writeMany<T>(
   };
   const wait = async (pending: Exclude<AcceptOrWait<T>, undefined | 'stop'>): Promise<boolean> => {
     try {
-      await writer.enqueue(pending.entity, pending.mutation, pending.bytes);
+      await writer.enqueue(pending.entity, pending.row);
       return true;
     } catch {
       notAttempted.push(read - 1);
@@ -170,10 +170,7 @@ export async function writeMany<T>(
 }
 
 /** What adding one entity gave: accepted (`undefined`), stop reading, or wait for room with its compiled mutation. */
-type AcceptOrWait<T> =
-  | undefined
-  | 'stop'
-  | { readonly entity: T; readonly accepted: undefined; readonly mutation: CompiledMutation; readonly bytes: number };
+type AcceptOrWait<T> = undefined | 'stop' | { readonly entity: T; readonly accepted: undefined; readonly row: HeldRow };
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (

@@ -166,9 +166,9 @@ export interface BulkWriterSetup<T> {
     changes: Partial<T> | undefined,
   ) => CompiledMutation;
   /**
-   * The driver's `prepareMutation()`: each accepted row is held, until it
-   * settles, in the form the driver sends (its request bytes), not as the
-   * compiled mutation's objects.
+   * The driver's `prepareMutation()`: each row is held, from the moment it is
+   * compiled until it settles, in the form the driver sends (its request
+   * bytes), not as the compiled mutation's objects.
    */
   readonly prepare?: ((mutation: CompiledMutation) => CompiledMutation | PreparedMutation) | undefined;
   readonly send: (mutations: (CompiledMutation | PreparedMutation)[]) => Promise<RowMutationFailure[]>;
@@ -207,11 +207,23 @@ interface Entry<T> {
   listeners: ((outcome: WriteOutcome<T>) => void)[] | undefined;
 }
 
+/**
+ * A compiled row ready to be accepted: in the form the writer holds it (the
+ * driver's prepared form when it has one) and what the writer counts of it.
+ * @internal
+ */
+export interface HeldRow {
+  readonly mutation: CompiledMutation | PreparedMutation;
+  readonly rowKey: string;
+  readonly bytes: number;
+  readonly cells: number;
+  readonly idempotent: boolean;
+}
+
 /** An `add()` waiting for room under the outstanding caps. */
 interface Waiter<T> {
   readonly entity: T;
-  readonly mutation: CompiledMutation;
-  readonly bytes: number;
+  readonly row: HeldRow;
   readonly resolve: (accepted: AcceptedWrite<T>) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -451,18 +463,18 @@ export class BulkWriter<T> {
       return Promise.reject(err);
     }
     if (offered.accepted !== undefined) return Promise.resolve(offered.accepted);
-    return this.enqueue(entity, offered.mutation, offered.bytes);
+    return this.enqueue(entity, offered.row);
   }
 
   /**
    * Waits for room for an entity {@link offer} compiled but could not accept.
    * @internal
    */
-  enqueue(entity: T, mutation: CompiledMutation, bytes: number): Promise<AcceptedWrite<T>> {
+  enqueue(entity: T, row: HeldRow): Promise<AcceptedWrite<T>> {
     const refused = this.#refusal();
     if (refused !== undefined) return Promise.reject(refused);
     return new Promise<AcceptedWrite<T>>((resolve, reject) => {
-      this.#waiting.push({ entity, mutation, bytes, resolve, reject });
+      this.#waiting.push({ entity, row, resolve, reject });
       this.#unblock();
     });
   }
@@ -476,8 +488,8 @@ export class BulkWriter<T> {
   offer(
     entity: T,
   ):
-    | { readonly accepted: AcceptedWrite<T>; readonly mutation?: undefined; readonly bytes?: undefined }
-    | { readonly accepted: undefined; readonly mutation: CompiledMutation; readonly bytes: number } {
+    | { readonly accepted: AcceptedWrite<T>; readonly row?: undefined }
+    | { readonly accepted: undefined; readonly row: HeldRow } {
     const refused = this.#refusal();
     if (refused !== undefined) throw refused;
     return this.#offerCompiled(entity, this.#setup.compile(entity));
@@ -487,12 +499,18 @@ export class BulkWriter<T> {
     entity: T,
     mutation: CompiledMutation,
   ):
-    | { readonly accepted: AcceptedWrite<T>; readonly mutation?: undefined; readonly bytes?: undefined }
-    | { readonly accepted: undefined; readonly mutation: CompiledMutation; readonly bytes: number } {
+    | { readonly accepted: AcceptedWrite<T>; readonly row?: undefined }
+    | { readonly accepted: undefined; readonly row: HeldRow } {
     const bytes = rowMutationBytes(mutation.rowKey, mutation.mutations);
-    if (this.#waiting.length === 0 && this.#fits(heldBytes(bytes, mutation.mutations.length)))
-      return { accepted: this.#accept(entity, mutation, bytes) };
-    return { accepted: undefined, mutation, bytes };
+    const cells = mutation.mutations.length;
+    // Prepared before it is accepted: what the driver throws rejects the add, and a waiting row holds its bytes too.
+    const held = this.#setup.prepare?.(mutation) ?? mutation;
+    if (this.#waiting.length === 0 && this.#fits(heldBytes(bytes, cells)))
+      return { accepted: this.#accept(entity, held, mutation.rowKeyText, bytes, cells, mutation.idempotent) };
+    return {
+      accepted: undefined,
+      row: { mutation: held, rowKey: mutation.rowKeyText, bytes, cells, idempotent: mutation.idempotent },
+    };
   }
 
   /**
@@ -626,16 +644,23 @@ export class BulkWriter<T> {
     return this.#outstandingRows === 0 || this.#outstandingBytes + held <= maxOutstandingBytes;
   }
 
-  #accept(entity: T, mutation: CompiledMutation, bytes: number): AcceptedWrite<T> {
+  #accept(
+    entity: T,
+    mutation: CompiledMutation | PreparedMutation,
+    rowKey: string,
+    bytes: number,
+    cells: number,
+    idempotent: boolean,
+  ): AcceptedWrite<T> {
     const entry: Entry<T> = {
       index: this.#accepted++,
       entity,
-      rowKey: mutation.rowKeyText,
+      rowKey,
       bytes,
-      held: heldBytes(bytes, mutation.mutations.length),
-      cells: mutation.mutations.length,
-      idempotent: mutation.idempotent,
-      mutation: this.#setup.prepare?.(mutation) ?? mutation,
+      held: heldBytes(bytes, cells),
+      cells,
+      idempotent,
+      mutation,
       outcome: undefined,
       persisted: false,
       listeners: undefined,
@@ -811,9 +836,10 @@ export class BulkWriter<T> {
     this.#checkCut();
     while (this.#waiting.length > 0 && this.#stopped === undefined) {
       const head = this.#waiting[0] as Waiter<T>;
-      if (!this.#fits(heldBytes(head.bytes, head.mutation.mutations.length))) break;
+      const { row } = head;
+      if (!this.#fits(heldBytes(row.bytes, row.cells))) break;
       this.#waiting.shift();
-      head.resolve(this.#accept(head.entity, head.mutation, head.bytes));
+      head.resolve(this.#accept(head.entity, row.mutation, row.rowKey, row.bytes, row.cells, row.idempotent));
     }
     if (this.#waiting.length === 0 && this.#roomWaiters.length > 0)
       if (this.#stopped !== undefined || this.#outstandingRows < this.#setup.options.maxOutstandingRows)

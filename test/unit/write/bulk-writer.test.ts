@@ -5,7 +5,7 @@ import { DriverError, OperationAbortedError, TableNotFoundError, ValidationError
 import { compileEntity } from '../../../src/metadata/compile-entity.js';
 import { compileSave } from '../../../src/mutation/compile-save.js';
 import type { CallOptions, MutateRowsRequest, RowMutationFailure } from '../../../src/model/driver.js';
-import type { CompiledMutation } from '../../../src/model/mutation.js';
+import type { CompiledMutation, PreparedMutation } from '../../../src/model/mutation.js';
 import { Repository } from '../../../src/repository/repository.js';
 import { compileAggregateAdd } from '../../../src/repository/add.js';
 import { BulkWriter, checkBulkWriteOptions, type WriteOutcome } from '../../../src/write/bulk-writer.js';
@@ -237,6 +237,40 @@ describe('BulkWriter outcomes', { timeout: 10_000 }, () => {
     await expect(writer.addTo(item(1), {})).rejects.toThrow(/takes entities only/);
     expect((await writer.close()).accepted).toBe(0);
     await expect(writer.addTo(item(1), {})).rejects.toThrow(OperationAbortedError);
+  });
+
+  it('holds each row in the form its driver prepared; a row the driver cannot prepare is rejected, and nothing of it is accepted', async () => {
+    const sent: (CompiledMutation | PreparedMutation)[][] = [];
+    const prepared = (m: CompiledMutation): PreparedMutation => {
+      if (m.rowKeyText === keyOf(2)) throw new ValidationError('cannot prepare row 2');
+      return {
+        kind: 'prepared',
+        table: m.table,
+        rowKey: m.rowKey,
+        rowKeyText: m.rowKeyText,
+        idempotent: true,
+        cellCount: 1,
+      };
+    };
+    const writer = new BulkWriter<Item>({
+      entityName: 'Item',
+      table: 'items',
+      compile: (e) => compileSave(schema, e),
+      prepare: prepared,
+      send: (mutations) => {
+        sent.push(mutations);
+        return Promise.resolve([]);
+      },
+      signals: [],
+      options: checkBulkWriteOptions('Item', { flushIntervalMs: 0, maxOutstandingRows: 1 }),
+    });
+    await writer.add(item(1));
+    await expect(writer.add(item(2))).rejects.toThrow('cannot prepare row 2');
+    // Past the cap, a row waits already prepared.
+    const waiting = writer.add(item(3));
+    expect(await writer.close()).toEqual({ accepted: 2, persisted: 2, failed: 0, unknown: 0, pending: 0 });
+    expect((await waiting).rowKey).toBe(keyOf(3));
+    expect(sent.flat().map((m) => ('kind' in m ? m.rowKeyText : 'compiled'))).toEqual([keyOf(1), keyOf(3)]);
   });
 
   it('a whole call that failed after sending makes its non-idempotent entries unknown', async () => {
