@@ -28,7 +28,7 @@ export interface WriteFailure extends RowMutationFailure {
 
 /**
  * Applies one row's mutations atomically and in order: a MutateRows call with
- * a single raw entry, retried on transient errors (RST_STREAM included) only
+ * a single entry, retried on transient errors (RST_STREAM included) only
  * when the mutation is idempotent, within `call`'s deadline. A row without
  * mutations is a no-op (the server would reject it). Rejects with
  * `DriverError` carrying the gRPC code (`TableNotFoundError` for a missing
@@ -43,22 +43,7 @@ export async function mutateOneRow(
 ): Promise<void> {
   if (mutation.mutations.length === 0) return;
   const operation = `mutateRow ${JSON.stringify(table.id)} row ${JSON.stringify(mutation.rowKeyText)}`;
-  const entry = encodeMutateEntry(mutation);
-  const entries = [entry];
-  const measured = table.listener === undefined ? {} : { entryBytes: [entry.dataBytes], rowKey: mutation.rowKey };
-  const failure = (
-    await mutateWithRetries({
-      operation,
-      table: table.id,
-      entries,
-      idempotent: () => mutation.idempotent,
-      open: attemptOpener(rpc, table),
-      retireChannel: (stream) => rpc.retireChannel?.(stream),
-      listener: table.listener,
-      ...measured,
-      call,
-    })
-  )[0];
+  const failure = (await sendWithRetries(rpc, table, operation, [encodeMutateEntry(mutation)], call))[0];
   if (failure === undefined) return;
   if (failure.cause instanceof BigtableMapperError) throw failure.cause;
   throw driverFailure(operation, table.id, failure.cause ?? new Error(failure.message), failure.grpcCode);
@@ -87,9 +72,6 @@ export async function mutateManyRows(
 ): Promise<WriteFailure[]> {
   const entries: EncodedEntry[] = [];
   const positions: number[] = [];
-  const idempotent: boolean[] = [];
-  // Only a listener counts the bytes written: a pass over the cells that a call without one skips.
-  const entryBytes: number[] | undefined = table.listener === undefined ? undefined : [];
   for (let index = 0; index < mutations.length; index++) {
     const mutation = mutations[index] as CompiledMutation | PreparedMutation;
     if (mutation.table !== table.id) {
@@ -99,51 +81,65 @@ export async function mutateManyRows(
       );
     }
     let entry: EncodedEntry;
-    if (!isPreparedMutation(mutation)) entry = encodeMutateEntry(mutation);
-    else if (mutation instanceof EncodedEntry) entry = mutation;
-    else throw preparedElsewhere(table.id, index);
-    if (entry.cellCount === 0) continue;
+    if (!isPreparedMutation(mutation)) {
+      if (mutation.mutations.length === 0) continue;
+      entry = encodeMutateEntry(mutation);
+    } else if (mutation instanceof EncodedEntry) {
+      if (mutation.cellCount === 0) continue;
+      entry = mutation;
+    } else throw preparedElsewhere(table.id, index);
     entries.push(entry);
-    entryBytes?.push(entry.dataBytes);
     positions.push(index);
-    idempotent.push(mutation.idempotent);
   }
-  const rowKey = entryBytes === undefined ? undefined : mutations[positions[0] ?? -1]?.rowKey;
-  return sendEntries(rpc, table, entries, positions, idempotent, call, entryBytes, rowKey);
+  return sendEntries(rpc, table, entries, positions, call);
 }
 
 /**
- * Sends the raw entries; `positions[i]` is the input index of `entries[i]`.
- * A separate function so that the compiled mutations are not kept alive
- * while the RPC runs.
+ * Sends the encoded entries; `positions[i]` is the input index of
+ * `entries[i]`. A separate function so that the compiled mutations are not
+ * kept alive while the RPC runs.
  */
 async function sendEntries(
   rpc: DataRpc,
   table: DataTable,
   entries: EncodedEntry[],
   positions: readonly number[],
-  idempotent: readonly boolean[],
   call: CallOptions | undefined,
-  entryBytes: readonly number[] | undefined,
-  rowKey: Buffer | undefined,
 ): Promise<WriteFailure[]> {
   if (entries.length === 0) return [];
   const operation = `mutateRows ${JSON.stringify(table.id)} (${entries.length} rows)`;
   // Server-driven flow control: once the server sent RateLimitInfo, each call waits for its turn.
   await table.mutateLimiter?.acquire(call?.signal, operation);
-  const failures = await mutateWithRetries({
+  const failures = await sendWithRetries(rpc, table, operation, entries, call);
+  return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));
+}
+
+/**
+ * One logical MutateRows call of these entries through the retry engine,
+ * each entry retried only when it is idempotent; with a listener, the bytes
+ * written and the first row key are reported too.
+ */
+function sendWithRetries(
+  rpc: DataRpc,
+  table: DataTable,
+  operation: string,
+  entries: readonly EncodedEntry[],
+  call: CallOptions | undefined,
+): Promise<EntryFailure[]> {
+  const listener = table.listener;
+  return mutateWithRetries({
     operation,
     table: table.id,
     entries,
-    idempotent: (position) => idempotent[position] === true,
+    idempotent: (position) => entries[position]?.idempotent === true,
     open: attemptOpener(rpc, table),
     retireChannel: (stream) => rpc.retireChannel?.(stream),
-    listener: table.listener,
-    entryBytes,
-    rowKey,
+    listener,
+    ...(listener === undefined
+      ? {}
+      : { entryBytes: entries.map((entry) => entry.dataBytes), rowKey: entries[0]?.rowKey }),
     call,
   });
-  return failures.map((failure) => toWriteFailure(failure, positions[failure.position] as number));
 }
 
 function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {
@@ -156,7 +152,7 @@ function toWriteFailure(failure: EntryFailure, index: number): WriteFailure {
   return out;
 }
 
-/** Starts one MutateRows attempt per call, the entries sent as they are (pre-built raw protos). */
+/** Starts one MutateRows attempt per call, the entries sent as they were encoded. */
 function attemptOpener(
   rpc: DataRpc,
   table: DataTable,

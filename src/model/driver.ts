@@ -128,9 +128,9 @@ export interface BigtableDriver {
   /**
    * Optional: the row write in the form this driver sends it (e.g. already
    * encoded), for a later `mutateRows` of this driver, or the mutation
-   * itself when it has no other form. A bulk writer prepares each row it
-   * accepts, so that it holds the bytes it will send rather than the
-   * compiled mutation's objects. A driver without it sends compiled
+   * itself when it has no other form. A bulk writer prepares each row as
+   * soon as it is compiled, so that it holds the bytes it will send rather
+   * than the compiled mutation's objects. A driver without it sends compiled
    * mutations as they are.
    */
   prepareMutation?(mutation: CompiledMutation): CompiledMutation | PreparedMutation;

@@ -147,8 +147,8 @@ export interface CompiledMutation {
 /**
  * A row write already in the form one driver sends it, made by that driver's
  * `prepareMutation()` (e.g. the request bytes of its MutateRows entry). A
- * bulk writer prepares each row when it accepts it, so that what it holds
- * until the batch is confirmed is those bytes rather than the compiled
+ * bulk writer prepares each row as soon as it is compiled, so that what it
+ * holds until the batch is confirmed is those bytes rather than the compiled
  * mutation's objects. Only the driver that made it (through any forwarding
  * drivers in front of it) can send it, in `mutateRows`; its cells are not
  * readable. Use `repo.compileSave()` to see what a write sends.
